@@ -1,0 +1,31 @@
+// Object helpers shared by the tree and the projections. Values that come from
+// outside (request bodies, query strings) pass through here, so keys such as
+// `__proto__` must stay ordinary keys and never reach a prototype.
+
+/** A plain object: made by a literal or `Object.create(null)`, not an array or class instance. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Assigns as an own data property, so a key like `__proto__` stays a key. */
+export function setOwn(
+  target: Record<string, unknown>,
+  key: string,
+  value: unknown,
+): void {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
+
+/** Describes a value's kind for error messages without printing the value. */
+export function kindOf(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}

@@ -1,0 +1,35 @@
+/**
+ * The tree package: `op()` makes a leaf, `api()` makes a branch, `mergeMeta`
+ * combines meta contributions, and the schema layer validates input and reads
+ * JSON Schema from Standard Schemas.
+ *
+ * @example
+ * ```ts
+ * import { api, op } from "@ramify/api/tree";
+ * import { http } from "@ramify/api/http/verbs";
+ * import { z } from "zod";
+ *
+ * const books = api({
+ *   list: op(() => [{ id: "1", title: "Dune" }], http.get),
+ *   add: op(({ title }) => ({ id: "2", title }), {
+ *     input: z.object({ title: z.string() }),
+ *   }),
+ * });
+ * ```
+ *
+ * @module
+ */
+
+export { api, op } from "./construct.ts";
+export type { ApiOptions, Contribution } from "./construct.ts";
+export { mergeMeta } from "./merge.ts";
+export {
+  hasJsonSchema,
+  inputJsonSchema,
+  isStandardSchema,
+  outputJsonSchema,
+  toJsonSchema,
+  validateInput,
+} from "./schema.ts";
+export type { InputOf, JsonSchema, OutputOf, ValidationIssue, ValidationResult } from "./schema.ts";
+export type { Branch, Fallback, Handler, Leaf, Meta, Node } from "./node.ts";

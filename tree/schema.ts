@@ -1,0 +1,249 @@
+/**
+ * The schema layer: `meta.input` and `meta.output` hold a Standard Schema (zod 4,
+ * valibot, arktype, ...). It validates input, types handlers and clients, and
+ * its JSON Schema (draft 2020-12, through the Standard JSON Schema interface) is
+ * the one type IR that OpenAPI, GraphQL and tool descriptions derive from.
+ *
+ * @example
+ * ```ts
+ * import { op, validateInput, inputJsonSchema } from "@ramify/api/tree";
+ * import { z } from "zod";
+ *
+ * const add = op(({ title }) => title, { input: z.object({ title: z.string() }) });
+ * const result = await validateInput(add, { title: 42 });
+ * console.log(result.ok); // false
+ * console.log(inputJsonSchema(add)?.required); // ["title"]
+ * ```
+ *
+ * @module
+ */
+
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from "@standard-schema/spec";
+import type { Leaf, Node } from "./node.ts";
+
+/**
+ * A JSON Schema (draft 2020-12) object.
+ *
+ * @example
+ * ```ts
+ * import type { JsonSchema } from "@ramify/api/tree";
+ *
+ * const schema: JsonSchema = { type: "object", properties: { id: { type: "string" } } };
+ * ```
+ */
+export type JsonSchema = { readonly [keyword: string]: unknown };
+
+/**
+ * One validation problem, with the path of keys to the offending value.
+ *
+ * @example
+ * ```ts
+ * import type { ValidationIssue } from "@ramify/api/tree";
+ *
+ * const issue: ValidationIssue = { message: "Expected string", path: ["title"] };
+ * ```
+ */
+export interface ValidationIssue {
+  /** What is wrong, in the schema library's words. */
+  readonly message: string;
+  /** Keys from the input's root to the value (empty for the root). */
+  readonly path: readonly (string | number)[];
+}
+
+/**
+ * The outcome of {@linkcode validateInput}: the schema's output value, or the
+ * issues found.
+ *
+ * @example
+ * ```ts
+ * import type { ValidationResult } from "@ramify/api/tree";
+ *
+ * const ok: ValidationResult<number> = { ok: true, value: 1 };
+ * ```
+ */
+export type ValidationResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly issues: readonly ValidationIssue[] };
+
+/**
+ * Whether a value implements the Standard Schema interface (version 1).
+ *
+ * @example
+ * ```ts
+ * import { isStandardSchema } from "@ramify/api/tree";
+ * import { z } from "zod";
+ *
+ * console.log(isStandardSchema(z.string())); // true
+ * console.log(isStandardSchema({ type: "string" })); // false
+ * ```
+ */
+export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
+  if ((typeof value !== "object" && typeof value !== "function") || value === null) {
+    return false;
+  }
+  const props = (value as { "~standard"?: unknown })["~standard"];
+  return typeof props === "object" && props !== null &&
+    (props as { version?: unknown }).version === 1 &&
+    typeof (props as { validate?: unknown }).validate === "function";
+}
+
+/**
+ * Validates a value against a node's `meta.input` (or a schema given directly).
+ * Without a schema every value passes unchanged.
+ *
+ * @example
+ * ```ts
+ * import { validateInput } from "@ramify/api/tree";
+ * import { z } from "zod";
+ *
+ * const result = await validateInput(z.object({ n: z.coerce.number() }), { n: "2" });
+ * if (result.ok) console.log(result.value); // { n: 2 }
+ * ```
+ */
+export async function validateInput<T = unknown>(
+  nodeOrSchema: Node | StandardSchemaV1<unknown, T>,
+  value: unknown,
+): Promise<ValidationResult<T>> {
+  const schema = isStandardSchema(nodeOrSchema) ? nodeOrSchema : (nodeOrSchema as Node).meta?.input;
+  if (schema === undefined) return { ok: true, value: value as T };
+  const result = await schema["~standard"].validate(value);
+  if (result.issues === undefined) {
+    return { ok: true, value: result.value as T };
+  }
+  return { ok: false, issues: result.issues.map(normalizeIssue) };
+}
+
+function normalizeIssue(issue: StandardSchemaV1.Issue): ValidationIssue {
+  const path = (issue.path ?? []).map((segment) => {
+    const key = typeof segment === "object" ? segment.key : segment;
+    return typeof key === "number" ? key : String(key);
+  });
+  return { message: issue.message, path };
+}
+
+/**
+ * Whether a schema also implements Standard JSON Schema, so that its JSON
+ * Schema can be read.
+ *
+ * @example
+ * ```ts
+ * import { hasJsonSchema } from "@ramify/api/tree";
+ * import { z } from "zod";
+ *
+ * console.log(hasJsonSchema(z.string())); // true
+ * ```
+ */
+export function hasJsonSchema(
+  schema: StandardSchemaV1,
+): schema is StandardSchemaV1 & StandardJSONSchemaV1 {
+  const converter = (schema["~standard"] as { jsonSchema?: unknown }).jsonSchema;
+  return typeof converter === "object" && converter !== null &&
+    typeof (converter as { input?: unknown }).input === "function" &&
+    typeof (converter as { output?: unknown }).output === "function";
+}
+
+const cache = {
+  input: new WeakMap<object, JsonSchema>(),
+  output: new WeakMap<object, JsonSchema>(),
+};
+
+/**
+ * The JSON Schema (draft 2020-12) of a Standard Schema's input or output side,
+ * or `undefined` when the schema library offers no Standard JSON Schema
+ * converter. Results are cached per schema.
+ *
+ * @example
+ * ```ts
+ * import { toJsonSchema } from "@ramify/api/tree";
+ * import { z } from "zod";
+ *
+ * console.log(toJsonSchema(z.string(), "input")?.type); // "string"
+ * ```
+ *
+ * @throws {TypeError} when the library cannot express the schema in JSON Schema.
+ */
+export function toJsonSchema(
+  schema: StandardSchemaV1,
+  side: "input" | "output",
+): JsonSchema | undefined {
+  if (!hasJsonSchema(schema)) return undefined;
+  const cached = cache[side].get(schema);
+  if (cached !== undefined) return cached;
+  let converted: JsonSchema;
+  try {
+    converted = schema["~standard"].jsonSchema[side]({ target: "draft-2020-12" });
+  } catch (error) {
+    throw new TypeError(
+      `The ${side} schema (${schema["~standard"].vendor}) cannot be expressed as JSON Schema: ${
+        error instanceof Error ? error.message : String(error)
+      }`,
+      { cause: error },
+    );
+  }
+  cache[side].set(schema, converted);
+  return converted;
+}
+
+/**
+ * The JSON Schema of what a node accepts: its `meta.input` schema's input side,
+ * or `undefined` without a schema (an open object).
+ *
+ * @example
+ * ```ts
+ * import { op, inputJsonSchema } from "@ramify/api/tree";
+ * import { z } from "zod";
+ *
+ * const read = op(({ id }) => id, { input: z.object({ id: z.string() }) });
+ * console.log(inputJsonSchema(read)?.properties); // { id: { type: "string" } }
+ * ```
+ */
+export function inputJsonSchema(node: Node): JsonSchema | undefined {
+  const schema = node.meta?.input;
+  return schema === undefined ? undefined : toJsonSchema(schema, "input");
+}
+
+/**
+ * The JSON Schema of what a node returns: its `meta.output` schema's output
+ * side, or `undefined` without a schema (any JSON value).
+ *
+ * @example
+ * ```ts
+ * import { op, outputJsonSchema } from "@ramify/api/tree";
+ * import { z } from "zod";
+ *
+ * const count = op(() => 3, { output: z.number().int() });
+ * console.log(outputJsonSchema(count)?.type); // "integer"
+ * ```
+ */
+export function outputJsonSchema(node: Node): JsonSchema | undefined {
+  const schema = node.meta?.output;
+  return schema === undefined ? undefined : toJsonSchema(schema, "output");
+}
+
+/**
+ * What a caller sends to a leaf: its input schema's input type, or the
+ * handler's parameter type without a schema.
+ *
+ * @example
+ * ```ts
+ * import { op, type InputOf } from "@ramify/api/tree";
+ *
+ * const read = op(({ id }: { id: string }) => id);
+ * const input: InputOf<typeof read> = { id: "1" };
+ * ```
+ */
+export type InputOf<N> = N extends Leaf<infer _I, infer _O, infer W> ? W : never;
+
+/**
+ * What a leaf's handler resolves to.
+ *
+ * @example
+ * ```ts
+ * import { op, type OutputOf } from "@ramify/api/tree";
+ *
+ * const count = op(async () => 3);
+ * const n: OutputOf<typeof count> = 3;
+ * ```
+ */
+export type OutputOf<N> = N extends Leaf<infer _I, infer O, infer _W> ? Awaited<O>
+  : never;
