@@ -1,7 +1,21 @@
 /**
- * Developer-experience helpers of the HTTP projection: `httpProjection` and
- * `crud`. They land with the HTTP work (issue 3).
+ * Developer-experience helpers of the HTTP projection: `httpProjection`, the
+ * node tree to route tree pipeline, and `crud`, the convention constructor for a
+ * REST resource.
+ *
+ * @example
+ * ```ts
+ * import { crud, httpProjection } from "@ramify/api/http/dx";
+ * import { api } from "@ramify/api/tree";
+ *
+ * const route = httpProjection(api({ books: crud({ list: () => [] }) }));
+ * console.log(route.children.books.children.list.methods.GET?.path); // "/books/list"
+ * ```
  *
  * @module
  */
-export {};
+
+export { DEFAULT_COLLAPSE, deriveVerb, httpProjection } from "./projection.ts";
+export type { HttpProjectionOptions } from "./projection.ts";
+export { crud } from "./crud.ts";
+export type { CrudHandlers, CrudOptions } from "./crud.ts";

@@ -1,0 +1,89 @@
+// A handler's result as a response: a value is 200 JSON, `undefined` is 204, a
+// `Response` passes through, and a streaming operation (or any async iterable
+// result) is Server-Sent Events. Errors become problem+json.
+
+import { HttpError } from "./problem.ts";
+import type { ResponseKind } from "./route.ts";
+
+const JSON_HEADERS = { "content-type": "application/json" } as const;
+
+/** The problem+json response for an {@linkcode HttpError}. */
+export function errorResponse(error: HttpError): Response {
+  const headers = new Headers(error.headers);
+  headers.set("content-type", "application/problem+json");
+  return new Response(JSON.stringify(error.problem), { status: error.status, headers });
+}
+
+/** A problem+json response for a status. */
+export function problem(status: number, detail?: string, headers?: HeadersInit): Response {
+  return errorResponse(new HttpError(status, detail, { headers }));
+}
+
+/** Whether a value can be iterated with `for await`. */
+export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof value === "object" && value !== null &&
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === "function";
+}
+
+/**
+ * The response for a successful result. `onStreamError` observes an error
+ * thrown while a stream is already under way (its status is sent by then).
+ */
+export function resultResponse(
+  result: unknown,
+  kind: ResponseKind,
+  onStreamError: (error: unknown) => void,
+): Response {
+  if (result instanceof Response) return result;
+  if (kind === "event-stream" || isAsyncIterable(result)) {
+    return eventStream(result, onStreamError);
+  }
+  if (result === undefined) return new Response(null, { status: 204 });
+  return new Response(JSON.stringify(result), { status: 200, headers: JSON_HEADERS });
+}
+
+const encoder = new TextEncoder();
+
+/** One SSE event: the value as JSON on a `data:` line (JSON never holds a raw newline). */
+function sseEvent(value: unknown, event?: string): Uint8Array {
+  const head = event === undefined ? "" : `event: ${event}\n`;
+  return encoder.encode(`${head}data: ${JSON.stringify(value ?? null)}\n\n`);
+}
+
+function eventStream(result: unknown, onStreamError: (error: unknown) => void): Response {
+  const source: AsyncIterable<unknown> = isAsyncIterable(result) ? result : (async function* () {
+    yield result;
+  })();
+  const iterator = source[Symbol.asyncIterator]();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const step = await iterator.next();
+        if (step.done) {
+          controller.close();
+          return;
+        }
+        controller.enqueue(sseEvent(step.value));
+      } catch (error) {
+        onStreamError(error);
+        const problemBody = error instanceof HttpError
+          ? error.problem
+          : { type: "about:blank", title: "Internal Server Error", status: 500 };
+        controller.enqueue(sseEvent(problemBody, "error"));
+        controller.close();
+      }
+    },
+    // The client went away: close the generator so its `finally` runs.
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
+  return new Response(body, {
+    status: 200,
+    headers: {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      "x-accel-buffering": "no",
+    },
+  });
+}
