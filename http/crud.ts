@@ -17,7 +17,7 @@ import { isNode } from "../tree/node.ts";
 import { http, type VerbBundle } from "./verbs.ts";
 
 /** A handler function or a leaf already made with `op()` (to keep its schemas and meta). */
-type Operation = Handler<never, unknown> | Leaf<never, unknown, unknown>;
+type Operation = Handler<never, unknown> | (Node & { readonly handler: Handler<never, unknown> });
 
 /**
  * The five operations of {@linkcode crud}, each optional.

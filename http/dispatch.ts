@@ -142,7 +142,7 @@ export function createRouter(
         ? coerceStrings(body.values, compiled.plan, limits.maxDepth)
         : body?.values;
       const input = await validated(compiled, mergeInput(queryValues, bodyValues, pairs), pairs);
-      const result = await compiled.handler(input, { request, signal: request.signal });
+      const result = await compiled.handler(input, contextOf(request));
       return resultResponse(result, compiled.response, (error) => report(error, request));
     } catch (error) {
       if (error instanceof HttpError) return errorResponse(error);
@@ -308,4 +308,15 @@ function planFor(operation: HttpOperation): CoercionPlan | undefined {
     // A schema without a JSON Schema form still validates; its query stays strings.
     return undefined;
   }
+}
+
+// `signal` is read only when a handler asks: Deno.serve warns on every read of
+// `request.signal`, and most handlers never need it.
+function contextOf(request: Request): HandlerContext {
+  return {
+    request,
+    get signal() {
+      return request.signal;
+    },
+  };
 }

@@ -12,7 +12,9 @@ export function bookstoreTree() {
       fallback: {
         name: "bookId",
         subtree: api({
-          read: op(({ bookId }: { bookId: string }) => ({ id: bookId }), { tags: { readOnly: true } }),
+          read: op(({ bookId }: { bookId: string }) => ({ id: bookId }), {
+            tags: { readOnly: true },
+          }),
           replace: op(({ bookId }: { bookId: string }) => ({ id: bookId }), {
             tags: { idempotent: true },
           }),

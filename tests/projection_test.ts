@@ -10,17 +10,20 @@ const table = (route: HttpRoute) =>
   listOperations(route).map((operation) => `${operation.method} ${operation.path}`).sort();
 
 Deno.test("bookstore: the spec's exact routes", () => {
-  assert.deepEqual(table(httpProjection(bookstoreTree())), [
-    "DELETE /books/{bookId}",
-    "GET /books/list",
-    "GET /books/{bookId}",
-    "GET /catalog/featured",
-    "GET /catalog/search",
-    "POST /books/add",
-    "POST /books/{bookId}/checkout/start",
-    "PUT /books/{bookId}",
-    "PUT /books/{bookId}/checkout/reserve",
-  ].sort());
+  assert.deepEqual(
+    table(httpProjection(bookstoreTree())),
+    [
+      "DELETE /books/{bookId}",
+      "GET /books/list",
+      "GET /books/{bookId}",
+      "GET /catalog/featured",
+      "GET /catalog/search",
+      "POST /books/add",
+      "POST /books/{bookId}/checkout/start",
+      "PUT /books/{bookId}",
+      "PUT /books/{bookId}/checkout/reserve",
+    ].sort(),
+  );
 });
 
 Deno.test("branch names become segments, a leaf name the last one", () => {
@@ -165,7 +168,10 @@ Deno.test("fallback collapse: only direct leaf children of a fallback subtree", 
 
 Deno.test("fallback collapse: the collapsed names are an option", () => {
   const tree = api({}, {
-    fallback: { name: "id", subtree: api({ read: op(() => 1, http.get), show: op(() => 1, http.get) }) },
+    fallback: {
+      name: "id",
+      subtree: api({ read: op(() => 1, http.get), show: op(() => 1, http.get) }),
+    },
   });
   assert.deepEqual(table(httpProjection(tree, { collapse: ["show"] })), [
     "GET /{id}",
@@ -207,7 +213,10 @@ Deno.test("moveTo: several levels, creating missing levels", () => {
 
 Deno.test("moveTo: '.' stays; a move keeps a bundle's verb", () => {
   const route = httpProjection(api({
-    r: api({ edit: op(() => 1, http.patch, http.moveTo("..")), same: op(() => 1, http.moveTo(".")) }),
+    r: api({
+      edit: op(() => 1, http.patch, http.moveTo("..")),
+      same: op(() => 1, http.moveTo(".")),
+    }),
   }));
   assert.deepEqual(table(route), ["PATCH /r", "POST /r/same"]);
 });
@@ -250,7 +259,11 @@ Deno.test("moveTo on a branch moves its subtree, merging recursively", () => {
     "GET /v1/users/list",
     "POST /v1/users/add",
   ]);
-  assert.deepEqual(Object.keys(route.children.v1.children.users.children), ["list", "add", "count"]);
+  assert.deepEqual(Object.keys(route.children.v1.children.users.children), [
+    "list",
+    "add",
+    "count",
+  ]);
 });
 
 Deno.test("conflict: two leaves on one verb and position throw the spec's message", () => {
@@ -283,7 +296,10 @@ Deno.test("conflict: a moved leaf onto an existing one, and a collapse onto a mo
       httpProjection(api({}, {
         fallback: {
           name: "id",
-          subtree: api({ read: op(() => 1, http.get), get: op(() => 1, http.get, http.moveTo("..")) }),
+          subtree: api({
+            read: op(() => 1, http.get),
+            get: op(() => 1, http.get, http.moveTo("..")),
+          }),
         },
       })),
     /applyMoveTo: conflicting route GET \/\{id\}/,
@@ -306,7 +322,10 @@ Deno.test("errors: a move above the root, capture clashes", () => {
   const nested: Node = api({}, {
     fallback: { name: "id", subtree: api({}, { fallback: { name: "id", subtree: op(() => 1) } }) },
   });
-  assert.throws(() => httpProjection(nested), /the capture \{id\} appears twice in \/\{id\}\/\{id\}/);
+  assert.throws(
+    () => httpProjection(nested),
+    /the capture \{id\} appears twice in \/\{id\}\/\{id\}/,
+  );
 });
 
 Deno.test("a root leaf sits at /, a node with handler and children at its own path", () => {

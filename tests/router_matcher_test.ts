@@ -263,7 +263,10 @@ for (const [strategyName, strategy] of strategies) {
     const bad: [string, RouteDefinition<number>[]][] = [
       ["empty static", [{ segments: [{ kind: "static", value: "" }], value: 1 }]],
       ["slash in static", [{ segments: [{ kind: "static", value: "a/b" }], value: 1 }]],
-      ["duplicate static", [{ segments: parse("/a"), value: 1 }, { segments: parse("/a"), value: 2 }]],
+      ["duplicate static", [{ segments: parse("/a"), value: 1 }, {
+        segments: parse("/a"),
+        value: 2,
+      }]],
       ["duplicate root", [{ segments: [], value: 1 }, { segments: [], value: 2 }]],
       [
         "duplicate shape, other param names",

@@ -153,7 +153,9 @@ ${emitChildren(root, 0, [])}return undefined;
 /** A static segment must be one non-empty path segment, or no path could equal it. */
 function checkStatic(value: string): void {
   if (value === "" || value.includes("/")) {
-    throw new TypeError(`Static segment ${JSON.stringify(value)} must be non-empty and contain no "/"`);
+    throw new TypeError(
+      `Static segment ${JSON.stringify(value)} must be non-empty and contain no "/"`,
+    );
   }
 }
 

@@ -156,7 +156,9 @@ export const radixMatcher: MatcherStrategy = <T>(
 /** A static segment must be one non-empty path segment, or no path could equal it. */
 function checkStatic(value: string): void {
   if (value === "" || value.includes("/")) {
-    throw new TypeError(`Static segment ${JSON.stringify(value)} must be non-empty and contain no "/"`);
+    throw new TypeError(
+      `Static segment ${JSON.stringify(value)} must be non-empty and contain no "/"`,
+    );
   }
 }
 

@@ -55,7 +55,9 @@ class TrieNode<T> {
     const node = new TrieNode<T>();
     this.labels.push(label);
     this.kids.push(node);
-    if (this.labels.length > SCAN_LIMIT) this.table = new Map(this.labels.map((l, i) => [l, this.kids[i]]));
+    if (this.labels.length > SCAN_LIMIT) {
+      this.table = new Map(this.labels.map((l, i) => [l, this.kids[i]]));
+    }
     return node;
   }
 }
@@ -179,7 +181,9 @@ export const trieMatcher: MatcherStrategy = <T>(
 /** A static segment must be one non-empty path segment, or no path could equal it. */
 function checkStatic(value: string): void {
   if (value === "" || value.includes("/")) {
-    throw new TypeError(`Static segment ${JSON.stringify(value)} must be non-empty and contain no "/"`);
+    throw new TypeError(
+      `Static segment ${JSON.stringify(value)} must be non-empty and contain no "/"`,
+    );
   }
 }
 

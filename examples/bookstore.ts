@@ -1,0 +1,176 @@
+/**
+ * The bookstore: the specification's example service, runnable.
+ *
+ *   deno task server            # PORT=8000 by default
+ *
+ * Routes (derived from the tree, not written down anywhere):
+ *
+ *   GET    /books/list                      list the books
+ *   POST   /books/add                       add a book
+ *   GET    /books/{bookId}                  read one
+ *   PUT    /books/{bookId}                  replace one
+ *   DELETE /books/{bookId}                  remove one
+ *   POST   /books/{bookId}/checkout/start   start a checkout
+ *   PUT    /books/{bookId}/checkout/reserve reserve a copy (idempotent)
+ *   GET    /catalog/featured, /catalog/search
+ *   GET    /openapi.json
+ *
+ * @module
+ */
+
+import { api, createFetch, HttpError, op } from "@ramify/api";
+import { http } from "@ramify/api/http/verbs";
+import { z } from "zod";
+
+const Book = z.object({
+  id: z.string(),
+  title: z.string().min(1),
+  author: z.string().min(1),
+  year: z.number().int().optional(),
+}).meta({ title: "Book" });
+type Book = z.infer<typeof Book>;
+
+const BookFields = Book.omit({ id: true });
+
+/** An in-memory store, so the example runs anywhere. */
+export class BookStore {
+  #books = new Map<string, Book>();
+  #reservations = new Set<string>();
+  #nextId = 1;
+
+  constructor(seed: readonly Omit<Book, "id">[] = []) {
+    for (const fields of seed) this.add(fields);
+  }
+
+  list(): Book[] {
+    return [...this.#books.values()];
+  }
+
+  add(fields: Omit<Book, "id">): Book {
+    const book = { id: String(this.#nextId++), ...fields };
+    this.#books.set(book.id, book);
+    return book;
+  }
+
+  read(id: string): Book {
+    const book = this.#books.get(id);
+    if (book === undefined) throw new HttpError(404, `There is no book ${id}`);
+    return book;
+  }
+
+  replace(id: string, fields: Omit<Book, "id">): Book {
+    this.read(id);
+    const book = { id, ...fields };
+    this.#books.set(id, book);
+    return book;
+  }
+
+  remove(id: string): void {
+    this.#books.delete(id);
+    this.#reservations.delete(id);
+  }
+
+  reserve(id: string): { bookId: string; reserved: true } {
+    this.read(id);
+    this.#reservations.add(id);
+    return { bookId: id, reserved: true };
+  }
+
+  isReserved(id: string): boolean {
+    return this.#reservations.has(id);
+  }
+}
+
+/** The bookstore tree over a store. */
+export function bookstore(store: BookStore = new BookStore()) {
+  const byId = z.object({ bookId: z.string() });
+  return api({
+    books: api({
+      list: op(() => store.list(), {
+        tags: { readOnly: true },
+        output: z.array(Book),
+        description: "Lists every book",
+      }),
+      add: op((fields) => store.add(fields), {
+        input: BookFields,
+        output: Book,
+        description: "Adds a book",
+      }),
+    }, {
+      fallback: {
+        name: "bookId",
+        subtree: api({
+          read: op(({ bookId }) => store.read(bookId), {
+            tags: { readOnly: true },
+            input: byId,
+            output: Book,
+            description: "Reads one book",
+          }),
+          replace: op(({ bookId, ...fields }) => store.replace(bookId, fields), {
+            tags: { idempotent: true },
+            input: BookFields.extend({ bookId: z.string() }),
+            output: Book,
+            description: "Replaces one book",
+          }),
+          remove: op(({ bookId }) => store.remove(bookId), {
+            tags: { destructive: true, idempotent: true },
+            input: byId,
+            description: "Removes one book",
+          }),
+          checkout: api({
+            start: op(({ bookId }) => {
+              if (store.isReserved(bookId)) {
+                throw new HttpError(409, `Book ${bookId} is reserved`);
+              }
+              return { bookId: store.read(bookId).id, started: true };
+            }, { input: byId, description: "Starts a checkout" }),
+            reserve: op(({ bookId }) => store.reserve(bookId), {
+              tags: { idempotent: true },
+              input: byId,
+              description: "Reserves a copy; reserving twice is the same as once",
+            }),
+          }),
+        }),
+      },
+    }),
+    catalog: api({
+      featured: op(() => store.list().slice(0, 3), http.get, {
+        description: "A few books worth reading",
+      }),
+      search: op(({ q, limit }) => {
+        const needle = q.toLowerCase();
+        return store.list()
+          .filter((b) => `${b.title} ${b.author}`.toLowerCase().includes(needle))
+          .slice(0, limit);
+      }, {
+        tags: { readOnly: true },
+        input: z.object({ q: z.string(), limit: z.number().int().min(1).max(100).default(20) }),
+        output: z.array(Book),
+        description: "Searches titles and authors",
+      }),
+    }),
+  });
+}
+
+/** Starts the bookstore on `Deno.serve`. */
+export function serve(port: number, store?: BookStore): Deno.HttpServer<Deno.NetAddr> {
+  const handler = createFetch(bookstore(store), {
+    document: { title: "Bookstore", version: "1.0.0" },
+  });
+  return Deno.serve({
+    port,
+    onListen({ hostname, port }) {
+      console.log(`Bookstore listening on http://${hostname}:${port}/ (OpenAPI at /openapi.json)`);
+    },
+  }, handler);
+}
+
+if (import.meta.main) {
+  serve(
+    Number(Deno.env.get("PORT") ?? 8000),
+    new BookStore([
+      { title: "Dune", author: "Frank Herbert", year: 1965 },
+      { title: "The Dispossessed", author: "Ursula K. Le Guin", year: 1974 },
+    ]),
+  );
+}

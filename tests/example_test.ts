@@ -1,0 +1,50 @@
+import assert from "node:assert/strict";
+import { BookStore, serve } from "../examples/bookstore.ts";
+
+async function call(base: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(base + path, {
+    method,
+    ...(body === undefined
+      ? {}
+      : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text === "" ? undefined : JSON.parse(text) };
+}
+
+Deno.test("example: the bookstore serves every operation over the network", async () => {
+  const log = console.log;
+  console.log = () => {};
+  const server = serve(0, new BookStore([{ title: "Dune", author: "Frank Herbert" }]));
+  console.log = log;
+  const base = `http://127.0.0.1:${server.addr.port}`;
+  try {
+    assert.deepEqual(await call(base, "GET", "/books/list"), {
+      status: 200,
+      body: [{ id: "1", title: "Dune", author: "Frank Herbert" }],
+    });
+    const added = await call(base, "POST", "/books/add", { title: "Emma", author: "Austen" });
+    assert.deepEqual(added, { status: 200, body: { id: "2", title: "Emma", author: "Austen" } });
+    assert.equal((await call(base, "GET", "/books/2")).body.title, "Emma");
+    assert.equal(
+      (await call(base, "PUT", "/books/2", { title: "Emma", author: "Jane Austen" })).body.author,
+      "Jane Austen",
+    );
+    assert.deepEqual(await call(base, "PUT", "/books/2/checkout/reserve"), {
+      status: 200,
+      body: { bookId: "2", reserved: true },
+    });
+    assert.equal((await call(base, "POST", "/books/2/checkout/start")).status, 409);
+    assert.equal((await call(base, "POST", "/books/1/checkout/start")).status, 200);
+    assert.equal((await call(base, "GET", "/catalog/search?q=emma&limit=5")).body.length, 1);
+    assert.equal((await call(base, "GET", "/catalog/search?q=x&limit=0")).status, 422);
+    assert.equal((await call(base, "GET", "/catalog/featured")).body.length, 2);
+    assert.equal((await call(base, "DELETE", "/books/2")).status, 204);
+    assert.equal((await call(base, "GET", "/books/2")).status, 404);
+    assert.equal((await call(base, "POST", "/books/add", { title: "" })).status, 422);
+    const doc = await call(base, "GET", "/openapi.json");
+    assert.equal(doc.body.info.title, "Bookstore");
+  } finally {
+    await server.shutdown();
+  }
+});
