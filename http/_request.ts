@@ -165,7 +165,7 @@ export function checkDepth(root: unknown, maxDepth: number): void {
     const [value, depth] = stack.pop()!;
     if (typeof value !== "object" || value === null) continue;
     if (depth > maxDepth) {
-      throw new HttpError(400, `The body nests deeper than ${maxDepth} levels`);
+      throw new HttpError(400, `The input nests deeper than ${maxDepth} levels`);
     }
     for (const child of Array.isArray(value) ? value : Object.values(value)) {
       stack.push([child, depth + 1]);

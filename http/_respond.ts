@@ -11,7 +11,7 @@ const JSON_HEADERS = { "content-type": "application/json" } as const;
 export function errorResponse(error: HttpError): Response {
   const headers = new Headers(error.headers);
   headers.set("content-type", "application/problem+json");
-  return new Response(JSON.stringify(error.problem), { status: error.status, headers });
+  return jsonResponse(error.problem, error.status, headers);
 }
 
 /** A problem+json response for a status. */
@@ -39,15 +39,32 @@ export function resultResponse(
     return eventStream(result, onStreamError);
   }
   if (result === undefined) return new Response(null, { status: 204 });
-  return new Response(JSON.stringify(result), { status: 200, headers: JSON_HEADERS });
+  return jsonResponse(result, 200, new Headers(JSON_HEADERS));
 }
 
 const encoder = new TextEncoder();
 
+/**
+ * A JSON body with an explicit Content-Length: a HEAD answer copies these
+ * headers without the body, and without it would go out as `content-length: 0`.
+ */
+function jsonResponse(value: unknown, status: number, headers: Headers): Response {
+  const bytes = encoder.encode(toJson(value));
+  headers.set("content-length", String(bytes.byteLength));
+  return new Response(bytes, { status, headers });
+}
+
+/** JSON text; a value JSON cannot hold (a function, a symbol) is a crash, not an empty 200. */
+function toJson(value: unknown): string {
+  const text = JSON.stringify(value);
+  if (text === undefined) throw new TypeError(`A ${typeof value} result is not JSON`);
+  return text;
+}
+
 /** One SSE event: the value as JSON on a `data:` line (JSON never holds a raw newline). */
 function sseEvent(value: unknown, event?: string): Uint8Array {
   const head = event === undefined ? "" : `event: ${event}\n`;
-  return encoder.encode(`${head}data: ${JSON.stringify(value ?? null)}\n\n`);
+  return encoder.encode(`${head}data: ${toJson(value ?? null)}\n\n`);
 }
 
 function eventStream(result: unknown, onStreamError: (error: unknown) => void): Response {
@@ -55,27 +72,36 @@ function eventStream(result: unknown, onStreamError: (error: unknown) => void): 
     yield result;
   })();
   const iterator = source[Symbol.asyncIterator]();
+  let cancelled = false;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
+      let event: Uint8Array | undefined;
+      let failed = false;
       try {
         const step = await iterator.next();
-        if (step.done) {
-          controller.close();
-          return;
-        }
-        controller.enqueue(sseEvent(step.value));
+        if (!step.done) event = sseEvent(step.value);
       } catch (error) {
         onStreamError(error);
+        failed = true;
         const problemBody = error instanceof HttpError
           ? error.problem
           : { type: "about:blank", title: "Internal Server Error", status: 500 };
-        controller.enqueue(sseEvent(problemBody, "error"));
-        controller.close();
+        event = sseEvent(problemBody, "error");
       }
+      // Cancelled while the iterator was busy: the stream is closed, and
+      // enqueueing into it would throw.
+      if (cancelled) return;
+      if (event !== undefined) controller.enqueue(event);
+      if (event === undefined || failed) controller.close();
     },
     // The client went away: close the generator so its `finally` runs.
     async cancel() {
-      await iterator.return?.();
+      cancelled = true;
+      try {
+        await iterator.return?.();
+      } catch (error) {
+        onStreamError(error);
+      }
     },
   });
   return new Response(body, {
