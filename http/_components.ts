@@ -97,6 +97,9 @@ export interface Naming {
 export class ComponentRegistry {
   readonly #schemas = new Map<string, JsonSchema>();
   readonly #canonical = new Map<string, string>();
+  // Libraries' JSON Schemas are cached per schema object, so operations sharing
+  // a schema share its preparation (and its names) instead of redoing it.
+  readonly #prepared = new WeakMap<JsonSchema, Map<string, JsonSchema>>();
 
   /** The collected components, in first-use order. */
   get schemas(): Record<string, JsonSchema> {
@@ -118,6 +121,15 @@ export class ComponentRegistry {
    * reference too.
    */
   prepare(raw: JsonSchema, naming: Naming, named: boolean): JsonSchema {
+    let byKind = this.#prepared.get(raw);
+    if (byKind === undefined) this.#prepared.set(raw, byKind = new Map());
+    const kind = `${naming.side}:${named}`;
+    let prepared = byKind.get(kind);
+    if (prepared === undefined) byKind.set(kind, prepared = this.#prepare(raw, naming, named));
+    return prepared;
+  }
+
+  #prepare(raw: JsonSchema, naming: Naming, named: boolean): JsonSchema {
     const { $schema: _dialect, $defs, definitions, ...root } = raw;
     const defs = {
       ...(isPlainObject(definitions) ? definitions : {}),

@@ -337,7 +337,7 @@ function describeOperation(
     (tagsOf(operation.node).deprecated === true ? true : undefined);
   const group = operation.path.split("/")[1];
   const tags = overrides.tags ?? (group && !group.startsWith("{") ? [group] : undefined);
-  const summary = overrides.summary ?? firstLine(meta.description);
+  const summary = overrides.summary ?? firstLine(meta.description) ?? summaryOf(operation);
   const description = overrides.description ?? meta.description;
   return {
     operationId,
@@ -460,6 +460,12 @@ function responsesOf(
 
 function problem(description: string) {
   return { description, content: { "application/problem+json": { schema: PROBLEM_REF } } };
+}
+
+/** A readable default summary from the tree path: `books.{bookId}.checkout.start` is "Books checkout start". */
+function summaryOf(operation: HttpOperation): string {
+  const words = operation.steps.filter((s) => s.kind === "child").map((s) => s.name).join(" ");
+  return words === "" ? "Root" : capitalize(words);
 }
 
 function firstLine(text: string | undefined): string | undefined {
