@@ -226,16 +226,21 @@ function withCors(
   const headers = cors.headersFor(origin ?? null);
   if (headers === undefined) return response;
   try {
-    for (const [name, value] of headers) {
-      if (name === "vary") response.headers.append(name, value);
-      else response.headers.set(name, value);
-    }
+    addCors(response.headers, headers);
     return response;
   } catch {
     // A passed-through Response may have immutable headers: copy it.
     const copy = new Response(response.body, response);
-    for (const [name, value] of headers) copy.headers.set(name, value);
+    addCors(copy.headers, headers);
     return copy;
+  }
+}
+
+/** Appends to `Vary` (a passed-through response may vary on more), sets the rest. */
+function addCors(target: Headers, cors: Headers): void {
+  for (const [name, value] of cors) {
+    if (name === "vary") target.append(name, value);
+    else target.set(name, value);
   }
 }
 

@@ -78,19 +78,22 @@ export function createFetch(tree: Node, opts: CreateFetchOptions = {}): FetchHan
     ? ""
     : opts.basePath.replace(/\/$/, "");
   const documentPath = base + OPENAPI_PATH;
-  let body: Promise<string> | undefined;
+  let body: Promise<Uint8Array> | undefined;
   const documentBody = () =>
     body ??= toOpenApiFromRoute(route, {
       ...opts.document,
       servers: opts.document?.servers ?? (base === "" ? undefined : [{ url: base }]),
-    }).then((doc) => JSON.stringify(doc));
+    }).then((doc) => new TextEncoder().encode(JSON.stringify(doc)));
   return async (request) => {
     const method = request.method;
     if ((method === "GET" || method === "HEAD") && splitUrl(request.url).path === documentPath) {
       try {
-        const text = await documentBody();
-        return new Response(method === "HEAD" ? null : text, {
-          headers: { "content-type": "application/json" },
+        const bytes = await documentBody();
+        return new Response(method === "HEAD" ? null : bytes.slice(), {
+          headers: {
+            "content-type": "application/json",
+            "content-length": String(bytes.byteLength),
+          },
         });
       } catch (error) {
         body = undefined;

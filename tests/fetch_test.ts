@@ -803,3 +803,25 @@ Deno.test("a configurable body limit: at the limit passes, one byte over is 413"
     await problemOf(streamed, 413);
   });
 });
+
+Deno.test("CORS keeps the Vary of a passed-through response, even with immutable headers", async () => {
+  const allowed = "https://app.example";
+  let upstream = "";
+  const tree = api({
+    origin: op(() => new Response("up", { headers: { vary: "Accept-Encoding" } }), http.get),
+    // A proxied fetch() response: its headers are immutable.
+    proxy: op(() => fetch(upstream), http.get),
+  });
+  const handler = createFetch(tree, { cors: { origin: [allowed] } });
+  await withServer(handler, async (base) => {
+    upstream = `${base}/origin`;
+    for (const path of ["/origin", "/proxy"]) {
+      const response = await fetch(base + path, { headers: { origin: allowed } });
+      assert.equal(await response.text(), "up", path);
+      assert.equal(response.headers.get("access-control-allow-origin"), allowed, path);
+      const vary = (response.headers.get("vary") ?? "").split(",").map((v) => v.trim());
+      assert.ok(vary.includes("Accept-Encoding"), `${path}: ${vary}`);
+      assert.ok(vary.includes("Origin"), `${path}: ${vary}`);
+    }
+  });
+});
