@@ -42,3 +42,12 @@ export { corsPolicy } from "./cors.ts";
 export type { CorsOptions, CorsPolicy } from "./cors.ts";
 export { toOpenApi, toOpenApiFromRoute } from "./openapi.ts";
 export type { OpenApiDocument, OpenApiOperation, OpenApiOptions } from "./openapi.ts";
+export { ClientError } from "./client_error.ts";
+export type { ClientErrorInit } from "./client_error.ts";
+export type {
+  CallOptions,
+  ClientExtension,
+  ClientOperation,
+  ClientRequest,
+  Send,
+} from "./extension.ts";
