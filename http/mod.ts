@@ -51,3 +51,5 @@ export type {
   ClientRequest,
   Send,
 } from "./extension.ts";
+export { createClient, createClientFromRoute } from "./client.ts";
+export type { Client, ClientOptions, DynamicClient, FetchLike, LeafClient } from "./client.ts";

@@ -82,7 +82,7 @@ export type Contribution<I = never, W = I> = LeafMeta<I, W>;
 export function op<I = Record<string, unknown>, O = unknown, W = I>(
   fn: Handler<I, O>,
   ...contributions: ReadonlyArray<Contribution<I, W> | undefined>
-): Leaf<I, O, W> {
+): Leaf<NoInfer<I>, NoInfer<O>, NoInfer<W>> {
   if (typeof fn !== "function") {
     throw new TypeError(`op(): the handler must be a function, got ${kindOf(fn)}`);
   }

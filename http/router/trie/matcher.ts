@@ -4,16 +4,18 @@
  *
  * Why this shape:
  *
- * - Most traffic in a typical API hits either a static route or a route whose
- *   params sit between static segments. A static route is answered by one `Map`
- *   lookup on the whole pathname and returns a shared, frozen match, so it costs
- *   no allocation at all.
- * - Routes with params live in a trie keyed by whole segments. The walk scans
- *   the pathname by index (`indexOf("/")`) instead of splitting it, so the only
- *   strings it creates are the segments it has to look up in a large fan-out and
- *   the param values it returns. Small fan-outs are compared in place.
+ * - A static route is answered by one `Map` lookup on the whole pathname and
+ *   returns a shared, frozen match: no allocation at all.
+ * - Routes with params live in a trie keyed by whole segments. Static children
+ *   are bucketed by their first character code and compared in place (the
+ *   character after the label must end the segment, then `startsWith`), so the
+ *   walk never slices a static segment; `indexOf("/")` runs only where a param
+ *   has to find its end.
+ * - Param positions go to a small per-matcher `Int32Array`; the param strings
+ *   are sliced once, after a match is found, so failed branches allocate
+ *   nothing.
  * - Only positions that have both static children and a param child can
- *   backtrack; everywhere else the walk is a plain loop.
+ *   backtrack, by recursion; everywhere else the walk is a plain loop.
  * - It never generates code, so it runs where `eval` and `new Function` are
  *   forbidden (for example under a strict Content Security Policy).
  *
@@ -25,93 +27,107 @@ import type { MatcherStrategy, PathMatch, PathMatcher, RouteDefinition } from ".
 /** Shared by every static match so that static hits allocate nothing. */
 const NO_PARAMS: readonly string[] = Object.freeze([]);
 
-/**
- * Up to this many static children are compared in place (length check, then
- * `startsWith`); beyond it a `Map` lookup on the segment wins.
- */
-const SCAN_LIMIT = 6;
-
-/** Boxes a value so that a definition whose value is `undefined` still counts. */
+/** A definition ending at a trie node. */
 interface Slot<T> {
   readonly value: T;
+  /** How many params the route has: the number of marks a match leaves. */
+  readonly count: number;
+  /** The one, shared match of a route without params. */
+  readonly fixed: PathMatch<T> | null;
 }
 
 /** One trie position. Every node has the same shape to keep property access monomorphic. */
 class TrieNode<T> {
-  /** Static child labels when the fan-out is small, scanned in order. */
-  labels: string[] = [];
-  /** The children matching `labels`, index for index. */
-  kids: TrieNode<T>[] = [];
-  /** Static children by label once the fan-out exceeds {@link SCAN_LIMIT}. */
-  table: Map<string, TrieNode<T>> | null = null;
+  /** The static segment leading here (empty for the root and param nodes). */
+  readonly label: string;
+  /** Static children by label, while building. */
+  readonly children = new Map<string, TrieNode<T>>();
+  /** Static children bucketed by `firstCharCode & mask`, for matching; null when none. */
+  buckets: TrieNode<T>[][] | null = null;
+  mask = 0;
   /** The child matched by any non-empty segment. */
   param: TrieNode<T> | null = null;
   /** The definition ending here. */
   slot: Slot<T> | null = null;
 
+  constructor(label: string) {
+    this.label = label;
+  }
+
   child(label: string): TrieNode<T> {
-    const index = this.labels.indexOf(label);
-    if (index !== -1) return this.kids[index];
-    const node = new TrieNode<T>();
-    this.labels.push(label);
-    this.kids.push(node);
-    if (this.labels.length > SCAN_LIMIT) {
-      this.table = new Map(this.labels.map((l, i) => [l, this.kids[i]]));
+    let node = this.children.get(label);
+    if (node === undefined) {
+      node = new TrieNode<T>(label);
+      this.children.set(label, node);
     }
     return node;
+  }
+
+  /** Builds the match-time buckets, once all definitions are in. */
+  seal(): void {
+    if (this.children.size > 0) {
+      let capacity = 1;
+      while (capacity < this.children.size) capacity *= 2;
+      const buckets: TrieNode<T>[][] = Array.from({ length: capacity }, () => []);
+      for (const [label, node] of this.children) {
+        buckets[label.charCodeAt(0) & (capacity - 1)].push(node);
+        node.seal();
+      }
+      this.buckets = buckets;
+      this.mask = capacity - 1;
+    }
+    this.param?.seal();
   }
 }
 
 /**
  * Finds the definition below `node` for the segments of `path` from `start`
- * (the index just after a `/`), static first, pushing param values on
- * `params`. A failed walk may leave stray values behind; each branch point
- * truncates them before trying its param child.
+ * (the index just after a `/`), static first, then param. Each param's start
+ * and end go to `marks` at `2 * count`; a branch that fails may leave stale
+ * marks beyond the count that its caller goes on with, which get overwritten.
  */
 function walk<T>(
   node: TrieNode<T>,
   path: string,
   start: number,
-  params: string[],
+  count: number,
+  marks: Int32Array,
 ): Slot<T> | null {
   const length = path.length;
-  for (;;) {
-    let end = path.indexOf("/", start);
-    if (end === -1) end = length;
-    const size = end - start;
-    // Empty segments (`//`, a trailing slash) match nothing.
-    if (size === 0) return null;
+  descend: for (;;) {
     const param = node.param;
-    let next: TrieNode<T> | undefined;
-    let segment: string | undefined;
-    if (node.table !== null) {
-      segment = path.slice(start, end);
-      next = node.table.get(segment);
-    } else {
-      const labels = node.labels;
-      for (let i = 0; i < labels.length; i++) {
-        const label = labels[i];
-        if (label.length === size && path.startsWith(label, start)) {
-          next = node.kids[i];
-          break;
+    const buckets = node.buckets;
+    if (buckets !== null) {
+      // At `length` (a trailing slash) charCodeAt is NaN, bucket 0: no label fits there.
+      const bucket = buckets[path.charCodeAt(start) & node.mask];
+      for (let i = 0; i < bucket.length; i++) {
+        const next = bucket[i];
+        const label = next.label;
+        const end = start + label.length;
+        // The label must fill the whole segment; checking its boundary first is cheap.
+        if (end < length ? path.charCodeAt(end) !== 47 : end !== length) continue;
+        if (!path.startsWith(label, start)) continue;
+        if (param === null) {
+          // No param alternative here: nothing to come back to.
+          if (end === length) return next.slot;
+          node = next;
+          start = end + 1;
+          continue descend;
         }
+        const found = end === length ? next.slot : walk(next, path, end + 1, count, marks);
+        if (found !== null) return found;
+        // Labels are distinct: no other static child can match this segment.
+        break;
       }
-    }
-    if (next !== undefined) {
-      if (param === null) {
-        // No param alternative here: nothing to come back to.
-        if (end === length) return next.slot;
-        node = next;
-        start = end + 1;
-        continue;
-      }
-      const depth = params.length;
-      const found = end === length ? next.slot : walk(next, path, end + 1, params);
-      if (found !== null) return found;
-      params.length = depth;
     }
     if (param === null) return null;
-    params.push(segment ?? path.slice(start, end));
+    let end = path.indexOf("/", start);
+    if (end === -1) end = length;
+    // Empty segments (`//`, a trailing slash) match nothing.
+    if (end === start) return null;
+    marks[count * 2] = start;
+    marks[count * 2 + 1] = end;
+    count++;
     if (end === length) return param.slot;
     node = param;
     start = end + 1;
@@ -138,42 +154,44 @@ function walk<T>(
 export const trieMatcher: MatcherStrategy = <T>(
   definitions: readonly RouteDefinition<T>[],
 ): PathMatcher<T> => {
-  const statics = new Map<string, PathMatch<T>>();
-  const root = new TrieNode<T>();
+  const root = new TrieNode<T>("");
+  let most = 0;
   for (const { segments, value } of definitions) {
     let node = root;
-    let key = "";
-    let dynamic = false;
+    let count = 0;
     for (const segment of segments) {
       if (segment.kind === "param") {
-        dynamic = true;
-        node.param ??= new TrieNode<T>();
+        count++;
+        node.param ??= new TrieNode<T>("");
         node = node.param;
       } else {
         checkStatic(segment.value);
-        key += "/" + segment.value;
         node = node.child(segment.value);
       }
     }
-    if (dynamic) {
-      // Static-only routes stay out of the trie: the map answers them first.
-      if (node.slot !== null) throw duplicate(segments);
-      node.slot = { value };
-    } else {
-      key ||= "/";
-      if (statics.has(key)) throw duplicate(segments);
-      statics.set(key, Object.freeze({ value, params: NO_PARAMS }));
-    }
+    if (node.slot !== null) throw duplicate(segments);
+    node.slot = {
+      value,
+      count,
+      fixed: count === 0 ? Object.freeze({ value, params: NO_PARAMS }) : null,
+    };
+    most = Math.max(most, count);
   }
+  root.seal();
+  // Reused by every match: matching is synchronous, so calls never overlap.
+  const marks = new Int32Array(most * 2);
   return {
     match(path: string): PathMatch<T> | undefined {
-      const hit = statics.get(path);
-      if (hit !== undefined) return hit;
       // Not a pathname: rule 1 guarantees the leading slash the walk relies on.
       if (path.charCodeAt(0) !== 47) return undefined;
-      const params: string[] = [];
-      const slot = walk(root, path, 1, params);
-      return slot === null ? undefined : { value: slot.value, params };
+      const slot = path.length === 1 ? root.slot : walk(root, path, 1, 0, marks);
+      if (slot === null) return undefined;
+      if (slot.fixed !== null) return slot.fixed;
+      const params = new Array<string>(slot.count);
+      for (let i = 0; i < params.length; i++) {
+        params[i] = path.slice(marks[i * 2], marks[i * 2 + 1]);
+      }
+      return { value: slot.value, params };
     },
   };
 };

@@ -1,0 +1,51 @@
+// Server-Sent Events as the client reads them: events split on blank lines,
+// `data:` lines joined, each event's data parsed as JSON. An `error` event (the
+// server's way to fail mid-stream) rejects the iteration. Leaving the loop early
+// cancels the body, so the server's generator is closed too.
+
+/** One parsed event. */
+export interface ServerEvent {
+  readonly event: string;
+  readonly data: string;
+}
+
+/** The events of an event-stream body, as they arrive. */
+export async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<ServerEvent> {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buffer += value;
+      let boundary: RegExpExecArray | null;
+      while ((boundary = BLANK_LINE.exec(buffer)) !== null) {
+        const block = buffer.slice(0, boundary.index);
+        buffer = buffer.slice(boundary.index + boundary[0].length);
+        const event = parseBlock(block);
+        if (event !== undefined) yield event;
+      }
+    }
+    const last = parseBlock(buffer);
+    if (last !== undefined) yield last;
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
+
+const BLANK_LINE = /\r\n\r\n|\n\n|\r\r/;
+
+function parseBlock(block: string): ServerEvent | undefined {
+  let event = "message";
+  const data: string[] = [];
+  for (const line of block.split(/\r\n|\n|\r/)) {
+    if (line === "" || line.startsWith(":")) continue;
+    const colon = line.indexOf(":");
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? "" : line.slice(colon + 1);
+    if (value.startsWith(" ")) value = value.slice(1);
+    if (field === "data") data.push(value);
+    else if (field === "event") event = value;
+  }
+  return data.length === 0 ? undefined : { event, data: data.join("\n") };
+}
