@@ -82,9 +82,7 @@ export interface ClientOptions extends HttpProjectionOptions {
 }
 
 /** Whether every key of T is optional, so the input may be left out. */
-type AllOptional<T> = Record<string, never> extends Required<{ [K in keyof T]: unknown }> ? true
-  : {} extends T ? true
-  : false;
+type AllOptional<T> = Partial<T> extends T ? true : false;
 
 /** What a leaf resolves to on the client: a stream stays a stream, a `Response` is unknown. */
 type ResultOf<O> = O extends AsyncIterable<infer E> ? AsyncIterable<E>
