@@ -211,7 +211,8 @@ export async function* paginatePages<Input, Page, Item>(
   const call: CallOptions = signal === undefined ? {} : { signal };
   // The leaf's input type is not known to have the paging fields: they are
   // set on a plain copy, which the leaf is trusted to accept.
-  const fields = input as Record<string, unknown>;
+  // A leaf whose input is all optional may be given `undefined`.
+  const fields = (input ?? {}) as Record<string, unknown>;
   const send = (values: Record<string, unknown>) => {
     signal?.throwIfAborted();
     return leaf({ ...fields, ...values } as Input, call);
