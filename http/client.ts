@@ -81,18 +81,46 @@ export interface ClientOptions extends HttpProjectionOptions {
   readonly extensions?: readonly ClientExtension[];
 }
 
-/** Whether every key of T is optional, so the input may be left out. */
-type AllOptional<T> = Partial<T> extends T ? true : false;
+/**
+ * Whether every key of T is optional, so the input may be left out.
+ *
+ * @example
+ * ```ts
+ * import type { AllOptional } from "@ramify/api/http";
+ *
+ * const yes: AllOptional<{ a?: number }> = true;
+ * ```
+ */
+export type AllOptional<T> = Record<PropertyKey, never> extends T ? true : false;
 
-/** What a leaf resolves to on the client: a stream stays a stream, a `Response` is unknown. */
-type ResultOf<O> = O extends AsyncIterable<infer E> ? AsyncIterable<E>
+/**
+ * What a leaf resolves to on the client: a stream stays a stream, a passed-through
+ * `Response` is unknown, nothing is `undefined`.
+ *
+ * @example
+ * ```ts
+ * import type { ResultOf } from "@ramify/api/http";
+ *
+ * const n: ResultOf<Promise<number>> = 1;
+ * ```
+ */
+export type ResultOf<O> = O extends AsyncIterable<infer E> ? AsyncIterable<E>
   : Awaited<O> extends AsyncIterable<infer E> ? AsyncIterable<E>
   : Awaited<O> extends Response ? unknown
   : Awaited<O> extends void ? undefined
   : Awaited<O>;
 
-/** The input a caller gives: the leaf's input less what the fallbacks captured. */
-type CallInput<W, Caps extends string> = [Caps] extends [never] ? W : Omit<W, Caps>;
+/**
+ * The input a caller gives: the leaf's input less what the fallbacks captured.
+ *
+ * @example
+ * ```ts
+ * import type { CallInput } from "@ramify/api/http";
+ *
+ * const input: CallInput<{ bookId: string; title: string }, "bookId"> = { title: "Dune" };
+ * ```
+ */
+export type CallInput<W, Caps extends string> = [Caps] extends [never] ? W : Omit<W, Caps>;
 
 /**
  * The client function of a leaf.
@@ -112,11 +140,36 @@ export type LeafClient<L, Caps extends string = never> = L extends Leaf<infer _I
   : (input: CallInput<W, Caps>, options?: CallOptions) => Promise<ResultOf<O>>
   : unknown;
 
-type ChildrenClient<N, Caps extends string> = N extends { readonly children: infer C }
+/**
+ * The clients of a node's static children, by name.
+ *
+ * @example
+ * ```ts
+ * import type { ChildrenClient } from "@ramify/api/http";
+ * import { api, op } from "@ramify/api/tree";
+ *
+ * const tree = api({ ping: op(() => "pong") });
+ * type Children = ChildrenClient<typeof tree, never>; // { ping: ... }
+ * ```
+ */
+export type ChildrenClient<N, Caps extends string> = N extends { readonly children: infer C }
   ? { readonly [K in keyof C]: Client<C[K], Caps> }
   : unknown;
 
-type FallbackClient<N, Caps extends string> = N extends { readonly fallback?: infer F }
+/**
+ * The function a node's fallback becomes: the captured value in, the subtree's
+ * client out, keyed by the capture name.
+ *
+ * @example
+ * ```ts
+ * import type { FallbackClient } from "@ramify/api/http";
+ * import { api, op } from "@ramify/api/tree";
+ *
+ * const tree = api({}, { fallback: { name: "id", subtree: api({ read: op(() => 1) }) } });
+ * type ById = FallbackClient<typeof tree, never>; // { id: (value: string) => ... }
+ * ```
+ */
+export type FallbackClient<N, Caps extends string> = N extends { readonly fallback?: infer F }
   ? NonNullable<F> extends Fallback<infer Name, infer Sub>
     ? { readonly [P in Name]: (value: string) => Client<Sub, Caps | Name> }
   : unknown

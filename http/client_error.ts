@@ -85,7 +85,11 @@ export class ClientError extends Error {
   /** The body as RFC 9457 problem details, when it is one. */
   readonly problem: Problem | undefined;
 
-  /** @param init what the request and response were */
+  /**
+   * Makes the error from what the request and response were.
+   *
+   * @param init the request's verb and URL, the response's status, headers and parsed body
+   */
   constructor(init: ClientErrorInit) {
     const problem = isProblem(init.body) ? init.body : undefined;
     super(

@@ -16,8 +16,20 @@ import type { Branch, Fallback, Handler, Leaf, Meta, Node } from "../tree/node.t
 import { isNode } from "../tree/node.ts";
 import { http, type VerbBundle } from "./verbs.ts";
 
-/** A handler function or a leaf already made with `op()` (to keep its schemas and meta). */
-type Operation = Handler<never, unknown> | (Node & { readonly handler: Handler<never, unknown> });
+/**
+ * One operation given to {@linkcode crud}: a handler function, or a leaf already
+ * made with `op()` (to keep its schemas and meta).
+ *
+ * @example
+ * ```ts
+ * import type { CrudOperation } from "@ramify/api/http/dx";
+ *
+ * const list: CrudOperation = () => [];
+ * ```
+ */
+export type CrudOperation =
+  | Handler<never, unknown>
+  | (Node & { readonly handler: Handler<never, unknown> });
 
 /**
  * The five operations of {@linkcode crud}, each optional.
@@ -31,15 +43,15 @@ type Operation = Handler<never, unknown> | (Node & { readonly handler: Handler<n
  */
 export interface CrudHandlers {
   /** GET `/list`: the collection. */
-  readonly list?: Operation;
+  readonly list?: CrudOperation;
   /** POST `/add`: creates an item. */
-  readonly add?: Operation;
+  readonly add?: CrudOperation;
   /** GET `/{id}`: one item. */
-  readonly read?: Operation;
+  readonly read?: CrudOperation;
   /** PUT `/{id}`: replaces one item. */
-  readonly replace?: Operation;
+  readonly replace?: CrudOperation;
   /** DELETE `/{id}`: removes one item. */
-  readonly remove?: Operation;
+  readonly remove?: CrudOperation;
 }
 
 /**
@@ -59,13 +71,32 @@ export interface CrudOptions<Id extends string = "id"> {
   readonly meta?: Meta;
 }
 
-/** The leaf type an operation becomes. */
-type AsLeaf<T> = T extends Leaf<infer I, infer O, infer W> ? Leaf<I, O, W>
+/**
+ * The leaf type an operation given to {@linkcode crud} becomes.
+ *
+ * @example
+ * ```ts
+ * import type { CrudLeaf } from "@ramify/api/http/dx";
+ *
+ * type List = CrudLeaf<() => string[]>; // Leaf<Record<string, unknown>, string[], ...>
+ * ```
+ */
+export type CrudLeaf<T> = T extends Leaf<infer I, infer O, infer W> ? Leaf<I, O, W>
   : T extends Handler<infer I, infer O> ? Leaf<I, O, I>
   : never;
 
-type Present<H, K extends keyof CrudHandlers> = {
-  readonly [P in K as H extends { readonly [Q in P]: Operation } ? P : never]: AsLeaf<
+/**
+ * The children {@linkcode crud} makes for the operations of `K` that `H` has.
+ *
+ * @example
+ * ```ts
+ * import type { CrudChildren } from "@ramify/api/http/dx";
+ *
+ * type Collection = CrudChildren<{ list: () => string[] }, "list" | "add">; // { list: ... }
+ * ```
+ */
+export type CrudChildren<H, K extends keyof CrudHandlers> = {
+  readonly [P in K as H extends { readonly [Q in P]: CrudOperation } ? P : never]: CrudLeaf<
     H[P & keyof H]
   >;
 };
@@ -82,8 +113,8 @@ type Present<H, K extends keyof CrudHandlers> = {
  * ```
  */
 export type CrudBranch<H, Id extends string> = Branch<
-  Present<H, "list" | "add">,
-  Fallback<Id, Branch<Present<H, "read" | "replace" | "remove">>> | undefined
+  CrudChildren<H, "list" | "add">,
+  Fallback<Id, Branch<CrudChildren<H, "read" | "replace" | "remove">>> | undefined
 >;
 
 const BUNDLES: Readonly<Record<keyof CrudHandlers, VerbBundle>> = {

@@ -18,4 +18,11 @@
 export { DEFAULT_COLLAPSE, deriveVerb, httpProjection } from "./projection.ts";
 export type { HttpProjectionOptions } from "./projection.ts";
 export { crud } from "./crud.ts";
-export type { CrudHandlers, CrudOptions } from "./crud.ts";
+export type {
+  CrudBranch,
+  CrudChildren,
+  CrudHandlers,
+  CrudLeaf,
+  CrudOperation,
+  CrudOptions,
+} from "./crud.ts";

@@ -52,4 +52,15 @@ export type {
   Send,
 } from "./extension.ts";
 export { createClient, createClientFromRoute } from "./client.ts";
-export type { Client, ClientOptions, DynamicClient, FetchLike, LeafClient } from "./client.ts";
+export type {
+  AllOptional,
+  CallInput,
+  ChildrenClient,
+  Client,
+  ClientOptions,
+  DynamicClient,
+  FallbackClient,
+  FetchLike,
+  LeafClient,
+  ResultOf,
+} from "./client.ts";

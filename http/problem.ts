@@ -106,6 +106,8 @@ export class HttpError extends Error {
   readonly headers: Headers;
 
   /**
+   * Makes an error that answers with `status` and a problem body.
+   *
    * @param status an HTTP error status, 400 to 599
    * @param detail what went wrong, for the client
    * @param options type, title, headers, issues, cause
