@@ -39,55 +39,88 @@ function position(dynamic: boolean): Position {
 }
 
 /**
- * Emits the code for the children of `node`; the segment being matched starts at
- * `s{depth}`. `captures` names the index variables of the params so far.
+ * Source above this size goes into a function of its own: V8's optimising
+ * compiler skips very large functions, and one function for a few hundred
+ * routes would stay in the baseline tiers.
  */
-function emitChildren(node: Position, depth: number, captures: readonly number[]): string {
-  const s = `s${depth}`;
-  const e = `e${depth}`;
-  let code = `let ${e} = path.indexOf("/", ${s});\nif (${e} === -1) ${e} = n;\n`;
-  // Empty segments match nothing.
-  code += `if (${e} !== ${s}) {\n`;
-  if (node.statics.size > 0) {
-    const byCode = new Map<number, [string, Position][]>();
-    for (const entry of node.statics) {
-      const first = entry[0].charCodeAt(0);
-      byCode.set(first, [...byCode.get(first) ?? [], entry]);
-    }
-    code += `const l${depth} = ${e} - ${s};\nswitch (path.charCodeAt(${s})) {\n`;
-    for (const [first, entries] of byCode) {
-      code += `case ${first}:\n`;
-      // Labels are distinct: at most one can equal the segment, hence `else if`.
-      code += entries.map(([label, child]) =>
-        `if (l${depth} === ${label.length} && path.startsWith(${JSON.stringify(label)}, ${s})) {\n${
-          emitChild(child, depth, captures)
-        }}`
-      ).join(" else ");
-      code += "\nbreak;\n";
-    }
-    code += "}\n";
-  }
-  if (node.param !== null) code += `{\n${emitChild(node.param, depth, [...captures, depth])}}\n`;
-  return code + "}\n";
-}
+const SPLIT_SIZE = 6_000;
 
-/** Emits the code for `child`, entered by the segment `s{depth}`..`e{depth}`. */
-function emitChild(child: Position, depth: number, captures: readonly number[]): string {
-  let code = "";
-  if (child.index !== -1) {
-    const result = child.dynamic
-      ? `{ value: V[${child.index}], params: [${
-        captures.map((d) => `path.slice(s${d}, e${d})`).join(", ")
-      }] }`
-      : `S[${child.index}]`;
-    code += `if (e${depth} === n) return ${result};\n`;
-  }
-  if (child.statics.size > 0 || child.param !== null) {
-    code += `if (e${depth} !== n) {\nconst s${depth + 1} = e${depth} + 1;\n${
-      emitChildren(child, depth + 1, captures)
-    }}\n`;
-  }
-  return code;
+/** Generates the body of the matcher factory: helper functions, then `match`. */
+function generate(root: Position): string {
+  const helpers: string[] = [];
+
+  /**
+   * The code for the children of `node`; the segment being matched starts at
+   * `s{depth}`. `captures` lists the depths whose segments are params so far.
+   */
+  const children = (node: Position, depth: number, captures: readonly number[]): string => {
+    const s = `s${depth}`;
+    const e = `e${depth}`;
+    let code = `let ${e} = path.indexOf("/", ${s});\nif (${e} === -1) ${e} = n;\n`;
+    // Empty segments match nothing.
+    code += `if (${e} !== ${s}) {\n`;
+    if (node.statics.size > 0) {
+      const byCode = new Map<number, [string, Position][]>();
+      for (const entry of node.statics) {
+        const first = entry[0].charCodeAt(0);
+        byCode.set(first, [...byCode.get(first) ?? [], entry]);
+      }
+      code += `const l${depth} = ${e} - ${s};\nswitch (path.charCodeAt(${s})) {\n`;
+      for (const [first, entries] of byCode) {
+        code += `case ${first}:\n`;
+        // Labels are distinct: at most one can equal the segment, hence `else if`.
+        code += entries.map(([label, next]) =>
+          `if (l${depth} === ${label.length} && path.startsWith(${
+            JSON.stringify(label)
+          }, ${s})) {\n${child(next, depth, captures)}}`
+        ).join(" else ");
+        code += "\nbreak;\n";
+      }
+      code += "}\n";
+    }
+    if (node.param !== null) code += `{\n${child(node.param, depth, [...captures, depth])}}\n`;
+    return code + "}\n";
+  };
+
+  /** The code for `next`, entered by the segment `s{depth}`..`e{depth}`. */
+  const child = (next: Position, depth: number, captures: readonly number[]): string => {
+    let code = "";
+    if (next.index !== -1) {
+      const result = next.dynamic
+        ? `{ value: V[${next.index}], params: [${
+          captures.map((d) => `path.slice(s${d}, e${d})`).join(", ")
+        }] }`
+        : `S[${next.index}]`;
+      code += `if (e${depth} === n) return ${result};\n`;
+    }
+    if (next.statics.size > 0 || next.param !== null) {
+      const inner = children(next, depth + 1, captures);
+      if (inner.length > SPLIT_SIZE) {
+        // The helper gets the segment start and every param's bounds it may return.
+        const bounds = captures.flatMap((d) => [`s${d}`, `e${d}`]);
+        const name = `f${helpers.length}`;
+        helpers.push(
+          `function ${name}(${["path", "n", `s${depth + 1}`, ...bounds].join(", ")}) {\n` +
+            `${inner}return undefined;\n}\n`,
+        );
+        code += `if (e${depth} !== n) {\nconst r = ${name}(${
+          ["path", "n", `e${depth} + 1`, ...bounds].join(", ")
+        });\nif (r !== undefined) return r;\n}\n`;
+      } else {
+        code += `if (e${depth} !== n) {\nconst s${depth + 1} = e${depth} + 1;\n${inner}}\n`;
+      }
+    }
+    return code;
+  };
+
+  const main = children(root, 0, []);
+  return `"use strict";
+${helpers.join("")}return function match(path) {
+const n = path.length;
+if (n === 0 || path.charCodeAt(0) !== 47) return undefined;
+${root.index === -1 ? "" : `if (n === 1) return S[${root.index}];\n`}const s0 = 1;
+${main}return undefined;
+};`;
 }
 
 /**
@@ -139,14 +172,7 @@ export const compiledCharMatcher: MatcherStrategy = <T>(
       statics.push(Object.freeze({ value, params: NO_PARAMS }));
     }
   }
-  const body = `"use strict";
-return function match(path) {
-const n = path.length;
-if (n === 0 || path.charCodeAt(0) !== 47) return undefined;
-${root.index === -1 ? "" : `if (n === 1) return S[${root.index}];\n`}const s0 = 1;
-${emitChildren(root, 0, [])}return undefined;
-};`;
-  const match = new Function("V", "S", body)(values, statics) as PathMatcher<T>["match"];
+  const match = new Function("V", "S", generate(root))(values, statics) as PathMatcher<T>["match"];
   return { match };
 };
 

@@ -22,6 +22,8 @@ import type { MatcherStrategy, PathMatch, PathMatcher, RouteDefinition } from ".
 /** Boxes a value so that a definition whose value is `undefined` still counts. */
 interface Slot<T> {
   readonly value: T;
+  /** How many params the route has: the number of marks a match leaves. */
+  readonly count: number;
 }
 
 /** One tree node; `prefix` is the edge text leading into it. */
@@ -73,34 +75,50 @@ function commonLength(a: string, b: string): number {
 
 /**
  * Finds the definition below `node` (whose prefix ends at `i`), static edges
- * first, then the param child. Param values are pushed on `params` and
- * truncated again when their branch fails.
+ * first, then the param child. Each param's start and end go to `marks` at
+ * `2 * count`; a failed branch may leave stale marks beyond its caller's
+ * count, which later params overwrite.
  */
-function find<T>(node: RadixNode<T>, path: string, i: number, params: string[]): Slot<T> | null {
-  if (i === path.length) return node.slot;
-  const code = path.charCodeAt(i);
-  const codes = node.codes;
-  for (let k = 0; k < codes.length; k++) {
-    if (codes[k] !== code) continue;
-    const child = node.kids[k];
-    if (path.startsWith(child.prefix, i)) {
-      const found = find(child, path, i + child.prefix.length, params);
-      if (found !== null) return found;
+function find<T>(
+  node: RadixNode<T>,
+  path: string,
+  i: number,
+  count: number,
+  marks: Int32Array,
+): Slot<T> | null {
+  const length = path.length;
+  descend: for (;;) {
+    if (i === length) return node.slot;
+    const param = node.param;
+    const code = path.charCodeAt(i);
+    const codes = node.codes;
+    for (let k = 0; k < codes.length; k++) {
+      if (codes[k] !== code) continue;
+      const child = node.kids[k];
+      if (path.startsWith(child.prefix, i)) {
+        if (param === null) {
+          // No param alternative here: follow the edge without recursion.
+          node = child;
+          i += child.prefix.length;
+          continue descend;
+        }
+        const found = find(child, path, i + child.prefix.length, count, marks);
+        if (found !== null) return found;
+      }
+      // First characters are distinct: no other static edge can match.
+      break;
     }
-    // First characters are distinct: no other static edge can match.
-    break;
+    if (param === null) return null;
+    let end = path.indexOf("/", i);
+    if (end === -1) end = length;
+    // A param never matches an empty segment.
+    if (end === i) return null;
+    marks[count * 2] = i;
+    marks[count * 2 + 1] = end;
+    count++;
+    node = param;
+    i = end;
   }
-  const param = node.param;
-  if (param === null) return null;
-  let end = path.indexOf("/", i);
-  if (end === -1) end = path.length;
-  // A param never matches an empty segment.
-  if (end === i) return null;
-  const depth = params.length;
-  params.push(path.slice(i, end));
-  const found = find(param, path, end, params);
-  if (found === null) params.length = depth;
-  return found;
 }
 
 /**
@@ -123,14 +141,17 @@ export const radixMatcher: MatcherStrategy = <T>(
   definitions: readonly RouteDefinition<T>[],
 ): PathMatcher<T> => {
   const root = new RadixNode<T>("");
+  let most = 0;
   for (const { segments, value } of definitions) {
     let node = root;
+    let count = 0;
     // Static text accumulates until a param (or the end) forces an insert.
     let text = "/";
     for (let s = 0; s < segments.length; s++) {
       const segment = segments[s];
       if (s > 0) text += "/";
       if (segment.kind === "param") {
+        count++;
         node = node.insert(text);
         node.param ??= new RadixNode<T>("");
         node = node.param;
@@ -142,13 +163,20 @@ export const radixMatcher: MatcherStrategy = <T>(
     }
     node = node.insert(text);
     if (node.slot !== null) throw duplicate(segments);
-    node.slot = { value };
+    node.slot = { value, count };
+    most = Math.max(most, count);
   }
+  // Reused by every match: matching is synchronous, so calls never overlap.
+  const marks = new Int32Array(most * 2);
   return {
     match(path: string): PathMatch<T> | undefined {
-      const params: string[] = [];
-      const slot = find(root, path, 0, params);
-      return slot === null ? undefined : { value: slot.value, params };
+      const slot = find(root, path, 0, 0, marks);
+      if (slot === null) return undefined;
+      const params = new Array<string>(slot.count);
+      for (let i = 0; i < params.length; i++) {
+        params[i] = path.slice(marks[i * 2], marks[i * 2 + 1]);
+      }
+      return { value: slot.value, params };
     },
   };
 };
