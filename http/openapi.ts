@@ -77,6 +77,8 @@ export interface OpenApiOptions {
  * const doc: OpenApiDocument = {
  *   openapi: "3.1.0",
  *   info: { title: "API", version: "1.0.0" },
+ *   servers: [{ url: "/" }],
+ *   security: [],
  *   paths: {},
  *   components: { schemas: {} },
  * };
