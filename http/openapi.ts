@@ -20,7 +20,7 @@
 
 import type { Node } from "../tree/node.ts";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import { type JsonSchema, toJsonSchema } from "../tree/schema.ts";
+import { isVoidSchema, type JsonSchema, toJsonSchema } from "../tree/schema.ts";
 import { tagsOf } from "../tree/tags.ts";
 import { httpProjection } from "./projection.ts";
 import { type HttpOperation, type HttpRoute, listOperations } from "./route.ts";
@@ -434,7 +434,7 @@ function responsesOf(
         },
       },
     };
-  } else if (outputSchema !== undefined && acceptsOnlyUndefined(outputSchema)) {
+  } else if (outputSchema !== undefined && isVoidSchema(outputSchema)) {
     responses["204"] = { description: "Done; no content" };
   } else {
     responses["200"] = {
@@ -480,7 +480,7 @@ function jsonSchemaOf(
   side: "input" | "output",
   schema: StandardSchemaV1 | undefined,
 ): JsonSchema | undefined {
-  if (schema === undefined || (side === "output" && acceptsOnlyUndefined(schema))) {
+  if (schema === undefined || (side === "output" && isVoidSchema(schema))) {
     return undefined;
   }
   try {
@@ -493,19 +493,6 @@ function jsonSchemaOf(
       { cause: error },
     );
   }
-}
-
-/**
- * Whether a schema describes "nothing" (like `z.void()`): it accepts
- * `undefined` and refuses `null`. Probed through the Standard Schema interface,
- * so any library's void schema is recognised; asynchronous schemas are not probed.
- */
-function acceptsOnlyUndefined(schema: StandardSchemaV1): boolean {
-  const accepts = (value: unknown) => {
-    const result = schema["~standard"].validate(value);
-    return result instanceof Promise ? undefined : result.issues === undefined;
-  };
-  return accepts(undefined) === true && accepts(null) === false;
 }
 
 const PROBLEM_SCHEMA: JsonSchema = {

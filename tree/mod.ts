@@ -27,6 +27,7 @@ export {
   hasJsonSchema,
   inputJsonSchema,
   isStandardSchema,
+  isVoidSchema,
   outputJsonSchema,
   toJsonSchema,
   validateInput,

@@ -247,3 +247,25 @@ export type InputOf<N> = N extends Leaf<infer _I, infer _O, infer W> ? W : never
  */
 export type OutputOf<N> = N extends Leaf<infer _I, infer O, infer _W> ? Awaited<O>
   : never;
+
+/**
+ * Whether a schema describes "nothing" (like `z.void()`): it accepts
+ * `undefined` and refuses `null`. Probed through the Standard Schema interface,
+ * so any library's void schema is recognised; asynchronous schemas are not
+ * probed and give `false`.
+ *
+ * @example
+ * ```ts
+ * import { isVoidSchema } from "@ramify/api/tree";
+ * import { z } from "zod";
+ *
+ * console.log(isVoidSchema(z.void()), isVoidSchema(z.string().optional())); // true false
+ * ```
+ */
+export function isVoidSchema(schema: StandardSchemaV1): boolean {
+  const accepts = (value: unknown) => {
+    const result = schema["~standard"].validate(value);
+    return result instanceof Promise ? undefined : result.issues === undefined;
+  };
+  return accepts(undefined) === true && accepts(null) === false;
+}
