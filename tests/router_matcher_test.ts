@@ -214,6 +214,32 @@ const groups: CaseGroup[] = [
     ],
   },
   {
+    // Large enough for the compiled strategy to move subtrees (some nested) into helpers.
+    name: "large subtrees, backtracking between them",
+    routes: [
+      ...many.slice(0, 150).flatMap((i) => [
+        `/api/latest/r${i}/items/{id}`,
+        `/api/{version}/r${i}/items/{id}`,
+        `/api/{version}/r${i}`,
+      ]),
+      ...many.slice(0, 50).flatMap((j) => many.slice(0, 40).map((i) => `/n/{a}/x${j}/{b}/y${i}`)),
+    ],
+    requests: [
+      ["/api/latest/r7/items/9", "/api/latest/r7/items/{id}", ["9"]],
+      ["/api/latest/r7", "/api/{version}/r7", ["latest"]],
+      ["/api/latest/r7/items/9/x"],
+      ["/api/v2/r7/items/9", "/api/{version}/r7/items/{id}", ["v2", "9"]],
+      ["/api/v2/r149", "/api/{version}/r149", ["v2"]],
+      ["/api/v2/r150"],
+      ["/api/latest/r7/items"],
+      ["/n/a1/x3/b1/y5", "/n/{a}/x3/{b}/y5", ["a1", "b1"]],
+      ["/n/a1/x49/b1/y39", "/n/{a}/x49/{b}/y39", ["a1", "b1"]],
+      ["/n/a1/x3/b1/y40"],
+      ["/n/a1/x50/b1/y0"],
+      ["/n/a1/x3//y5"],
+    ],
+  },
+  {
     name: "600 routes",
     routes: many.flatMap((i) => [`/r${i}/items/{id}`, `/r${i}/static`]),
     requests: many.flatMap((i): Request[] => [

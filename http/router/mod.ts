@@ -2,9 +2,9 @@
  * The three routers. Each compiles an `HttpRoute` into a fetch handler; they
  * differ only in how they match paths, never in what they answer.
  *
- * - `toRouter`, the default and fastest: a hash map for static paths and a
- *   segment trie for the rest; never uses `eval`, so it runs under a strict
- *   Content Security Policy.
+ * - `toRouter`, the default and fastest: a segment trie walked in place over
+ *   the path string, with backtracking; never uses `eval`, so it runs under a
+ *   strict Content Security Policy.
  * - `radixRouter`: a character-level compressed radix tree.
  * - `compiledCharRouter`: generates a specialised matcher with `new Function`.
  *
@@ -29,8 +29,8 @@ import { radixMatcher } from "./radix/matcher.ts";
 import { compiledCharMatcher } from "./compiled/matcher.ts";
 
 /**
- * The default router: static paths by hash lookup, the rest by a segment trie
- * with backtracking. No code generation.
+ * The default router: a segment trie walked in place over the path string,
+ * static before capture, with backtracking. No code generation.
  *
  * @example
  * ```ts

@@ -1,7 +1,7 @@
 /**
  * A path matcher compiled to JavaScript: the definitions are arranged in a
- * segment trie, and the trie is emitted as one specialised function with
- * `new Function`.
+ * segment trie, and the trie is emitted as a specialised function with
+ * `new Function` (large subtrees become helper functions it calls).
  *
  * Each trie position becomes straight-line code: find the segment end with
  * `indexOf("/")`, `switch` on the segment's first character code, compare the
@@ -12,7 +12,8 @@
  * branch allocates nothing.
  *
  * Why it is not the default: it needs `new Function`, which a strict Content
- * Security Policy forbids. Static labels enter the generated source only as
+ * Security Policy forbids, and in our benchmark it does not beat the trie,
+ * whose per-node work is about the same without the generated code. Static labels enter the generated source only as
  * `JSON.stringify` literals and route values are passed in as data, so nothing
  * from a request or a value ever becomes code.
  *
@@ -39,9 +40,10 @@ function position(dynamic: boolean): Position {
 }
 
 /**
- * Source above this size goes into a function of its own: V8's optimising
- * compiler skips very large functions, and one function for a few hundred
- * routes would stay in the baseline tiers.
+ * A subtree whose source is larger than this goes into a helper function: V8's
+ * optimising compiler skips very large functions, so one function for a few
+ * hundred routes would never leave the baseline tiers. (A single node with
+ * hundreds of children still makes one large function.)
  */
 const SPLIT_SIZE = 6_000;
 
@@ -124,8 +126,8 @@ ${main}return undefined;
 }
 
 /**
- * A {@link MatcherStrategy} that compiles the definitions into one specialised
- * JavaScript function (`new Function`), with static labels as `JSON.stringify`
+ * A {@link MatcherStrategy} that compiles the definitions into specialised
+ * JavaScript (`new Function`), with static labels as `JSON.stringify`
  * literals and params as index bookkeeping. Requires an environment that
  * allows code generation.
  *

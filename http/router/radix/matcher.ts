@@ -9,10 +9,12 @@
  * child hangs off the node whose text ends with `/` and consumes one non-empty
  * segment.
  *
- * Why keep it next to the default trie: it compares characters in place and
- * never slices a static segment, which pays off when many routes share long
- * prefixes; it is the reference for what a character-level design costs here.
- * Like the trie it never generates code.
+ * Why keep it next to the default trie: it is the reference for what the
+ * character-level design of popular routers costs with our matching rules
+ * (static first, backtracking, raw params). It can only win where many routes
+ * share long prefixes that span segments; on an API-shaped table it measures
+ * slower than the trie (see `BENCHMARKS.md`). Like the trie it never generates
+ * code, and param values are sliced only once a match is found.
  *
  * @module
  */
