@@ -1322,13 +1322,17 @@ function nameNode(value: string): NameNode {
   return { kind: Kind.NAME, value };
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 /**
  * A description as a block string, or as a quoted string when a block string
  * would change it (block strings drop common indentation and blank first and
- * last lines, and normalise line ends).
+ * last lines, and normalise line ends). A lone surrogate becomes U+FFFD.
  */
-function descriptionNode(description: string | undefined): { description?: StringValueNode } {
-  if (description === undefined) return {};
+function descriptionNode(text: string | undefined): { description?: StringValueNode } {
+  if (text === undefined) return {};
+  // GraphQL source cannot hold a lone surrogate, not even escaped.
+  const description = text.replace(LONE_SURROGATE, "\uFFFD");
   const block: StringValueNode = { kind: Kind.STRING, value: description, block: true };
   let exact = false;
   try {
