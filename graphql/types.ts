@@ -22,9 +22,10 @@
  * - `array`: a list, its items non-null unless they allow null; tuples
  *   (`prefixItems`) are `JSON`.
  * - `integer`: `Int`, or `Float` when `minimum`/`maximum` go beyond 32 bits
- *   (zod's `z.number().int()` declares the safe-integer range, so it is a
- *   `Float`; `z.int32()` is an `Int`); `number`: `Float`; `boolean`:
- *   `Boolean`; `string`: `String`, or `DateTime` with `format: "date-time"`.
+ *   (the safe-integer range zod declares on every `z.number().int()` counts as
+ *   no bound, so that is an `Int`: GraphQL's `Int` is 32 bits, and larger
+ *   values fail to serialize); `number`: `Float`; `boolean`: `Boolean`;
+ *   `string`: `String`, or `DateTime` with `format: "date-time"`.
  * - Null is allowed by `type: [X, "null"]`, a `{ type: "null" }` member of
  *   `anyOf`/`oneOf`, `nullable: true`, a `null` in `enum` or `const: null`; such
  *   a type has no `!`.
@@ -650,15 +651,21 @@ function interpretSchema(schema: Schema, ctx: Interpretation, hint: string): Use
 const MIN_INT = -2147483648;
 const MAX_INT = 2147483647;
 
-/** Whether an integer schema's bounds keep it within 32 bits (no bounds: yes). */
+/**
+ * Whether an integer schema's bounds keep it within 32 bits (no bounds: yes).
+ * The safe-integer range counts as no bound: zod declares it on every
+ * `z.number().int()`, and users of such a schema mean GraphQL's `Int`.
+ */
 function integerFits(schema: Schema): boolean {
   const lows: number[] = [];
   const highs: number[] = [];
-  if (typeof schema.minimum === "number") lows.push(schema.minimum);
+  const bound = (value: unknown) =>
+    typeof value === "number" && Math.abs(value) !== Number.MAX_SAFE_INTEGER;
+  if (bound(schema.minimum)) lows.push(schema.minimum as number);
   if (typeof schema.exclusiveMinimum === "number") {
     lows.push(Math.floor(schema.exclusiveMinimum) + 1);
   }
-  if (typeof schema.maximum === "number") highs.push(schema.maximum);
+  if (bound(schema.maximum)) highs.push(schema.maximum as number);
   if (typeof schema.exclusiveMaximum === "number") {
     highs.push(Math.ceil(schema.exclusiveMaximum) - 1);
   }

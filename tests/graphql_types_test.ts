@@ -333,13 +333,18 @@ Deno.test("arrays: tuples are JSON", () => {
   validSDL(registry);
 });
 
-Deno.test("scalars: integer is Int unless its bounds go beyond 32 bits", () => {
+Deno.test("scalars: integer is Int unless its bounds go beyond 32 bits (safe range = none)", () => {
   const registry = new GraphQLTypeRegistry();
   assert.equal(output({ type: "integer" }, "I", registry).type, "Int!");
   assert.equal(output(zodOut(z.int32()), "I", registry).type, "Int!");
   assert.equal(output(zodOut(z.number().int().min(0).max(100)), "I", registry).type, "Int!");
-  assert.equal(output(zodOut(z.number().int()), "I", registry).type, "Float!");
-  assert.equal(output(zodOut(z.number().int().nonnegative()), "I", registry).type, "Float!");
+  assert.equal(output(zodOut(z.number().int()), "I", registry).type, "Int!");
+  assert.equal(output(zodOut(z.number().int().nonnegative()), "I", registry).type, "Int!");
+  assert.equal(
+    output({ type: "integer", maximum: Number.MAX_SAFE_INTEGER }, "I", registry).type,
+    "Int!",
+  );
+  assert.equal(output({ type: "integer", maximum: 2 ** 40 }, "I", registry).type, "Float!");
   assert.equal(output({ type: "integer", maximum: 2147483648 }, "I", registry).type, "Float!");
   assert.equal(output({ type: "integer", minimum: -2147483649 }, "I", registry).type, "Float!");
   assert.equal(
