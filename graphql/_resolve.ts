@@ -7,6 +7,7 @@ import type { HandlerContext } from "../tree/node.ts";
 import { validateInput } from "../tree/schema.ts";
 import { isPlainObject, setOwn } from "../tree/_object.ts";
 import type { GraphQLLeafField } from "./projection.ts";
+import type { ArgumentDefinition, NamedTypeDefinition } from "./types.ts";
 import { type ErrorMapper, graphqlErrors } from "./errors.ts";
 
 /** How resolvers treat errors. */
@@ -25,13 +26,28 @@ type Resolver = (
 
 const httpErrorsOnly = graphqlErrors({});
 
+/**
+ * Input object types by name: where a schema's property name had to be changed
+ * to be a GraphQL name, the definition keeps the original as `key`.
+ */
+export type InputTypes = ReadonlyMap<string, NamedTypeDefinition>;
+
+/** The input types of a registry's definitions. */
+export function inputTypesOf(definitions: readonly NamedTypeDefinition[]): InputTypes {
+  return new Map(definitions.filter((d) => d.kind === "input").map((d) => [d.name, d]));
+}
+
 /** The resolver of a query or mutation field. */
-export function leafResolver(field: GraphQLLeafField, opts: ResolveOptions): Resolver {
+export function leafResolver(
+  field: GraphQLLeafField,
+  opts: ResolveOptions,
+  inputs: InputTypes,
+): Resolver {
   const toClient = clientError(opts);
   const handler = field.node.handler as (input: unknown, context: HandlerContext) => unknown;
   return async (_parent, args, context) => {
     try {
-      const input = await inputOf(field, args);
+      const input = await inputOf(field, args, inputs);
       const result = await handler(input, handlerContext(context));
       return field.voidResult ? true : result;
     } catch (error) {
@@ -41,13 +57,17 @@ export function leafResolver(field: GraphQLLeafField, opts: ResolveOptions): Res
 }
 
 /** The `subscribe` of a subscription field: the handler's async iterable, errors mapped. */
-export function subscriptionResolver(field: GraphQLLeafField, opts: ResolveOptions): Resolver {
+export function subscriptionResolver(
+  field: GraphQLLeafField,
+  opts: ResolveOptions,
+  inputs: InputTypes,
+): Resolver {
   const toClient = clientError(opts);
   const handler = field.node.handler as (input: unknown, context: HandlerContext) => unknown;
   return async (_parent, args, context) => {
     let source: unknown;
     try {
-      source = await handler(await inputOf(field, args), handlerContext(context));
+      source = await handler(await inputOf(field, args, inputs), handlerContext(context));
     } catch (error) {
       throw toClient(error);
     }
@@ -90,10 +110,21 @@ function clientError(opts: ResolveOptions): (error: unknown) => GraphQLError {
 }
 
 /** The one flat input: arguments (or the `input` JSON) plus captures, then validated. */
-async function inputOf(field: GraphQLLeafField, args: Record<string, unknown>): Promise<unknown> {
+async function inputOf(
+  field: GraphQLLeafField,
+  args: Record<string, unknown>,
+  inputs: InputTypes,
+): Promise<unknown> {
   const input: Record<string, unknown> = {};
-  const source = field.jsonInput ? (isObject(args.input) ? args.input : {}) : args;
-  for (const key of Object.keys(source)) setOwn(input, key, plain(source[key]));
+  if (field.jsonInput) {
+    const json = isObject(args.input) ? args.input : {};
+    for (const key of Object.keys(json)) setOwn(input, key, plain(json[key]));
+  } else {
+    for (const arg of field.args) {
+      if (!Object.hasOwn(args, arg.name) || field.captures.includes(arg.name)) continue;
+      setOwn(input, arg.key ?? arg.name, withKeys(args[arg.name], arg, inputs));
+    }
+  }
   for (const capture of field.captures) setOwn(input, capture, args[capture]);
   const schema = field.node.meta?.input;
   if (schema === undefined) return input;
@@ -116,7 +147,33 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** graphql-js gives input objects without a prototype; handlers get ordinary objects. */
+/**
+ * An argument value as the handler expects it: ordinary objects (graphql-js
+ * gives them without a prototype), and original property names where the
+ * GraphQL names had to differ.
+ */
+function withKeys(
+  value: unknown,
+  typed: Pick<ArgumentDefinition, "type">,
+  inputs: InputTypes,
+): unknown {
+  if (Array.isArray(value)) return value.map((item) => withKeys(item, typed, inputs));
+  if (!isPlainObject(value)) return value;
+  const definition = inputs.get(typed.type.replace(/[[\]!]/g, ""));
+  const fields = definition?.kind === "input" ? definition.fields : [];
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const field = fields.find((f) => f.name === key);
+    setOwn(
+      copy,
+      field?.key ?? key,
+      field === undefined ? plain(value[key]) : withKeys(value[key], field, inputs),
+    );
+  }
+  return copy;
+}
+
+/** A JSON value with ordinary objects throughout. */
 function plain(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(plain);
   if (!isPlainObject(value)) return value;

@@ -22,7 +22,12 @@ import type { GraphQLScalarType } from "graphql";
 import type { Node } from "../tree/node.ts";
 import { projectGraphQL, type ProjectGraphQLOptions } from "./projection.ts";
 import type { ProjectGraphQLResult } from "./projection.ts";
-import { leafResolver, type ResolveOptions, subscriptionResolver } from "./_resolve.ts";
+import {
+  inputTypesOf,
+  leafResolver,
+  type ResolveOptions,
+  subscriptionResolver,
+} from "./_resolve.ts";
 import { scalarImplementations } from "./types.ts";
 
 /**
@@ -71,20 +76,30 @@ const NAMESPACE = Object.freeze({});
 export function resolversOf(projection: ProjectGraphQLResult, opts: ResolveOptions): ResolverMap {
   const map: Record<string, Record<string, unknown>> = {};
   const on = (type: string) => map[type] ??= {};
+  const inputs = inputTypesOf(projection.types.definitions);
   for (const namespace of projection.namespaces) {
     on(namespace.parent)[namespace.name] = () => NAMESPACE;
   }
   for (const field of projection.fields) {
     if (field.kind === "subscription") {
       on("Subscription")[field.name] = {
-        subscribe: subscriptionResolver(field, opts),
+        subscribe: subscriptionResolver(field, opts, inputs),
         resolve: (payload: unknown) => field.voidResult ? true : payload,
       };
     } else {
-      on(field.parent)[field.name] = leafResolver(field, opts);
+      on(field.parent)[field.name] = leafResolver(field, opts, inputs);
     }
   }
   for (const definition of projection.types.definitions) {
+    if (definition.kind === "object") {
+      // A property renamed to be a GraphQL name is read under its own name.
+      for (const field of definition.fields) {
+        const key = field.key;
+        if (key !== undefined && key !== field.name) {
+          on(definition.name)[field.name] = (parent: Record<string, unknown>) => parent[key];
+        }
+      }
+    }
     if (definition.kind === "union") {
       on(definition.name).__resolveType = (value: unknown) =>
         projection.types.resolveUnion(definition.name, value) ?? null;

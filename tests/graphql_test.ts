@@ -367,3 +367,24 @@ Deno.test("subscriptions: events in order, and completing closes the generator",
   await iterator.return?.();
   assert.ok(closed);
 });
+
+Deno.test("properties renamed to be GraphQL names keep their own names for the handler", async () => {
+  const Address = z.object({ "zip-code": z.string() });
+  const tree = api({
+    people: api({
+      add: op((input) => ({ "first-name": input["first-name"], address: input.address }), {
+        input: z.object({ "first-name": z.string(), address: Address }),
+        output: z.object({ "first-name": z.string(), address: Address }).meta({ title: "Person" }),
+      }),
+    }),
+  });
+  const server = createGraphQLServer(tree);
+  assert.match(server.sdl, /peopleAdd\(firstName: String!, address: .*!\): Person!/);
+  const result = await server.execute({
+    query:
+      'mutation { peopleAdd(firstName: "Ada", address: { zipCode: "N1" }) { firstName address { zipCode } } }',
+  });
+  assert.deepEqual(plain(result), {
+    data: { peopleAdd: { firstName: "Ada", address: { zipCode: "N1" } } },
+  });
+});
