@@ -52,3 +52,16 @@ export type {
   GraphQLServerOptions,
   PreparedDocument,
 } from "./server.ts";
+export { createHttpGraphQLServer } from "./http.ts";
+export type { HttpGraphQLContextFunction, HttpGraphQLServerOptions } from "./http.ts";
+export { buildDocument } from "./document.ts";
+export type { BuildDocumentOptions, BuiltDocument } from "./document.ts";
+export { createGraphQLClient, GraphQLClientError } from "./client.ts";
+export type {
+  GraphQLClientOptions,
+  GraphQLOperation,
+  GraphQLResponse,
+  GraphQLTransport,
+} from "./client.ts";
+export { httpTransport, serverTransport, wsTransport } from "./transports.ts";
+export type { HttpTransportOptions, WsClientLike } from "./transports.ts";

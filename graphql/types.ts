@@ -168,6 +168,11 @@ export interface FieldDefinition {
   args?: readonly ArgumentDefinition[];
   /** The JSON property the field stands for, when it differs from `name`. */
   key?: string;
+  /**
+   * The property may be left out but never holds null: a GraphQL `null` here
+   * stands for "absent" (clients drop it to give back the schema's shape).
+   */
+  optional?: boolean;
 }
 
 /**
@@ -514,6 +519,8 @@ interface FieldShape {
   readonly name: string;
   readonly description: string | undefined;
   readonly type: Use;
+  /** Not required, and its schema does not allow null. */
+  readonly optional: boolean;
 }
 
 interface EnumShape {
@@ -822,6 +829,7 @@ function objectUse(schema: Schema, ctx: Interpretation, hint: string, nullable: 
         name,
         description: describeProperty(property),
         type: orNull(type, !requiredKeys.has(key)),
+        optional: !requiredKeys.has(key) && !type.nullable,
       });
     }
   } finally {
@@ -995,6 +1003,7 @@ function emitObject(shape: ObjectShape, emission: Emission): string {
       type: nullable ? type : `${type}!`,
       ...described(field.description),
       ...(field.key === field.name ? {} : { key: field.key }),
+      ...(field.optional ? { optional: true } : {}),
     });
   }
   emission.building.delete(name);
@@ -1252,6 +1261,7 @@ function copyField(field: FieldDefinition, where: string, kind: "object" | "inpu
     }
     copy.key = field.key;
   }
+  if (field.optional === true) copy.optional = true;
   if (field.args !== undefined && field.args.length > 0) {
     if (kind === "input") {
       throw new Error(`GraphQLTypeRegistry.define: ${at} is an input field and takes no arguments`);

@@ -119,11 +119,32 @@ Deno.test("objects: nested objects are named after their parent and property", (
     kind: "object",
     name: "Book",
     fields: [
-      { name: "author", type: "BookAuthor" },
-      { name: "firstEdition", type: "BookFirstEdition", key: "first-edition" },
+      { name: "author", type: "BookAuthor", optional: true },
+      { name: "firstEdition", type: "BookFirstEdition", key: "first-edition", optional: true },
     ],
   });
   validSDL(registry);
+});
+
+Deno.test("objects: a field that may be absent but never null is marked optional", () => {
+  const { registry } = output({
+    type: "object",
+    properties: {
+      required: { type: "string" },
+      absent: { type: "string" },
+      nullable: { type: ["string", "null"] },
+    },
+    required: ["required", "nullable"],
+  }, "Thing");
+  assert.deepEqual(definition(registry, "Thing"), {
+    kind: "object",
+    name: "Thing",
+    fields: [
+      { name: "required", type: "String!" },
+      { name: "absent", type: "String", optional: true },
+      { name: "nullable", type: "String" },
+    ],
+  });
 });
 
 Deno.test("objects: input direction gives input types whose names end in Input", () => {
