@@ -65,3 +65,5 @@ export type {
 } from "./client.ts";
 export { httpTransport, serverTransport, wsTransport } from "./transports.ts";
 export type { HttpTransportOptions, WsClientLike } from "./transports.ts";
+export { generateGraphQLClient } from "./generate.ts";
+export type { GenerateGraphQLClientOptions } from "./generate.ts";
