@@ -73,6 +73,8 @@ export interface GraphQLServerOptions extends CreateResolverOptions {
   readonly limits?: GraphQLLimits;
   /** How many parsed and validated documents to keep. Default 1,000. */
   readonly documentCacheSize?: number;
+  /** The most document text the cache holds, in characters. Default 4 MiB worth. */
+  readonly documentCacheChars?: number;
 }
 
 /**
@@ -165,7 +167,9 @@ export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {})
   };
   const introspection = opts.introspection ?? true;
   const cacheSize = opts.documentCacheSize ?? 1_000;
+  const cacheChars = opts.documentCacheChars ?? 4 * 1024 * 1024;
   const cache = new Map<string, PreparedDocument>();
+  let cachedChars = 0;
 
   const prepare = (query: string): PreparedDocument => {
     const cached = cache.get(query);
@@ -176,8 +180,16 @@ export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {})
       return cached;
     }
     const prepared = prepareUncached(schema, query, limits, introspection);
-    cache.set(query, prepared);
-    if (cache.size > cacheSize) cache.delete(cache.keys().next().value!);
+    // Bounded by count and by text, so large documents cannot fill the memory.
+    if (query.length <= cacheChars) {
+      cache.set(query, prepared);
+      cachedChars += query.length;
+      while (cache.size > cacheSize || cachedChars > cacheChars) {
+        const oldest = cache.keys().next().value!;
+        cache.delete(oldest);
+        cachedChars -= oldest.length;
+      }
+    }
     return prepared;
   };
 
@@ -214,12 +226,23 @@ function prepareUncached(
   introspection: boolean,
 ): PreparedDocument {
   let document: DocumentNode;
+  let errors: readonly GraphQLError[];
   try {
     document = parse(query, { maxTokens: limits.maxTokens });
+    errors = validate(schema, document);
   } catch (error) {
-    return { errors: [error instanceof GraphQLError ? error : new GraphQLError(String(error))] };
+    if (error instanceof GraphQLError) return { errors: [error] };
+    // The parser and validator recurse: a document nested a few thousand levels
+    // deep exhausts the stack within the token limit. The engine's own message
+    // is not for clients.
+    return {
+      errors: [
+        new GraphQLError("The document nests too deeply to be read", {
+          extensions: { code: "GRAPHQL_PARSE_FAILED" },
+        }),
+      ],
+    };
   }
-  const errors = validate(schema, document);
   if (errors.length > 0) return { errors };
   const limitErrors = checkLimits(document, limits, introspection);
   return limitErrors.length > 0 ? { errors: limitErrors } : { document };

@@ -388,3 +388,27 @@ Deno.test("properties renamed to be GraphQL names keep their own names for the h
     data: { peopleAdd: { firstName: "Ada", address: { zipCode: "N1" } } },
   });
 });
+
+Deno.test("a document nested beyond the engine's stack is a clean error, not the engine's", async () => {
+  const server = createGraphQLServer(api({ ping: op(() => 1, http.get) }), {
+    limits: { maxTokens: 1_000_000 },
+  });
+  const deep = `{ ping(input: ${"[".repeat(20_000)}${"]".repeat(20_000)}) }`;
+  const result = await server.execute({ query: deep });
+  assert.equal(result.errors?.length, 1);
+  assert.doesNotMatch(JSON.stringify(result), /stack|RangeError/i);
+});
+
+Deno.test("the document cache is bounded by text as well as count", () => {
+  const server = createGraphQLServer(api({ ping: op(() => 1, http.get) }), {
+    documentCacheChars: 40,
+  });
+  const first = "{ ping } # 25 characters."; // 25 characters
+  const second = "{ p: ping } # 25 chars..";
+  const a = server.prepare(first);
+  assert.equal(server.prepare(first), a);
+  server.prepare(second);
+  assert.notEqual(server.prepare(first), a, "evicted by size");
+  const huge = `{ ping } #${"x".repeat(100)}`;
+  assert.notEqual(server.prepare(huge), server.prepare(huge), "too large to cache at all");
+});
