@@ -14,11 +14,13 @@
  *   PUT    /books/{bookId}/checkout/reserve reserve a copy (idempotent)
  *   GET    /catalog/featured, /catalog/search
  *   GET    /openapi.json
+ *   POST   /graphql (and GET): the same tree as GraphQL
  *
  * @module
  */
 
 import { api, createFetch, HttpError, op } from "@ramify/api";
+import { createHttpGraphQLServer } from "@ramify/api/graphql";
 import { http } from "@ramify/api/http/verbs";
 import { z } from "zod";
 
@@ -152,17 +154,25 @@ export function bookstore(store: BookStore = new BookStore()) {
   });
 }
 
+/** The bookstore's one fetch handler: GraphQL at `/graphql`, the HTTP API everywhere else. */
+export function bookstoreHandler(store?: BookStore): (request: Request) => Promise<Response> {
+  const tree = bookstore(store);
+  const rest = createFetch(tree, { document: { title: "Bookstore", version: "1.0.0" } });
+  const graphql = createHttpGraphQLServer(tree, { path: "/graphql" });
+  return (request) =>
+    new URL(request.url).pathname === "/graphql" ? graphql(request) : rest(request);
+}
+
 /** Starts the bookstore on `Deno.serve`. */
 export function serve(port: number, store?: BookStore): Deno.HttpServer<Deno.NetAddr> {
-  const handler = createFetch(bookstore(store), {
-    document: { title: "Bookstore", version: "1.0.0" },
-  });
   return Deno.serve({
     port,
     onListen({ hostname, port }) {
-      console.log(`Bookstore listening on http://${hostname}:${port}/ (OpenAPI at /openapi.json)`);
+      console.log(
+        `Bookstore listening on http://${hostname}:${port}/ (OpenAPI at /openapi.json, GraphQL at /graphql)`,
+      );
     },
-  }, handler);
+  }, bookstoreHandler(store));
 }
 
 if (import.meta.main) {

@@ -44,6 +44,17 @@ Deno.test("example: the bookstore serves every operation over the network", asyn
     assert.equal((await call(base, "POST", "/books/add", { title: "" })).status, 422);
     const doc = await call(base, "GET", "/openapi.json");
     assert.equal(doc.body.info.title, "Bookstore");
+    const graphql = await call(base, "POST", "/graphql", {
+      query: '{ books { list { title } read(bookId: "1") { author } } }',
+    });
+    assert.deepEqual(graphql, {
+      status: 200,
+      body: { data: { books: { list: [{ title: "Dune" }], read: { author: "Frank Herbert" } } } },
+    });
+    const mutated = await call(base, "POST", "/graphql", {
+      query: 'mutation { booksAdd(title: "Kindred", author: "Butler") { id } }',
+    });
+    assert.deepEqual(mutated.body, { data: { booksAdd: { id: "3" } } });
   } finally {
     await server.shutdown();
   }
