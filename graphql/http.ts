@@ -58,6 +58,7 @@ import type { HandlerContext, Node } from "../tree/node.ts";
 import { HttpError } from "../http/problem.ts";
 import { problem } from "../http/_respond.ts";
 import { splitUrl } from "../http/_path.ts";
+import { readBodyBytes } from "../http/_bytes.ts";
 import { graphqlErrors } from "./errors.ts";
 import { createGraphQLServer, type GraphQLServerOptions, type PreparedDocument } from "./server.ts";
 
@@ -670,14 +671,13 @@ async function readJson(request: Request, maxBytes: number): Promise<unknown> {
       "accept-post": APPLICATION_JSON,
     });
   }
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > maxBytes) {
-    await request.body?.cancel().catch(() => {});
-    throw tooLarge(maxBytes);
+  const read = await readBodyBytes(request, maxBytes);
+  if (!read.ok) {
+    throw read.reason === "too-large"
+      ? new Refusal(413, `The body is larger than ${maxBytes} bytes`, "PAYLOAD_TOO_LARGE")
+      : badRequest("The body could not be read");
   }
-  const bytes = request.body === null
-    ? new Uint8Array(0)
-    : await readLimited(request.body, maxBytes);
+  const bytes = read.bytes;
   if (bytes.byteLength === 0) throw badRequest("The body is empty; send { query, variables? }");
   let text: string;
   try {
@@ -712,40 +712,4 @@ function unsupportedType(contentType: string | null): string | undefined {
     }
   }
   return undefined;
-}
-
-function tooLarge(maxBytes: number): Refusal {
-  return new Refusal(413, `The body is larger than ${maxBytes} bytes`, "PAYLOAD_TOO_LARGE");
-}
-
-async function readLimited(
-  body: ReadableStream<Uint8Array>,
-  maxBytes: number,
-): Promise<Uint8Array> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => {});
-        throw tooLarge(maxBytes);
-      }
-      chunks.push(value);
-    }
-  } catch (error) {
-    if (error instanceof Refusal) throw error;
-    throw badRequest("The body could not be read");
-  }
-  if (chunks.length === 1) return chunks[0];
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }

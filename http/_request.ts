@@ -5,6 +5,7 @@
 
 import { isPlainObject, setOwn } from "../tree/_object.ts";
 import { HttpError } from "./problem.ts";
+import { readBodyBytes } from "./_bytes.ts";
 
 /** Query string to own properties; a repeated key gives an array of its values. */
 export function parseQuery(query: string, maxKeys: number): Record<string, unknown> {
@@ -67,13 +68,14 @@ export async function readBody(
   limits: BodyLimits,
 ): Promise<Body | undefined> {
   if (request.body === null) return undefined;
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > limits.maxBytes) {
-    await request.body.cancel().catch(() => {});
-    throw tooLarge(limits.maxBytes);
-  }
   const type = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
-  const bytes = await readLimited(request.body, limits.maxBytes);
+  const read = await readBodyBytes(request, limits.maxBytes);
+  if (!read.ok) {
+    throw read.reason === "too-large"
+      ? new HttpError(413, `The body is larger than ${limits.maxBytes} bytes`)
+      : new HttpError(400, "The body could not be read");
+  }
+  const bytes = read.bytes;
   if (bytes.byteLength === 0) return undefined;
   if (type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"))) {
     return { values: parseJsonObject(bytes, limits), fromForm: false };
@@ -95,42 +97,6 @@ export async function readBody(
       },
     },
   );
-}
-
-function tooLarge(maxBytes: number): HttpError {
-  return new HttpError(413, `The body is larger than ${maxBytes} bytes`);
-}
-
-async function readLimited(
-  body: ReadableStream<Uint8Array>,
-  maxBytes: number,
-): Promise<Uint8Array> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => {});
-        throw tooLarge(maxBytes);
-      }
-      chunks.push(value);
-    }
-  } catch (error) {
-    if (error instanceof HttpError) throw error;
-    throw new HttpError(400, "The body could not be read");
-  }
-  if (chunks.length === 1) return chunks[0];
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
