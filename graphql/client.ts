@@ -29,14 +29,9 @@ import type { GraphQLFormattedError } from "graphql";
 import type { Node } from "../tree/node.ts";
 import type { CallOptions } from "../http/extension.ts";
 import type { Client } from "../http/client.ts";
-import { setOwn } from "../tree/_object.ts";
-import { isPlainObject } from "../tree/_object.ts";
-import {
-  type GraphQLLeafField,
-  projectGraphQL,
-  type ProjectGraphQLOptions,
-  type ProjectGraphQLResult,
-} from "./projection.ts";
+import { isPlainObject, setOwn } from "../tree/_object.ts";
+import { type Captures, materialize, shapeOf } from "../http/_shape.ts";
+import { type GraphQLLeafField, projectGraphQL, type ProjectGraphQLOptions } from "./projection.ts";
 import { buildDocument, type BuildDocumentOptions, type BuiltDocument } from "./document.ts";
 import type { NamedTypeDefinition } from "./types.ts";
 
@@ -176,14 +171,17 @@ export function createGraphQLClient<T extends Node>(
 ): Client<T> {
   const projection = projectGraphQL(tree, opts);
   const types = new Map(projection.types.definitions.map((d) => [d.name, d]));
-  const root = shapeOf(projection, opts);
-  return materialize(root, [], { transport: opts.transport, types }) as Client<T>;
-}
-
-interface Shape {
-  readonly children: Map<string, Shape>;
-  fallback?: { readonly name: string; readonly shape: Shape };
-  call?: { readonly field: GraphQLLeafField; readonly document: BuiltDocument };
+  const context: Context = { transport: opts.transport, types };
+  const shape = shapeOf<Leaf>(projection.fields.map((field) => ({
+    steps: field.steps,
+    payload: { field, document: buildDocument(projection, field, opts) },
+  })));
+  return materialize(
+    shape,
+    [],
+    ({ field, document }, captures, input, options) =>
+      run(field, document, captures, input, options, context),
+  ) as Client<T>;
 }
 
 interface Context {
@@ -191,64 +189,9 @@ interface Context {
   readonly types: ReadonlyMap<string, NamedTypeDefinition>;
 }
 
-function emptyShape(): Shape {
-  return { children: new Map() };
-}
-
-function shapeOf(projection: ProjectGraphQLResult, opts: BuildDocumentOptions): Shape {
-  const root = emptyShape();
-  for (const field of projection.fields) {
-    let shape = root;
-    for (const step of field.steps) {
-      if (step.kind === "child") {
-        let child = shape.children.get(step.name);
-        if (child === undefined) shape.children.set(step.name, child = emptyShape());
-        shape = child;
-      } else {
-        shape.fallback ??= { name: step.name, shape: emptyShape() };
-        shape = shape.fallback.shape;
-      }
-    }
-    shape.call = { field, document: buildDocument(projection, field, opts) };
-  }
-  return root;
-}
-
-type Captures = readonly (readonly [string, string])[];
-
-function materialize(shape: Shape, captures: Captures, context: Context): unknown {
-  const call = shape.call;
-  const target: Record<string, unknown> = call === undefined
-    ? {}
-    : ((input?: Record<string, unknown>, options?: CallOptions) =>
-      run(
-        call.field,
-        call.document,
-        captures,
-        input ?? {},
-        options ?? {},
-        context,
-      )) as unknown as Record<string, unknown>;
-  for (const [name, child] of shape.children) {
-    Object.defineProperty(target, name, {
-      value: materialize(child, captures, context),
-      enumerable: true,
-    });
-  }
-  const fallback = shape.fallback;
-  if (fallback !== undefined) {
-    Object.defineProperty(target, fallback.name, {
-      value: (value: string) => {
-        const captured = String(value);
-        if (captured === "") {
-          throw new TypeError(`${fallback.name}: the captured value must not be empty`);
-        }
-        return materialize(fallback.shape, [...captures, [fallback.name, captured]], context);
-      },
-      enumerable: true,
-    });
-  }
-  return Object.freeze(target);
+interface Leaf {
+  readonly field: GraphQLLeafField;
+  readonly document: BuiltDocument;
 }
 
 async function run(

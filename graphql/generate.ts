@@ -21,6 +21,7 @@ import type { Node } from "../tree/node.ts";
 import { type GraphQLLeafField, projectGraphQL, type ProjectGraphQLOptions } from "./projection.ts";
 import { buildDocument, type BuildDocumentOptions, type BuiltDocument } from "./document.ts";
 import type { NamedTypeDefinition } from "./types.ts";
+import { type Shape, shapeOf } from "../http/_shape.ts";
 
 /**
  * Options of {@linkcode generateGraphQLClient}.
@@ -157,30 +158,13 @@ function variablesDeclaration(field: GraphQLLeafField, document: BuiltDocument):
   ].join("\n");
 }
 
-interface Shape {
-  readonly children: Map<string, Shape>;
-  fallback?: { readonly name: string; readonly shape: Shape };
-  operation?: { readonly field: GraphQLLeafField; readonly document: BuiltDocument };
-}
+type Operation = { readonly field: GraphQLLeafField; readonly document: BuiltDocument };
 
-function clientFactory(
-  operations: readonly { field: GraphQLLeafField; document: BuiltDocument }[],
-): string[] {
-  const root: Shape = { children: new Map() };
-  for (const operation of operations) {
-    let shape = root;
-    for (const step of operation.field.steps) {
-      if (step.kind === "child") {
-        let child = shape.children.get(step.name);
-        if (child === undefined) shape.children.set(step.name, child = { children: new Map() });
-        shape = child;
-      } else {
-        shape.fallback ??= { name: step.name, shape: { children: new Map() } };
-        shape = shape.fallback.shape;
-      }
-    }
-    shape.operation = operation;
-  }
+function clientFactory(operations: readonly Operation[]): string[] {
+  const root = shapeOf(operations.map((operation) => ({
+    steps: operation.field.steps,
+    payload: operation,
+  })));
   return [
     "/** The typed client: its shape is the tree's. */",
     "export function createClient(transport: Transport) {",
@@ -191,15 +175,20 @@ function clientFactory(
   ];
 }
 
-function objectOf(shape: Shape, captures: string, indent: string, depth: number): string {
+function objectOf(
+  shape: Shape<Operation>,
+  captures: string,
+  indent: string,
+  depth: number,
+): string {
   const entries: string[] = [];
   const inner = `${indent}  `;
   for (const [name, child] of shape.children) {
-    const value = child.operation !== undefined && child.children.size === 0 &&
+    const value = child.payload !== undefined && child.children.size === 0 &&
         child.fallback === undefined
-      ? callOf(child.operation, captures, inner)
-      : child.operation !== undefined
-      ? `Object.assign(${callOf(child.operation, captures, inner)}, ${
+      ? callOf(child.payload, captures, inner)
+      : child.payload !== undefined
+      ? `Object.assign(${callOf(child.payload, captures, inner)}, ${
         objectOf(child, captures, inner, depth)
       })`
       : objectOf(child, captures, inner, depth);
@@ -222,7 +211,7 @@ function objectOf(shape: Shape, captures: string, indent: string, depth: number)
 }
 
 function callOf(
-  operation: { field: GraphQLLeafField; document: BuiltDocument },
+  operation: Operation,
   captures: string,
   indent: string,
 ): string {

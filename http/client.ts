@@ -39,6 +39,7 @@ import type {
 } from "./extension.ts";
 import { encodeSegment } from "./_path.ts";
 import { readEvents } from "./_sse.ts";
+import { type Captures, materialize, shapeOf } from "./_shape.ts";
 
 /**
  * Any fetch-compatible function: the global `fetch`, or a server's own handler
@@ -270,21 +271,23 @@ export function createClientFromRoute<T extends Node = Node>(
       ),
   );
   const context: CallContext = { base, defaults: new Headers(opts.headers), send };
-  const shape = shapeOf(listOperations(route));
-  return materialize(shape, [], context) as Client<T>;
+  const shape = shapeOf(
+    listOperations(route).map((operation) => ({
+      steps: operation.steps,
+      payload: prepare(operation),
+    })),
+  );
+  return materialize(
+    shape,
+    [],
+    (prepared, captures, input, options) => call(prepared, captures, input, options, context),
+  ) as Client<T>;
 }
 
 interface CallContext {
   readonly base: string;
   readonly defaults: Headers;
   readonly send: Send;
-}
-
-/** The tree as the client sees it: names, fallbacks, and the operation of each leaf. */
-interface Shape {
-  readonly children: Map<string, Shape>;
-  fallback?: { readonly name: string; readonly shape: Shape };
-  call?: Prepared;
 }
 
 /** An operation with what every call of it needs, worked out once. */
@@ -297,29 +300,6 @@ interface Prepared {
 }
 
 const QUERY_VERBS: ReadonlySet<string> = new Set(["GET", "HEAD", "DELETE", "OPTIONS"]);
-
-function emptyShape(): Shape {
-  return { children: new Map() };
-}
-
-function shapeOf(operations: readonly HttpOperation[]): Shape {
-  const root = emptyShape();
-  for (const operation of operations) {
-    let shape = root;
-    for (const step of operation.steps) {
-      if (step.kind === "child") {
-        let child = shape.children.get(step.name);
-        if (child === undefined) shape.children.set(step.name, child = emptyShape());
-        shape = child;
-      } else {
-        shape.fallback ??= { name: step.name, shape: emptyShape() };
-        shape = shape.fallback.shape;
-      }
-    }
-    shape.call = prepare(operation);
-  }
-  return root;
-}
 
 function prepare(operation: HttpOperation): Prepared {
   const segments = operation.path.split("/").slice(1).filter((s) => s !== "").map((segment) =>
@@ -338,39 +318,6 @@ function prepare(operation: HttpOperation): Prepared {
     inQuery: QUERY_VERBS.has(operation.method),
     streams: operation.response === "event-stream",
   };
-}
-
-type Captures = readonly (readonly [string, string])[];
-
-/** The object (or function) for a shape with the captures bound so far. */
-function materialize(shape: Shape, captures: Captures, context: CallContext): unknown {
-  const prepared = shape.call;
-  const target: Record<string, unknown> = prepared === undefined
-    ? {}
-    : ((input?: Record<string, unknown>, options?: CallOptions) =>
-      call(prepared, captures, input ?? {}, options ?? {}, context)) as unknown as Record<
-        string,
-        unknown
-      >;
-  for (const [name, child] of shape.children) {
-    define(target, name, materialize(child, captures, context));
-  }
-  const fallback = shape.fallback;
-  if (fallback !== undefined) {
-    define(target, fallback.name, (value: string) => {
-      const captured = String(value);
-      if (captured === "") {
-        throw new TypeError(`${fallback.name}: the captured value must not be empty`);
-      }
-      return materialize(fallback.shape, [...captures, [fallback.name, captured]], context);
-    });
-  }
-  return Object.freeze(target);
-}
-
-// Functions own `name` and `length`; a child of that name must still win.
-function define(target: Record<string, unknown>, name: string, value: unknown) {
-  Object.defineProperty(target, name, { value, enumerable: true, configurable: false });
 }
 
 async function call(
