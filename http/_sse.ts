@@ -11,7 +11,9 @@ export interface ServerEvent {
 
 /** The events of an event-stream body, as they arrive. */
 export async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<ServerEvent> {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  // The DOM types (unlike Deno's) do not accept a TextDecoderStream here.
+  const reader = body.pipeThrough(new TextDecoderStream() as TransformStream<Uint8Array, string>)
+    .getReader();
   let buffer = "";
   try {
     while (true) {

@@ -1,0 +1,86 @@
+// Bun: every export imports; a tree served by Bun.serve, GraphQL over
+// WebSocket by `handleBunWebSocket`, called with the typed HTTP client, the
+// typed GraphQL client and the graphql-ws client (on Bun's global WebSocket).
+// Prints `ok`/`not ok` lines, then `bun-suite-tally: {"passed":N,"failed":N}`,
+// and exits non-zero on any failure.
+import assert from "node:assert/strict";
+import process from "node:process";
+import { createGraphQLServer } from "@ramify/api/graphql";
+import { createWsHandler } from "@ramify/api/graphql/ws";
+import {
+  checkGraphQLHttp,
+  checkHttpClient,
+  checkOneGraphQL,
+  checkSubpath,
+  checkSubscription,
+  expectedExports,
+  makeServers,
+  makeTree,
+} from "./fixture.mjs";
+
+const tally = { passed: 0, failed: 0 };
+
+async function check(title, fn) {
+  try {
+    await fn();
+    tally.passed++;
+    console.log(`ok - ${title}`);
+  } catch (error) {
+    tally.failed++;
+    console.log(`not ok - ${title}`);
+    console.log(String(error?.stack ?? error).replace(/^/gm, "    "));
+  }
+}
+
+const { Bun } = globalThis;
+await check("bun: running on Bun", () => assert.equal(typeof Bun?.serve, "function"));
+
+const { name, exports } = expectedExports();
+for (const [subpath, names] of Object.entries(exports)) {
+  await check(
+    `bun: import ${subpath === "." ? name : `${name}/${subpath.slice(2)}`}`,
+    () => checkSubpath(name, subpath, names),
+  );
+}
+await check("bun: one graphql, the application's", () => checkOneGraphQL());
+
+let server;
+await check("bun: Bun.serve serves the tree, /graphql upgrades to WebSocket", () => {
+  const { fetch, ws } = makeServers();
+  server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch(request, bunServer) {
+      const upgrade = request.headers.get("upgrade")?.toLowerCase() === "websocket";
+      return upgrade && new URL(request.url).pathname === "/graphql"
+        ? ws.fetch(request, bunServer)
+        : fetch(request);
+    },
+    websocket: ws.websocket,
+  });
+  assert.ok(server.port > 0);
+});
+
+if (server !== undefined) {
+  const baseUrl = `http://127.0.0.1:${server.port}`;
+  await check("bun: the typed HTTP client through Bun.serve", () => checkHttpClient(baseUrl));
+  await check(
+    "bun: the GraphQL client over HTTP through Bun.serve",
+    () => checkGraphQLHttp(baseUrl),
+  );
+  await check(
+    "bun: a subscription over handleBunWebSocket with the graphql-ws client",
+    () => checkSubscription(`ws://127.0.0.1:${server.port}/graphql`, WebSocket),
+  );
+  server.stop(true);
+}
+
+await check("bun: createWsHandler names the alternatives where Deno is absent", () => {
+  assert.throws(
+    () => createWsHandler(createGraphQLServer(makeTree())),
+    (error) => error instanceof TypeError && /handleBunWebSocket/.test(error.message),
+  );
+});
+
+console.log(`bun-suite-tally: ${JSON.stringify(tally)}`);
+process.exit(tally.failed === 0 ? 0 : 1);
