@@ -195,3 +195,53 @@ Deno.test("buildDocument: full selection, bounded depth, cycles cut, unions with
   const shallow = buildDocument(projection, projection.fields[0], { maxDepth: 1 });
   assert.match(shallow.query, /read\(name: \$name\) \{ name \}/);
 });
+
+Deno.test("graphql client over a live server: httpTransport and wsTransport", async () => {
+  const { createClient } = await import("graphql-ws");
+  const { createWsHandler } = await import("@ramify/api/graphql/ws");
+  const { createHttpGraphQLServer, httpTransport, wsTransport } = await import(
+    "@ramify/api/graphql"
+  );
+  let closed = 0;
+  const tree = api({
+    books: api({
+      list: op(() => [{ id: "1", title: "Dune" }], { tags: { readOnly: true } }),
+      add: op(({ title }) => ({ id: "2", title }), { input: z.object({ title: z.string() }) }),
+      live: op(async function* ({ count }) {
+        try {
+          for (let i = 1; i <= count; i++) yield i;
+        } finally {
+          closed++;
+        }
+      }, {
+        tags: { streaming: true },
+        input: z.object({ count: z.number().int() }),
+        output: z.number(),
+      }),
+    }),
+  });
+  const http = createHttpGraphQLServer(tree);
+  const ws = createWsHandler(createGraphQLServer(tree));
+  const server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", onListen() {} },
+    (request) => request.headers.get("upgrade") === "websocket" ? ws(request) : http(request),
+  );
+  const url = `127.0.0.1:${server.addr.port}/graphql`;
+  const socket = createClient({ url: `ws://${url}`, webSocketImpl: WebSocket, retryAttempts: 0 });
+  try {
+    const overHttp = createGraphQLClient(tree, {
+      transport: httpTransport({ url: `http://${url}` }),
+    });
+    assert.deepEqual(await overHttp.books.list(), [{ id: "1", title: "Dune" }]);
+    assert.deepEqual(await overHttp.books.add({ title: "Emma" }), { id: "2", title: "Emma" });
+    const overWs = createGraphQLClient(tree, { transport: wsTransport(socket) });
+    assert.deepEqual(await overWs.books.add({ title: "Kindred" }), { id: "2", title: "Kindred" });
+    const events: number[] = [];
+    for await (const n of await overWs.books.live({ count: 3 })) events.push(n);
+    assert.deepEqual(events, [1, 2, 3]);
+    assert.equal(closed, 1);
+  } finally {
+    await socket.dispose();
+    await server.shutdown();
+  }
+});
