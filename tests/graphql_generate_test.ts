@@ -55,7 +55,7 @@ Deno.test("the generated module declares every input and output type and the doc
   }));
   assert.match(source, /export interface Circle \{/);
   assert.match(source, /export type ShapesDrawResult = .*;/);
-  assert.match(source, /export interface ShapesDrawVariables \{\n  kind: /);
+  assert.match(source, /export interface ShapesDrawVariables \{\n {2}kind: /);
   assert.match(source, /ShapesDraw: "mutation ShapesDraw\(/);
   assert.match(source, /AsyncIterable<ShapesLiveResult>/);
   assert.doesNotMatch(source, /^import /m);
