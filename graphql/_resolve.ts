@@ -8,15 +8,7 @@ import { validateInput } from "../tree/schema.ts";
 import { isPlainObject, setOwn } from "../tree/_object.ts";
 import type { GraphQLLeafField } from "./projection.ts";
 import type { ArgumentDefinition, NamedTypeDefinition } from "./types.ts";
-import { type ErrorMapper, graphqlErrors } from "./errors.ts";
-
-/** How resolvers treat errors. */
-export interface ResolveOptions {
-  /** Maps handler errors to GraphQL errors; unmapped ones are masked. Default: `HttpError`s only. */
-  readonly errors?: ErrorMapper;
-  /** Observes an error that was masked. Default: `console.error`. */
-  readonly onError?: (error: unknown) => void;
-}
+import { graphqlErrors, type ResolveOptions } from "./errors.ts";
 
 type Resolver = (
   parent: unknown,

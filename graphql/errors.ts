@@ -57,6 +57,26 @@ export type ErrorMapping =
  */
 export type ErrorMapper = (error: unknown) => GraphQLError | undefined;
 
+/**
+ * How resolvers treat handler errors.
+ *
+ * @example
+ * ```ts
+ * import { graphqlErrors, type ResolveOptions } from "@ramify/api/graphql";
+ *
+ * const opts: ResolveOptions = {
+ *   errors: graphqlErrors({ NotFound: "NOT_FOUND" }),
+ *   onError: (error) => console.error("masked:", error),
+ * };
+ * ```
+ */
+export interface ResolveOptions {
+  /** Maps handler errors to GraphQL errors; unmapped ones are masked. Default: `HttpError`s only. */
+  readonly errors?: ErrorMapper;
+  /** Observes an error that was masked. Default: `console.error`. */
+  readonly onError?: (error: unknown) => void;
+}
+
 const HTTP_CODES: Readonly<Record<number, string>> = {
   400: "BAD_REQUEST",
   401: "UNAUTHENTICATED",

@@ -43,7 +43,7 @@ export type { ToSchemaOptions } from "./schema.ts";
 export { createResolver } from "./resolvers.ts";
 export type { CreateResolverOptions, ResolverMap } from "./resolvers.ts";
 export { graphqlErrors } from "./errors.ts";
-export type { ErrorMapper, ErrorMapping } from "./errors.ts";
+export type { ErrorMapper, ErrorMapping, ResolveOptions } from "./errors.ts";
 export { createGraphQLServer } from "./server.ts";
 export type {
   GraphQLLimits,

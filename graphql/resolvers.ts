@@ -22,12 +22,8 @@ import type { GraphQLScalarType } from "graphql";
 import type { Node } from "../tree/node.ts";
 import { projectGraphQL, type ProjectGraphQLOptions } from "./projection.ts";
 import type { ProjectGraphQLResult } from "./projection.ts";
-import {
-  inputTypesOf,
-  leafResolver,
-  type ResolveOptions,
-  subscriptionResolver,
-} from "./_resolve.ts";
+import { inputTypesOf, leafResolver, subscriptionResolver } from "./_resolve.ts";
+import type { ResolveOptions } from "./errors.ts";
 import { scalarImplementations } from "./types.ts";
 
 /**

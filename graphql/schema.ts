@@ -27,7 +27,7 @@ import {
 import type { ProjectGraphQLResult } from "./projection.ts";
 import { printProjection } from "./sdl.ts";
 import { resolversOf } from "./resolvers.ts";
-import type { ResolveOptions } from "./_resolve.ts";
+import type { ResolveOptions } from "./errors.ts";
 
 /**
  * Options of {@linkcode toSchema}: how resolvers treat errors.
