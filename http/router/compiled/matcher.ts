@@ -21,6 +21,7 @@
  */
 
 import type { MatcherStrategy, PathMatch, PathMatcher, RouteDefinition } from "../types.ts";
+import { checkStatic, duplicate } from "../_checks.ts";
 
 /** Shared by every static match so that static hits allocate nothing. */
 const NO_PARAMS: readonly string[] = Object.freeze([]);
@@ -177,17 +178,3 @@ export const compiledCharMatcher: MatcherStrategy = <T>(
   const match = new Function("V", "S", generate(root))(values, statics) as PathMatcher<T>["match"];
   return { match };
 };
-
-/** A static segment must be one non-empty path segment, or no path could equal it. */
-function checkStatic(value: string): void {
-  if (value === "" || value.includes("/")) {
-    throw new TypeError(
-      `Static segment ${JSON.stringify(value)} must be non-empty and contain no "/"`,
-    );
-  }
-}
-
-function duplicate(segments: RouteDefinition<unknown>["segments"]): TypeError {
-  const shape = segments.map((s) => (s.kind === "static" ? s.value : `{${s.name}}`)).join("/");
-  return new TypeError(`Two definitions share the shape /${shape}`);
-}

@@ -20,6 +20,7 @@
  */
 
 import type { MatcherStrategy, PathMatch, PathMatcher, RouteDefinition } from "../types.ts";
+import { checkStatic, duplicate } from "../_checks.ts";
 
 /** Boxes a value so that a definition whose value is `undefined` still counts. */
 interface Slot<T> {
@@ -182,17 +183,3 @@ export const radixMatcher: MatcherStrategy = <T>(
     },
   };
 };
-
-/** A static segment must be one non-empty path segment, or no path could equal it. */
-function checkStatic(value: string): void {
-  if (value === "" || value.includes("/")) {
-    throw new TypeError(
-      `Static segment ${JSON.stringify(value)} must be non-empty and contain no "/"`,
-    );
-  }
-}
-
-function duplicate(segments: RouteDefinition<unknown>["segments"]): TypeError {
-  const shape = segments.map((s) => (s.kind === "static" ? s.value : `{${s.name}}`)).join("/");
-  return new TypeError(`Two definitions share the shape /${shape}`);
-}
