@@ -4,6 +4,7 @@
 // test each against a real `Deno.serve` with `fetch` as the sender, and
 // end-to-end cases through `createClient` with the documented order.
 import assert from "node:assert/strict";
+import { withServer } from "./_server.ts";
 import {
   type CallOptions,
   ClientError,
@@ -126,18 +127,6 @@ const fetchSend: Send = (request) =>
     body: request.body,
     signal: request.signal,
   });
-
-async function withServer(
-  handler: (request: Request) => Response | Promise<Response>,
-  run: (base: string) => Promise<void>,
-): Promise<void> {
-  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, handler);
-  try {
-    await run(`http://127.0.0.1:${server.addr.port}`);
-  } finally {
-    await server.shutdown();
-  }
-}
 
 // ------------------------------------------------------------------ retry
 

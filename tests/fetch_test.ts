@@ -3,13 +3,13 @@
 // DESIGN.md's "HTTP choices the spec leaves open" is exercised here, and the
 // core status codes are checked against all three routers.
 import assert from "node:assert/strict";
+import { withServer } from "./_server.ts";
 import { z } from "zod";
 import { api, op } from "@ramify/api/tree";
 import { http } from "@ramify/api/http/verbs";
 import {
   compiledCharRouter,
   createFetch,
-  type FetchHandler,
   HttpError,
   radixRouter,
   toRouter,
@@ -17,19 +17,6 @@ import {
 import { bookstoreTree } from "./_bookstore.ts";
 
 const ROUTERS = [toRouter, radixRouter, compiledCharRouter] as const;
-
-/** Serves `handler` on a free loopback port for the duration of `run`. */
-async function withServer(
-  handler: FetchHandler,
-  run: (base: string) => Promise<void>,
-): Promise<void> {
-  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, handler);
-  try {
-    await run(`http://127.0.0.1:${server.addr.port}`);
-  } finally {
-    await server.shutdown();
-  }
-}
 
 /** Asserts an RFC 9457 problem response with `status`, and returns its body. */
 async function problemOf(response: Response, status: number): Promise<Record<string, unknown>> {

@@ -4,6 +4,7 @@
 // must be a deliberate status (never a 5xx unless a crash is the point), every
 // error a problem+json body, and no body may carry an internal message or stack.
 import assert from "node:assert/strict";
+import { withServer } from "./_server.ts";
 import { z } from "zod";
 import { api, op } from "@ramify/api/tree";
 import { http } from "@ramify/api/http/verbs";
@@ -11,7 +12,6 @@ import {
   compiledCharRouter,
   createFetch,
   type CreateFetchOptions,
-  type FetchHandler,
   HttpError,
   radixRouter,
   toRouter,
@@ -28,18 +28,6 @@ const LEAKS = [
   /TypeError|RangeError|SyntaxError/,
   /BigInt/i,
 ];
-
-async function withServer(
-  handler: FetchHandler,
-  run: (base: string) => Promise<void>,
-): Promise<void> {
-  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, handler);
-  try {
-    await run(`http://127.0.0.1:${server.addr.port}`);
-  } finally {
-    await server.shutdown();
-  }
-}
 
 /** Nothing reached Object.prototype. */
 function assertPrototypeClean(): void {
