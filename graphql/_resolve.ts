@@ -35,16 +35,10 @@ export function leafResolver(
   opts: ResolveOptions,
   inputs: InputTypes,
 ): Resolver {
-  const toClient = clientError(opts);
-  const handler = field.node.handler as (input: unknown, context: HandlerContext) => unknown;
+  const run = handlerCall(field, opts, inputs);
   return async (_parent, args, context) => {
-    try {
-      const input = await inputOf(field, args, inputs);
-      const result = await handler(input, handlerContext(context));
-      return field.voidResult ? true : result;
-    } catch (error) {
-      throw toClient(error);
-    }
+    const result = await run(args, context);
+    return field.voidResult ? true : result;
   };
 }
 
@@ -54,21 +48,29 @@ export function subscriptionResolver(
   opts: ResolveOptions,
   inputs: InputTypes,
 ): Resolver {
+  const run = handlerCall(field, opts, inputs);
   const toClient = clientError(opts);
-  const handler = field.node.handler as (input: unknown, context: HandlerContext) => unknown;
   return async (_parent, args, context) => {
-    let source: unknown;
-    try {
-      source = await handler(await inputOf(field, args, inputs), handlerContext(context));
-    } catch (error) {
-      throw toClient(error);
-    }
+    const source = await run(args, context);
     if (typeof source !== "object" || source === null || !(Symbol.asyncIterator in source)) {
       throw toClient(
         new TypeError(`${field.name}: a streaming handler must return an async iterable`),
       );
     }
     return mapped(source as AsyncIterable<unknown>, toClient);
+  };
+}
+
+/** Validates the input and calls the handler; its errors reach clients mapped or masked. */
+function handlerCall(field: GraphQLLeafField, opts: ResolveOptions, inputs: InputTypes) {
+  const toClient = clientError(opts);
+  const handler = field.node.handler as (input: unknown, context: HandlerContext) => unknown;
+  return async (args: Record<string, unknown>, context: unknown): Promise<unknown> => {
+    try {
+      return await handler(await inputOf(field, args, inputs), handlerContext(context));
+    } catch (error) {
+      throw toClient(error);
+    }
   };
 }
 

@@ -270,6 +270,7 @@ export function createHttpGraphQLServer(
 
     const result = await server.execute({
       query: params.query,
+      document: prepared.document,
       variables: params.variables,
       operationName: params.operationName,
       context,

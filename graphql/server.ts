@@ -99,6 +99,8 @@ export interface GraphQLRequest {
   readonly operationName?: string | null;
   /** What handlers receive as their context (the request, a signal, your values). */
   readonly context?: HandlerContext;
+  /** The document `prepare(query)` gave, when the caller has it: saves a second lookup. */
+  readonly document?: DocumentNode;
 }
 
 /**
@@ -207,12 +209,16 @@ export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {})
     projection,
     prepare,
     async execute(request) {
-      const prepared = prepare(request.query);
+      const prepared = request.document === undefined
+        ? prepare(request.query)
+        : { document: request.document };
       if ("errors" in prepared) return { errors: prepared.errors };
       return await execute(args(request, prepared.document));
     },
     async subscribe(request) {
-      const prepared = prepare(request.query);
+      const prepared = request.document === undefined
+        ? prepare(request.query)
+        : { document: request.document };
       if ("errors" in prepared) return { errors: prepared.errors };
       return await subscribe(args(request, prepared.document));
     },

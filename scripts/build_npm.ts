@@ -268,15 +268,20 @@ function packageJson(
   };
 }
 
+/** What the package is compiled, and its consumers checked, against. */
+const BASE_COMPILER_OPTIONS = {
+  target: "ES2022",
+  module: "NodeNext",
+  moduleResolution: "NodeNext",
+  lib: ["ES2022", "DOM", "DOM.Iterable"],
+  // No ambient @types (and no Deno types): the code must stand on the web platform.
+  types: [],
+  strict: true,
+} as const;
+
 function compile(rootNames: string[]): void {
   const { options, errors } = ts.convertCompilerOptionsFromJson({
-    target: "ES2022",
-    module: "NodeNext",
-    moduleResolution: "NodeNext",
-    lib: ["ES2022", "DOM", "DOM.Iterable"],
-    // No ambient @types (and no Deno types): the code must stand on the web platform.
-    types: [],
-    strict: true,
+    ...BASE_COMPILER_OPTIONS,
     declaration: true,
     declarationMap: true,
     sourceMap: true,
@@ -480,12 +485,7 @@ async function installConsumer(
 /** Type-checks `consumer_types.ts` against the installed package's `.d.ts`, with nothing skipped. */
 function typeCheckConsumer(dir: string): boolean {
   const { options } = ts.convertCompilerOptionsFromJson({
-    target: "ES2022",
-    module: "NodeNext",
-    moduleResolution: "NodeNext",
-    lib: ["ES2022", "DOM", "DOM.Iterable"],
-    types: [],
-    strict: true,
+    ...BASE_COMPILER_OPTIONS,
     noEmit: true,
     skipLibCheck: false,
   }, dir);
