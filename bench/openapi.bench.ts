@@ -3,7 +3,7 @@
 // per-leaf figures in BENCHMARKS.md.
 import { httpProjection } from "@ramify/api/http/dx";
 import { toOpenApiFromRoute } from "@ramify/api/http";
-import { generatedTree } from "../tests/_generated_tree.ts";
+import { generatedTree } from "../tests/support/generated_tree.ts";
 
 for (const leaves of [100, 1_000, 10_000]) {
   const tree = generatedTree(leaves);

@@ -27,43 +27,43 @@ export {
   scalarImplementations,
   toGraphQL,
   toGraphQLType,
-} from "./types.ts";
-export type { ArgumentDefinition, FieldDefinition, NamedTypeDefinition } from "./types.ts";
-export { projectGraphQL } from "./projection.ts";
+} from "./schema/types.ts";
+export type { ArgumentDefinition, FieldDefinition, NamedTypeDefinition } from "./schema/types.ts";
+export { projectGraphQL } from "./schema/projection.ts";
 export type {
   GraphQLLeafField,
   GraphQLNamespace,
   OperationKind,
   ProjectGraphQLOptions,
   ProjectGraphQLResult,
-} from "./projection.ts";
-export { toSDL } from "./sdl.ts";
-export { toSchema } from "./schema.ts";
-export type { ToSchemaOptions } from "./schema.ts";
-export { createResolver } from "./resolvers.ts";
-export type { CreateResolverOptions, ResolverMap } from "./resolvers.ts";
-export { graphqlErrors } from "./errors.ts";
-export type { ErrorMapper, ErrorMapping, ResolveOptions } from "./errors.ts";
-export { createGraphQLServer } from "./server.ts";
+} from "./schema/projection.ts";
+export { toSDL } from "./schema/sdl.ts";
+export { toSchema } from "./schema/executable.ts";
+export type { ToSchemaOptions } from "./schema/executable.ts";
+export { createResolver } from "./schema/resolvers.ts";
+export type { CreateResolverOptions, ResolverMap } from "./schema/resolvers.ts";
+export { graphqlErrors } from "./schema/errors.ts";
+export type { ErrorMapper, ErrorMapping, ResolveOptions } from "./schema/errors.ts";
+export { createGraphQLServer } from "./server/server.ts";
 export type {
   GraphQLLimits,
   GraphQLRequest,
   GraphQLServer,
   GraphQLServerOptions,
   PreparedDocument,
-} from "./server.ts";
-export { createHttpGraphQLServer } from "./http.ts";
-export type { HttpGraphQLContextFunction, HttpGraphQLServerOptions } from "./http.ts";
-export { buildDocument } from "./document.ts";
-export type { BuildDocumentOptions, BuiltDocument } from "./document.ts";
-export { createGraphQLClient, GraphQLClientError } from "./client.ts";
+} from "./server/server.ts";
+export { createHttpGraphQLServer } from "./server/http.ts";
+export type { HttpGraphQLContextFunction, HttpGraphQLServerOptions } from "./server/http.ts";
+export { buildDocument } from "./client/document.ts";
+export type { BuildDocumentOptions, BuiltDocument } from "./client/document.ts";
+export { createGraphQLClient, GraphQLClientError } from "./client/client.ts";
 export type {
   GraphQLClientOptions,
   GraphQLOperation,
   GraphQLResponse,
   GraphQLTransport,
-} from "./client.ts";
-export { httpTransport, serverTransport, wsTransport } from "./transports.ts";
-export type { HttpTransportOptions, WsClientLike } from "./transports.ts";
-export { generateGraphQLClient } from "./generate.ts";
-export type { GenerateGraphQLClientOptions } from "./generate.ts";
+} from "./client/client.ts";
+export { httpTransport, serverTransport, wsTransport } from "./client/transports.ts";
+export type { HttpTransportOptions, WsClientLike } from "./client/transports.ts";
+export { generateGraphQLClient } from "./client/generate.ts";
+export type { GenerateGraphQLClientOptions } from "./client/generate.ts";

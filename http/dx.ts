@@ -15,9 +15,9 @@
  * @module
  */
 
-export { DEFAULT_COLLAPSE, deriveVerb, httpProjection } from "./projection.ts";
-export type { HttpProjectionOptions } from "./projection.ts";
-export { crud } from "./crud.ts";
+export { DEFAULT_COLLAPSE, deriveVerb, httpProjection } from "./server/projection.ts";
+export type { HttpProjectionOptions } from "./server/projection.ts";
+export { crud } from "./server/crud.ts";
 export type {
   CrudBranch,
   CrudChildren,
@@ -25,4 +25,4 @@ export type {
   CrudLeaf,
   CrudOperation,
   CrudOptions,
-} from "./crud.ts";
+} from "./server/crud.ts";

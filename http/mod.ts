@@ -15,12 +15,12 @@
  */
 export { http } from "./verbs.ts";
 export type { HttpHelpers, MoveBundle, VerbBundle } from "./verbs.ts";
-export { listOperations } from "./route.ts";
-export type { HttpOperation, HttpRoute, ResponseKind, TreeStep } from "./route.ts";
-export { createFetch } from "./fetch.ts";
-export type { CreateFetchOptions } from "./fetch.ts";
-export { createRouter } from "./dispatch.ts";
-export type { FetchHandler, RouterOptions } from "./dispatch.ts";
+export { listOperations } from "./server/route.ts";
+export type { HttpOperation, HttpRoute, ResponseKind, TreeStep } from "./server/route.ts";
+export { createFetch } from "./server/fetch.ts";
+export type { CreateFetchOptions } from "./server/fetch.ts";
+export { createRouter } from "./server/dispatch.ts";
+export type { FetchHandler, RouterOptions } from "./server/dispatch.ts";
 export {
   compiledCharMatcher,
   compiledCharRouter,
@@ -28,30 +28,30 @@ export {
   radixRouter,
   toRouter,
   trieMatcher,
-} from "./router/mod.ts";
+} from "./server/router/mod.ts";
 export type {
   MatcherStrategy,
   PathMatch,
   PathMatcher,
   PatternSegment,
   RouteDefinition,
-} from "./router/mod.ts";
-export { HttpError } from "./problem.ts";
-export type { HttpErrorOptions, Problem } from "./problem.ts";
-export { corsPolicy } from "./cors.ts";
-export type { CorsOptions, CorsPolicy } from "./cors.ts";
-export { toOpenApi, toOpenApiFromRoute } from "./openapi.ts";
-export type { OpenApiDocument, OpenApiOperation, OpenApiOptions } from "./openapi.ts";
-export { ClientError } from "./client_error.ts";
-export type { ClientErrorInit } from "./client_error.ts";
+} from "./server/router/mod.ts";
+export { HttpError } from "./server/problem.ts";
+export type { HttpErrorOptions, Problem } from "./server/problem.ts";
+export { corsPolicy } from "./server/cors.ts";
+export type { CorsOptions, CorsPolicy } from "./server/cors.ts";
+export { toOpenApi, toOpenApiFromRoute } from "./openapi/openapi.ts";
+export type { OpenApiDocument, OpenApiOperation, OpenApiOptions } from "./openapi/openapi.ts";
+export { ClientError } from "./client/client_error.ts";
+export type { ClientErrorInit } from "./client/client_error.ts";
 export type {
   CallOptions,
   ClientExtension,
   ClientOperation,
   ClientRequest,
   Send,
-} from "./extension.ts";
-export { createClient, createClientFromRoute } from "./client.ts";
+} from "./client/extension.ts";
+export { createClient, createClientFromRoute } from "./client/client.ts";
 export type {
   AllOptional,
   CallInput,
@@ -63,4 +63,4 @@ export type {
   FetchLike,
   LeafClient,
   ResultOf,
-} from "./client.ts";
+} from "./client/client.ts";

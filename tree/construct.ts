@@ -29,7 +29,7 @@ import { isNode } from "./node.ts";
 import { mergeMeta } from "./merge.ts";
 import { tagConflict } from "./tags.ts";
 import { isStandardSchema } from "./schema.ts";
-import { isPlainObject, kindOf, setOwn } from "./_object.ts";
+import { isPlainObject, kindOf, setOwn } from "./object.ts";
 
 /**
  * One contribution to a leaf's meta: a plain meta object or a verb bundle. Its

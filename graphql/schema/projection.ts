@@ -1,0 +1,389 @@
+/**
+ * `projectGraphQL`: one walk of a tree into GraphQL fields, a dispatch table and
+ * named types. Everything else in the GraphQL projection (SDL, the executable
+ * schema, resolvers, the servers, the clients) is built from this result.
+ *
+ * - A leaf is a Query field when tagged `readOnly: true`, or when untagged and
+ *   read-like by name (`get`, `list`, `read`, `find`, `search`, `count`, or one
+ *   of these followed by an upper-case letter); `readOnly: false` and every
+ *   other leaf is a Mutation field; `streaming: true` makes a Subscription field.
+ * - In Query, a branch is a namespace field whose object type is named after the
+ *   branch path (`books` → `BooksQuery`, `books.checkout` → `BooksCheckoutQuery`).
+ *   Mutation and Subscription fields are flat, named by the camelCase path
+ *   (`books` + `add` → `booksAdd`).
+ * - A fallback adds an argument, named after it, to every field beneath it
+ *   (`ID!` unless the input schema types it); it adds no namespace level and no
+ *   part of a name.
+ * - Input schema properties are arguments; a leaf without an input schema takes
+ *   one optional `input: JSON` argument. The result type comes from the output
+ *   schema (`JSON` without one; `Boolean` for a leaf whose output is void).
+ *
+ * @example
+ * ```ts
+ * import { api, op } from "@ramify/api/tree";
+ * import { projectGraphQL } from "@ramify/api/graphql";
+ *
+ * const projection = projectGraphQL(api({
+ *   books: api({ list: op(() => []), add: op(() => ({})) }),
+ * }));
+ * console.log(projection.fields.map((f) => `${f.parent}.${f.name}`));
+ * // ["BooksQuery.list", "Mutation.booksAdd"]
+ * ```
+ *
+ * @module
+ */
+
+import type { Leaf, Node } from "../../tree/node.ts";
+import { tagsOf } from "../../tree/tags.ts";
+import { isVoidSchema, toJsonSchema } from "../../tree/schema.ts";
+import type { TreeStep } from "../../http/server/route.ts";
+import {
+  type ArgumentDefinition,
+  argumentsOf,
+  type FieldDefinition,
+  GraphQLTypeRegistry,
+  toGraphQLType,
+} from "./types.ts";
+
+/**
+ * The operation type a field belongs to.
+ *
+ * @example
+ * ```ts
+ * import type { OperationKind } from "@ramify/api/graphql";
+ *
+ * const kind: OperationKind = "subscription";
+ * ```
+ */
+export type OperationKind = "query" | "mutation" | "subscription";
+
+/**
+ * One leaf as a GraphQL field.
+ *
+ * @example
+ * ```ts
+ * import type { GraphQLLeafField } from "@ramify/api/graphql";
+ *
+ * const describe = (field: GraphQLLeafField) => `${field.parent}.${field.name}: ${field.type}`;
+ * ```
+ */
+export interface GraphQLLeafField {
+  /** Query, mutation or subscription. */
+  readonly kind: OperationKind;
+  /** The type the field is on: `Query`, `BooksQuery`, `Mutation`, `Subscription`. */
+  readonly parent: string;
+  /** The field name on that type. */
+  readonly name: string;
+  /** Where the leaf sits in the tree. */
+  readonly steps: readonly TreeStep[];
+  /** The fallback captures above the leaf, outermost first. */
+  readonly captures: readonly string[];
+  /** The arguments: input properties and captures. */
+  readonly args: readonly ArgumentDefinition[];
+  /** The result type reference, such as `Book!` or `[Book!]!`. */
+  readonly type: string;
+  /** Whether arguments arrive as one `input: JSON` (the leaf has no input schema). */
+  readonly jsonInput: boolean;
+  /** Whether the leaf's output is void, so the field answers `true` when done. */
+  readonly voidResult: boolean;
+  /** From `meta.description`. */
+  readonly description?: string;
+  /** The leaf. */
+  readonly node: Leaf<never, unknown, unknown>;
+}
+
+/**
+ * A namespace field of Query: a branch whose subtree has query fields.
+ *
+ * @example
+ * ```ts
+ * import type { GraphQLNamespace } from "@ramify/api/graphql";
+ *
+ * const books: GraphQLNamespace = { parent: "Query", name: "books", type: "BooksQuery" };
+ * ```
+ */
+export interface GraphQLNamespace {
+  /** The type the namespace field is on. */
+  readonly parent: string;
+  /** The field name (the branch name). */
+  readonly name: string;
+  /** The namespace object type, `<Branch>Query`. */
+  readonly type: string;
+}
+
+/**
+ * What `projectGraphQL` gives: the fields, the dispatch table from
+ * `Parent.field` to the leaf, and the named types (namespaces included).
+ *
+ * @example
+ * ```ts
+ * import { api, op } from "@ramify/api/tree";
+ * import { projectGraphQL } from "@ramify/api/graphql";
+ *
+ * const { dispatch } = projectGraphQL(api({ ping: op(() => "pong", { tags: { readOnly: true } }) }));
+ * console.log([...dispatch.keys()]); // ["Query.ping"]
+ * ```
+ */
+export interface ProjectGraphQLResult {
+  /** Every leaf field, in tree order. */
+  readonly fields: readonly GraphQLLeafField[];
+  /** Every namespace field of Query, in tree order. */
+  readonly namespaces: readonly GraphQLNamespace[];
+  /** `Parent.field` to its leaf field. */
+  readonly dispatch: ReadonlyMap<string, GraphQLLeafField>;
+  /** The named types: results, inputs, enums, unions, scalars and namespaces. */
+  readonly types: GraphQLTypeRegistry;
+}
+
+/**
+ * Options of {@linkcode projectGraphQL}.
+ *
+ * @example
+ * ```ts
+ * import type { ProjectGraphQLOptions } from "@ramify/api/graphql";
+ *
+ * const opts: ProjectGraphQLOptions = { readNames: ["get", "list", "show"] };
+ * ```
+ */
+export interface ProjectGraphQLOptions {
+  /** The read-like name prefixes for untagged leaves. Default `get list read find search count`. */
+  readonly readNames?: readonly string[];
+}
+
+const READ_NAMES = ["get", "list", "read", "find", "search", "count"] as const;
+const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
+
+/**
+ * Projects a tree onto GraphQL in one walk. Pure: the same tree gives equal
+ * results.
+ *
+ * @example
+ * ```ts
+ * import { api, op } from "@ramify/api/tree";
+ * import { projectGraphQL } from "@ramify/api/graphql";
+ *
+ * const { fields } = projectGraphQL(api({}, {
+ *   fallback: { name: "id", subtree: api({ read: op(({ id }: { id: string }) => id) }) },
+ * }));
+ * console.log(fields[0].args); // [{ name: "id", type: "ID!" }]
+ * ```
+ *
+ * @throws {Error} when two leaves project to one GraphQL name (both are named),
+ * or a name cannot be a GraphQL name.
+ */
+export function projectGraphQL(
+  node: Node,
+  opts: ProjectGraphQLOptions = {},
+): ProjectGraphQLResult {
+  const readNames = opts.readNames ?? READ_NAMES;
+  const types = new GraphQLTypeRegistry();
+  const fields: GraphQLLeafField[] = [];
+  const namespaces: GraphQLNamespace[] = [];
+  const dispatch = new Map<string, GraphQLLeafField>();
+  const namespaceFields = new Map<string, FieldDefinition[]>();
+
+  const add = (field: GraphQLLeafField) => {
+    const key = `${field.parent}.${field.name}`;
+    const existing = dispatch.get(key);
+    if (existing !== undefined) {
+      throw new Error(
+        `projectGraphQL: ${describe(existing.steps)} and ${
+          describe(field.steps)
+        } both project to ${key}; rename one or tag it differently`,
+      );
+    }
+    dispatch.set(key, field);
+    fields.push(field);
+  };
+
+  const walk = (current: Node, steps: readonly TreeStep[], captures: readonly string[]) => {
+    if (typeof current.handler === "function") {
+      add(leafField(current as Leaf<never, unknown, unknown>, steps, captures, readNames, types));
+    }
+    for (const [name, child] of Object.entries(current.children ?? {})) {
+      walk(child, [...steps, { kind: "child", name }], captures);
+    }
+    if (current.fallback !== undefined) {
+      const { name, subtree } = current.fallback;
+      checkName(name, [...steps, { kind: "fallback", name }]);
+      walk(subtree, [...steps, { kind: "fallback", name }], [...captures, name]);
+    }
+  };
+  walk(node, [], []);
+
+  // Namespaces: each query field's branch path, outermost first, once each.
+  for (const field of fields) {
+    if (field.kind !== "query" || field.parent === "Query") continue;
+    const names = childNames(field.steps).slice(0, -1);
+    for (let depth = 1; depth <= names.length; depth++) {
+      const parent = depth === 1 ? "Query" : namespaceType(names.slice(0, depth - 1));
+      const type = namespaceType(names.slice(0, depth));
+      const name = names[depth - 1];
+      if (namespaceFields.has(type)) continue;
+      namespaceFields.set(type, []);
+      namespaces.push({ parent, name, type });
+      const key = `${parent}.${name}`;
+      const clash = dispatch.get(key);
+      if (clash !== undefined) {
+        throw new Error(
+          `projectGraphQL: ${describe(clash.steps)} and the branch ${
+            names.slice(0, depth).join(".")
+          } both project to ${key}`,
+        );
+      }
+    }
+  }
+  for (const namespace of namespaces) {
+    if (namespace.parent !== "Query") {
+      namespaceFields.get(namespace.parent)!.push({
+        name: namespace.name,
+        type: `${namespace.type}!`,
+      });
+    }
+  }
+  for (const field of fields) {
+    if (field.kind === "query" && field.parent !== "Query") {
+      namespaceFields.get(field.parent)!.push(fieldDefinition(field));
+    }
+  }
+  for (const [name, typeFields] of namespaceFields) {
+    types.define({ kind: "object", name, fields: typeFields });
+  }
+  return { fields, namespaces, dispatch, types };
+}
+
+/** The SDL field definition of a leaf field. */
+export function fieldDefinition(field: GraphQLLeafField): FieldDefinition {
+  return {
+    name: field.name,
+    type: field.type,
+    args: field.args,
+    ...(field.description === undefined ? {} : { description: field.description }),
+  };
+}
+
+function leafField(
+  node: Leaf<never, unknown, unknown>,
+  steps: readonly TreeStep[],
+  captures: readonly string[],
+  readNames: readonly string[],
+  types: GraphQLTypeRegistry,
+): GraphQLLeafField {
+  const names = childNames(steps);
+  for (const name of names) checkName(name, steps);
+  const leafName = names.at(-1) ?? "root";
+  const kind = kindOf(node, leafName, readNames);
+  const hint = pascal(names.length === 0 ? ["root"] : names);
+  const inQuery = kind === "query";
+  const parent = !inQuery
+    ? (kind === "mutation" ? "Mutation" : "Subscription")
+    : names.length <= 1
+    ? "Query"
+    : namespaceType(names.slice(0, -1));
+  const name = inQuery ? leafName : camel(names.length === 0 ? ["root"] : names);
+  const input = sideSchema(node, "input", steps);
+  const args = input === undefined
+    ? [{
+      name: "input",
+      // Converting "no schema" registers the JSON scalar the argument needs.
+      type: toGraphQLType(undefined, {
+        direction: "input",
+        name: `${hint}Input`,
+        registry: types,
+        required: false,
+      }),
+      description: "The named inputs, as one JSON object",
+    }]
+    : argumentsOf(input, { name: `${hint}Input`, registry: types });
+  const jsonInput = input === undefined;
+  const withCaptures = [...args];
+  for (const capture of captures) {
+    const index = withCaptures.findIndex((arg) => arg.name === capture);
+    if (index === -1) withCaptures.push({ name: capture, type: "ID!" });
+    else if (!withCaptures[index].type.endsWith("!")) {
+      withCaptures[index] = { ...withCaptures[index], type: `${withCaptures[index].type}!` };
+    }
+  }
+  const outputSchema = node.meta?.output;
+  const voidResult = outputSchema !== undefined && isVoidSchema(outputSchema);
+  const type = voidResult ? "Boolean!" : toGraphQLType(sideSchema(node, "output", steps), {
+    direction: "output",
+    name: `${hint}Result`,
+    registry: types,
+    required: node.meta?.output !== undefined,
+  });
+  const description = node.meta?.description;
+  return {
+    kind,
+    parent,
+    name,
+    steps,
+    captures,
+    args: withCaptures,
+    type,
+    jsonInput,
+    voidResult,
+    ...(description === undefined ? {} : { description }),
+    node,
+  };
+}
+
+function kindOf(node: Node, name: string, readNames: readonly string[]): OperationKind {
+  const tags = tagsOf(node);
+  if (tags.streaming === true) return "subscription";
+  if (tags.readOnly === true) return "query";
+  if (tags.readOnly === false) return "mutation";
+  const readLike = readNames.some((prefix) =>
+    name === prefix ||
+    (name.startsWith(prefix) && /[A-Z]/.test(name.charAt(prefix.length)))
+  );
+  return readLike ? "query" : "mutation";
+}
+
+function sideSchema(node: Node, side: "input" | "output", steps: readonly TreeStep[]) {
+  const schema = node.meta?.[side];
+  if (schema === undefined) return undefined;
+  try {
+    return toJsonSchema(schema, side);
+  } catch (error) {
+    throw new Error(
+      `projectGraphQL: the ${side} schema of ${describe(steps)} has no JSON Schema form: ${
+        error instanceof Error ? error.message : String(error)
+      }`,
+      { cause: error },
+    );
+  }
+}
+
+function checkName(name: string, steps: readonly TreeStep[]) {
+  if (!GRAPHQL_NAME.test(name)) {
+    throw new Error(
+      `projectGraphQL: "${name}" in ${
+        describe(steps)
+      } is not a GraphQL name (letters, digits and _, not starting with a digit)`,
+    );
+  }
+}
+
+function childNames(steps: readonly TreeStep[]): string[] {
+  return steps.filter((step) => step.kind === "child").map((step) => step.name);
+}
+
+/** The namespace type of a branch path: `books.checkout` is `BooksCheckoutQuery`. */
+function namespaceType(names: readonly string[]): string {
+  return `${pascal(names)}Query`;
+}
+
+function pascal(names: readonly string[]): string {
+  return names.map((n) => n.charAt(0).toUpperCase() + n.slice(1)).join("");
+}
+
+function camel(names: readonly string[]): string {
+  const joined = pascal(names);
+  return joined.charAt(0).toLowerCase() + joined.slice(1);
+}
+
+function describe(steps: readonly TreeStep[]): string {
+  if (steps.length === 0) return "the root";
+  return steps.map((step) => step.kind === "child" ? step.name : `{${step.name}}`).join(".");
+}

@@ -1,0 +1,68 @@
+/**
+ * `toSDL(node, opts?)`: the GraphQL schema of a tree as SDL text: the root
+ * types, the namespace types and every named type from the schemas.
+ *
+ * @example
+ * ```ts
+ * import { api, op } from "@ramify/api/tree";
+ * import { toSDL } from "@ramify/api/graphql";
+ *
+ * console.log(toSDL(api({ ping: op(() => "pong", { tags: { readOnly: true } }) })));
+ * // type Query {
+ * //   ping: JSON
+ * // }
+ * // ...
+ * ```
+ *
+ * @module
+ */
+
+import type { Node } from "../../tree/node.ts";
+import { fieldDefinition, projectGraphQL, type ProjectGraphQLOptions } from "./projection.ts";
+import type { ProjectGraphQLResult } from "./projection.ts";
+import { type FieldDefinition, GraphQLTypeRegistry, toGraphQL } from "./types.ts";
+
+/**
+ * The SDL of a tree.
+ *
+ * @example
+ * ```ts
+ * import { api, op } from "@ramify/api/tree";
+ * import { toSDL } from "@ramify/api/graphql";
+ * import { buildSchema } from "graphql";
+ *
+ * const sdl = toSDL(api({ books: api({ add: op(() => ({})) }) }));
+ * console.log(buildSchema(sdl).getMutationType()?.name); // "Mutation"
+ * ```
+ */
+export function toSDL(node: Node, opts?: ProjectGraphQLOptions): string {
+  return printProjection(projectGraphQL(node, opts));
+}
+
+/** The SDL of a projection: root types first, then the named types in first-use order. */
+export function printProjection(projection: ProjectGraphQLResult): string {
+  const printing = new GraphQLTypeRegistry();
+  const rootFields = (parent: string): FieldDefinition[] => [
+    ...projection.namespaces.filter((n) => n.parent === parent).map((n) => ({
+      name: n.name,
+      type: `${n.type}!`,
+    })),
+    ...projection.fields.filter((f) => f.parent === parent).map(fieldDefinition),
+  ];
+  const query = rootFields("Query");
+  printing.define({
+    kind: "object",
+    name: "Query",
+    fields: query.length > 0 ? query : [{
+      name: "_empty",
+      type: "Boolean",
+      description: "The tree has no query; GraphQL needs one field here.",
+    }],
+  });
+  for (const root of ["Mutation", "Subscription"]) {
+    const fields = rootFields(root);
+    if (fields.length > 0) printing.define({ kind: "object", name: root, fields });
+  }
+  for (const definition of projection.types.definitions) printing.define(definition);
+  return toGraphQL(printing);
+}

@@ -1,0 +1,442 @@
+/**
+ * The typed HTTP client: `createClient(tree, opts?)` gives a nested object that
+ * mirrors the tree. Branches are objects, leaves are async functions taking the
+ * flat input, and a fallback is a function taking the captured value and
+ * returning the subtree's object. Inputs and outputs are typed from the tree;
+ * requests go where `createFetch` serves them, encoded the way it reads them.
+ *
+ * @example
+ * ```ts
+ * import { api, createClient, createFetch, http, op } from "@ramify/api";
+ *
+ * const tree = api({
+ *   books: api({ list: op(() => [{ id: "1", title: "Dune" }], http.get) }, {
+ *     fallback: {
+ *       name: "bookId",
+ *       subtree: api({ read: op(({ bookId }: { bookId: string }) => ({ id: bookId }), http.get) }),
+ *     },
+ *   }),
+ * });
+ * const client = createClient(tree, { fetch: createFetch(tree) });
+ * const books = await client.books.list();
+ * const book = await client.books.bookId("1").read();
+ * console.log(books[0].title, book.id); // "Dune" "1"
+ * ```
+ *
+ * @module
+ */
+
+import type { Fallback, Leaf, Node } from "../../tree/node.ts";
+import { httpProjection, type HttpProjectionOptions } from "../server/projection.ts";
+import { type HttpOperation, type HttpRoute, listOperations } from "../server/route.ts";
+import { ClientError } from "./client_error.ts";
+import type {
+  CallOptions,
+  ClientExtension,
+  ClientOperation,
+  ClientRequest,
+  Send,
+} from "./extension.ts";
+import { encodeSegment } from "../server/path.ts";
+import { readEvents } from "./_sse.ts";
+import { type Captures, materialize, shapeOf } from "./shape.ts";
+
+/**
+ * Any fetch-compatible function: the global `fetch`, or a server's own handler
+ * (such as `createFetch(tree)`) to call it in process.
+ *
+ * @example
+ * ```ts
+ * import type { FetchLike } from "@ramify/api/http";
+ *
+ * const viaGlobal: FetchLike = (request) => fetch(request);
+ * ```
+ */
+export type FetchLike = (request: Request) => Promise<Response>;
+
+/**
+ * Options of {@linkcode createClient} and {@linkcode createClientFromRoute}.
+ *
+ * @example
+ * ```ts
+ * import type { ClientOptions } from "@ramify/api/http";
+ *
+ * const opts: ClientOptions = {
+ *   baseUrl: "https://api.example.com/v1/",
+ *   headers: { authorization: "Bearer token" },
+ * };
+ * ```
+ */
+export interface ClientOptions extends HttpProjectionOptions {
+  /**
+   * Where the API is served; a path prefix in it is kept (`https://host/api`
+   * calls `https://host/api/books/list`). Default: the page's origin in a
+   * browser, else `http://localhost`.
+   */
+  readonly baseUrl?: string | URL;
+  /** The fetch to send with. Default: the global `fetch`. */
+  readonly fetch?: FetchLike;
+  /** Headers sent with every call. */
+  readonly headers?: HeadersInit;
+  /** Extensions, the first outermost (see `ClientExtension`). */
+  readonly extensions?: readonly ClientExtension[];
+}
+
+/**
+ * Whether every key of T is optional, so the input may be left out.
+ *
+ * @example
+ * ```ts
+ * import type { AllOptional } from "@ramify/api/http";
+ *
+ * const yes: AllOptional<{ a?: number }> = true;
+ * ```
+ */
+export type AllOptional<T> = Record<PropertyKey, never> extends T ? true : false;
+
+/**
+ * What a leaf resolves to on the client: a stream stays a stream, a passed-through
+ * `Response` is unknown, nothing is `undefined`.
+ *
+ * @example
+ * ```ts
+ * import type { ResultOf } from "@ramify/api/http";
+ *
+ * const n: ResultOf<Promise<number>> = 1;
+ * ```
+ */
+export type ResultOf<O> = O extends AsyncIterable<infer E> ? AsyncIterable<E>
+  : Awaited<O> extends AsyncIterable<infer E> ? AsyncIterable<E>
+  : Awaited<O> extends Response ? unknown
+  : Awaited<O> extends void ? undefined
+  : Awaited<O>;
+
+/**
+ * The input a caller gives: the leaf's input less what the fallbacks captured.
+ *
+ * @example
+ * ```ts
+ * import type { CallInput } from "@ramify/api/http";
+ *
+ * const input: CallInput<{ bookId: string; title: string }, "bookId"> = { title: "Dune" };
+ * ```
+ */
+export type CallInput<W, Caps extends string> = [Caps] extends [never] ? W : Omit<W, Caps>;
+
+/**
+ * The client function of a leaf.
+ *
+ * @example
+ * ```ts
+ * import type { LeafClient } from "@ramify/api/http";
+ * import { op } from "@ramify/api/tree";
+ *
+ * const read = op(({ id }: { id: string }) => ({ id }));
+ * type Read = LeafClient<typeof read>; // (input: { id: string }, options?) => Promise<{ id: string }>
+ * ```
+ */
+export type LeafClient<L, Caps extends string = never> = L extends Leaf<infer _I, infer O, infer W>
+  ? AllOptional<CallInput<W, Caps>> extends true
+    ? (input?: CallInput<W, Caps>, options?: CallOptions) => Promise<ResultOf<O>>
+  : (input: CallInput<W, Caps>, options?: CallOptions) => Promise<ResultOf<O>>
+  : unknown;
+
+/**
+ * The clients of a node's static children, by name.
+ *
+ * @example
+ * ```ts
+ * import type { ChildrenClient } from "@ramify/api/http";
+ * import { api, op } from "@ramify/api/tree";
+ *
+ * const tree = api({ ping: op(() => "pong") });
+ * type Children = ChildrenClient<typeof tree, never>; // { ping: ... }
+ * ```
+ */
+export type ChildrenClient<N, Caps extends string> = N extends { readonly children: infer C }
+  ? { readonly [K in keyof C]: Client<C[K], Caps> }
+  : unknown;
+
+/**
+ * The function a node's fallback becomes: the captured value in, the subtree's
+ * client out, keyed by the capture name.
+ *
+ * @example
+ * ```ts
+ * import type { FallbackClient } from "@ramify/api/http";
+ * import { api, op } from "@ramify/api/tree";
+ *
+ * const tree = api({}, { fallback: { name: "id", subtree: api({ read: op(() => 1) }) } });
+ * type ById = FallbackClient<typeof tree, never>; // { id: (value: string) => ... }
+ * ```
+ */
+export type FallbackClient<N, Caps extends string> = N extends { readonly fallback?: infer F }
+  ? NonNullable<F> extends Fallback<infer Name, infer Sub>
+    ? { readonly [P in Name]: (value: string) => Client<Sub, Caps | Name> }
+  : unknown
+  : unknown;
+
+/**
+ * A client of a node whose types were lost (a route without its tree): every
+ * name is reachable and every leaf takes and returns unknown values.
+ *
+ * @example
+ * ```ts
+ * import type { DynamicClient } from "@ramify/api/http";
+ *
+ * async function ping(client: DynamicClient) {
+ *   return await client.health.ping();
+ * }
+ * ```
+ */
+export interface DynamicClient {
+  /** Calls the leaf at this position. */
+  (input?: Record<string, unknown>, options?: CallOptions): Promise<unknown>;
+  /** A child, or a fallback (call it with the captured value). */
+  readonly [name: string]: DynamicClient;
+}
+
+/**
+ * The typed client of a tree: its shape mirrors the tree.
+ *
+ * @example
+ * ```ts
+ * import type { Client } from "@ramify/api/http";
+ * import { api, op } from "@ramify/api/tree";
+ *
+ * const tree = api({ ping: op(() => "pong") });
+ * type PingClient = Client<typeof tree>; // { ping: (input?, options?) => Promise<string> }
+ * ```
+ */
+export type Client<N, Caps extends string = never> = Node extends N ? DynamicClient
+  : LeafClient<N, Caps> & ChildrenClient<N, Caps> & FallbackClient<N, Caps>;
+
+/**
+ * The client of a tree. Each leaf becomes an async function of its input and
+ * per-call options; `GET`, `HEAD` and `DELETE` send the input in the query
+ * (arrays as repeated keys, objects as JSON), other verbs as a JSON body.
+ * Responses decode by content type; `204` gives `undefined`; a streaming leaf
+ * gives an `AsyncIterable` of its events. A non-OK response throws a
+ * `ClientError`.
+ *
+ * @example In process, through the server's own handler
+ * ```ts
+ * import { api, createClient, createFetch, op } from "@ramify/api";
+ * import { z } from "zod";
+ *
+ * const tree = api({
+ *   add: op(({ a, b }) => a + b, { input: z.object({ a: z.number(), b: z.number() }) }),
+ * });
+ * const client = createClient(tree, { fetch: createFetch(tree) });
+ * console.log(await client.add({ a: 1, b: 2 })); // 3
+ * ```
+ */
+export function createClient<T extends Node>(tree: T, opts: ClientOptions = {}): Client<T> {
+  return createClientFromRoute<T>(httpProjection(tree, opts), opts);
+}
+
+/**
+ * The client of a route tree. Without a type argument its calls are untyped
+ * (`DynamicClient`); give the tree's type to type it.
+ *
+ * @example
+ * ```ts
+ * import { api, op } from "@ramify/api/tree";
+ * import { httpProjection } from "@ramify/api/http/dx";
+ * import { createClientFromRoute, createFetch } from "@ramify/api/http";
+ *
+ * const tree = api({ ping: op(() => "pong") });
+ * const client = createClientFromRoute<typeof tree>(httpProjection(tree), {
+ *   fetch: createFetch(tree),
+ * });
+ * console.log(await client.ping()); // "pong"
+ * ```
+ */
+export function createClientFromRoute<T extends Node = Node>(
+  route: HttpRoute,
+  opts: ClientOptions = {},
+): Client<T> {
+  const base = baseUrlOf(opts.baseUrl);
+  const fetcher: FetchLike = opts.fetch ?? ((request) => fetch(request));
+  const send = (opts.extensions ?? []).reduceRight<Send>(
+    (next, extension) => extension.wrap(next),
+    (request) =>
+      fetcher(
+        new Request(request.url, {
+          method: request.method,
+          headers: request.headers,
+          body: request.body,
+          signal: request.signal,
+        }),
+      ),
+  );
+  const context: CallContext = { base, defaults: new Headers(opts.headers), send };
+  const shape = shapeOf(
+    listOperations(route).map((operation) => ({
+      steps: operation.steps,
+      payload: prepare(operation),
+    })),
+  );
+  return materialize(
+    shape,
+    [],
+    (prepared, captures, input, options) => call(prepared, captures, input, options, context),
+  ) as Client<T>;
+}
+
+interface CallContext {
+  readonly base: string;
+  readonly defaults: Headers;
+  readonly send: Send;
+}
+
+/** An operation with what every call of it needs, worked out once. */
+interface Prepared {
+  readonly operation: ClientOperation;
+  /** Path segments: encoded static text, or the index of a capture. */
+  readonly segments: readonly (string | { readonly capture: string })[];
+  readonly inQuery: boolean;
+  readonly streams: boolean;
+}
+
+const QUERY_VERBS: ReadonlySet<string> = new Set(["GET", "HEAD", "DELETE", "OPTIONS"]);
+
+function prepare(operation: HttpOperation): Prepared {
+  const segments = operation.path.split("/").slice(1).filter((s) => s !== "").map((segment) =>
+    segment.startsWith("{") && segment.endsWith("}")
+      ? { capture: segment.slice(1, -1) }
+      : encodeSegment(segment)
+  );
+  return {
+    operation: {
+      method: operation.method,
+      path: operation.path,
+      steps: operation.steps,
+      tags: operation.tags,
+    },
+    segments,
+    inQuery: QUERY_VERBS.has(operation.method),
+    streams: operation.response === "event-stream",
+  };
+}
+
+async function call(
+  prepared: Prepared,
+  captures: Captures,
+  input: Record<string, unknown>,
+  options: CallOptions,
+  context: CallContext,
+): Promise<unknown> {
+  const captured = new Map(captures);
+  const path = prepared.segments.map((segment) =>
+    typeof segment === "string" ? segment : encodeSegment(captured.get(segment.capture) ?? "")
+  ).join("/");
+  const headers = new Headers(context.defaults);
+  for (const [name, value] of new Headers(options.headers)) headers.set(name, value);
+  headers.set(
+    "accept",
+    prepared.streams ? "text/event-stream" : "application/json, application/problem+json",
+  );
+  let body: string | undefined;
+  const values = Object.entries(input).filter(([key, value]) =>
+    value !== undefined && !captured.has(key)
+  );
+  let query = "";
+  if (prepared.inQuery) {
+    query = queryOf(values);
+  } else {
+    body = JSON.stringify(Object.fromEntries(values));
+    headers.set("content-type", "application/json");
+  }
+  const request: ClientRequest = {
+    operation: prepared.operation,
+    method: prepared.operation.method,
+    url: `${context.base}/${path}${query}`,
+    headers,
+    body,
+    signal: options.signal,
+    options,
+  };
+  const response = await context.send(request);
+  return await decode(response, request, prepared.streams);
+}
+
+/** `?a=1&tags=x&tags=y`: arrays as repeated keys, objects as JSON, `null` left out. */
+function queryOf(values: readonly [string, unknown][]): string {
+  const params = new URLSearchParams();
+  const text = (value: unknown) =>
+    typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
+  for (const [key, value] of values) {
+    if (value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value) params.append(key, text(item));
+    } else {
+      params.append(key, text(value));
+    }
+  }
+  const query = params.toString();
+  return query === "" ? "" : `?${query}`;
+}
+
+async function decode(response: Response, request: ClientRequest, streams: boolean) {
+  const type = response.headers.get("content-type") ?? "";
+  if (!response.ok) {
+    throw new ClientError({
+      method: request.method,
+      url: request.url,
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+      body: await readBody(response, type),
+    });
+  }
+  if (response.status === 204 || response.status === 205 || request.method === "HEAD") {
+    await response.body?.cancel();
+    return undefined;
+  }
+  if (streams || type.startsWith("text/event-stream")) {
+    return response.body === null ? emptyStream() : eventsOf(response.body, request);
+  }
+  return await readBody(response, type);
+}
+
+async function readBody(response: Response, type: string): Promise<unknown> {
+  const text = await response.text();
+  if (text === "") return undefined;
+  if (/[/+]json\b/.test(type)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+async function* emptyStream(): AsyncGenerator<never> {}
+
+async function* eventsOf(body: ReadableStream<Uint8Array>, request: ClientRequest) {
+  for await (const { event, data } of readEvents(body)) {
+    const value: unknown = JSON.parse(data);
+    if (event === "error") {
+      const problem = value as { status?: number; title?: string };
+      throw new ClientError({
+        method: request.method,
+        url: request.url,
+        status: problem.status ?? 500,
+        statusText: problem.title ?? "Stream Error",
+        headers: new Headers(),
+        body: value,
+      });
+    }
+    yield value;
+  }
+}
+
+/** The base as text without a trailing slash: route paths are appended to it. */
+function baseUrlOf(baseUrl: string | URL | undefined): string {
+  const origin = (globalThis as { location?: { origin?: string } }).location?.origin;
+  const url = new URL(baseUrl ?? origin ?? "http://localhost");
+  const prefix = url.pathname.replace(/\/+$/, "");
+  return `${url.origin}${prefix}`;
+}

@@ -1,0 +1,132 @@
+/**
+ * The extension interface of the typed HTTP client. An extension wraps the
+ * function that sends one request; extensions compose like middleware, the
+ * first in `extensions` outermost:
+ *
+ * ```
+ * createClient(tree, { extensions: [retry(), timeout(), interceptors(), logging()] })
+ * // call → retry → timeout → interceptors → logging → fetch
+ * ```
+ *
+ * So each retry attempt gets its own timeout, and logging sees every attempt.
+ *
+ * @example A header-stamping extension
+ * ```ts
+ * import type { ClientExtension } from "@ramify/api/http";
+ *
+ * const stamp: ClientExtension = {
+ *   name: "stamp",
+ *   wrap: (next) => (request) => {
+ *     request.headers.set("x-client", "ramify");
+ *     return next(request);
+ *   },
+ * };
+ * ```
+ *
+ * @module
+ */
+
+import type { HttpVerb, Tags } from "../../tree/node.ts";
+import type { TreeStep } from "../server/route.ts";
+
+/**
+ * What the client knows of the operation being called, from the tree.
+ *
+ * @example
+ * ```ts
+ * import type { ClientOperation } from "@ramify/api/http";
+ *
+ * const safe = (operation: ClientOperation) =>
+ *   operation.tags.readOnly === true || operation.tags.idempotent === true;
+ * ```
+ */
+export interface ClientOperation {
+  /** The verb. */
+  readonly method: HttpVerb;
+  /** The path template, `/books/{bookId}`. */
+  readonly path: string;
+  /** Where the leaf sits in the tree. */
+  readonly steps: readonly TreeStep[];
+  /** The leaf's own tags with implications (readOnly, idempotent, streaming, ...). */
+  readonly tags: Tags;
+}
+
+/**
+ * Per-call options: an abort signal, extra headers, and values extensions read
+ * (such as `timeout`).
+ *
+ * @example
+ * ```ts
+ * import type { CallOptions } from "@ramify/api/http";
+ *
+ * const options: CallOptions = { headers: { "x-request-id": "42" }, timeout: 2_000 };
+ * ```
+ */
+export interface CallOptions {
+  /** Aborts the call. An aborted call is never retried. */
+  readonly signal?: AbortSignal;
+  /** Headers for this call, over the client's defaults. */
+  readonly headers?: HeadersInit;
+  /** Milliseconds before this call times out (read by the `timeout` extension). */
+  readonly timeout?: number;
+  /** Further values for extensions. */
+  readonly [key: string]: unknown;
+}
+
+/**
+ * One request on its way out. Extensions may change `url`, `headers` and
+ * `signal`, or send it more than once; the body is text, so it can be resent.
+ *
+ * @example
+ * ```ts
+ * import type { ClientRequest } from "@ramify/api/http";
+ *
+ * const describe = (request: ClientRequest) => `${request.method} ${request.url}`;
+ * ```
+ */
+export interface ClientRequest {
+  /** The operation called. */
+  readonly operation: ClientOperation;
+  /** The verb (the operation's). */
+  readonly method: HttpVerb;
+  /** The full URL, query included. */
+  url: string;
+  /** The request headers (mutable). */
+  readonly headers: Headers;
+  /** The JSON body text, for verbs that carry one. */
+  readonly body: string | undefined;
+  /** The signal the request is sent with. */
+  signal: AbortSignal | undefined;
+  /** The call's options. */
+  readonly options: CallOptions;
+}
+
+/**
+ * Sends one request and resolves with its response (any status). Rejects only
+ * when no response arrives (network failure, abort, timeout).
+ *
+ * @example
+ * ```ts
+ * import type { Send } from "@ramify/api/http";
+ *
+ * const offline: Send = () => Promise.reject(new TypeError("offline"));
+ * ```
+ */
+export type Send = (request: ClientRequest) => Promise<Response>;
+
+/**
+ * A client extension: wraps the next sender.
+ *
+ * @example
+ * ```ts
+ * import type { ClientExtension } from "@ramify/api/http";
+ *
+ * const noop: ClientExtension = { name: "noop", wrap: (next) => next };
+ * ```
+ */
+export interface ClientExtension {
+  /** A name for logs and errors. */
+  readonly name: string;
+  /** The sender that runs this extension, then `next`. */
+  wrap(next: Send): Send;
+}

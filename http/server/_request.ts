@@ -1,0 +1,180 @@
+// Reading a request into the handler's one flat input object: the raw path, the
+// query, the body (JSON, urlencoded, multipart) within a size limit, and the
+// merge with captures. Everything a client sends lands as own data properties,
+// so no key (`__proto__`, `constructor`, ...) can reach a prototype.
+
+import { isPlainObject, setOwn } from "../../tree/object.ts";
+import { HttpError } from "./problem.ts";
+import { readBodyBytes } from "./body.ts";
+
+/** Query string to own properties; a repeated key gives an array of its values. */
+export function parseQuery(query: string, maxKeys: number): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  if (query === "") return values;
+  let count = 0;
+  for (const part of query.split("&")) {
+    if (part === "") continue;
+    if (++count > maxKeys) {
+      throw new HttpError(400, `The query has more than ${maxKeys} parameters`);
+    }
+    const eq = part.indexOf("=");
+    const key = decodeQueryPart(eq === -1 ? part : part.slice(0, eq));
+    const value = eq === -1 ? "" : decodeQueryPart(part.slice(eq + 1));
+    addValue(values, key, value);
+  }
+  return values;
+}
+
+function decodeQueryPart(part: string): string {
+  const spaced = part.indexOf("+") === -1 ? part : part.replaceAll("+", " ");
+  if (spaced.indexOf("%") === -1) return spaced;
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    throw new HttpError(400, "The query holds malformed percent-encoding");
+  }
+}
+
+function addValue(target: Record<string, unknown>, key: string, value: unknown) {
+  if (!Object.hasOwn(target, key)) {
+    setOwn(target, key, value);
+    return;
+  }
+  const existing = target[key];
+  if (Array.isArray(existing)) existing.push(value);
+  else setOwn(target, key, [existing, value]);
+}
+
+/** Limits on what a request body may be. */
+export interface BodyLimits {
+  readonly maxBytes: number;
+  readonly maxDepth: number;
+  readonly maxKeys: number;
+}
+
+/** A parsed body: its values, and whether they are strings from a form (to coerce like a query). */
+export interface Body {
+  readonly values: Record<string, unknown>;
+  readonly fromForm: boolean;
+}
+
+/**
+ * Reads the body into own properties, or `undefined` when there is none.
+ * 413 over the size limit, 415 for a type other than JSON, urlencoded or
+ * multipart, 400 for a body that does not parse into an object.
+ */
+export async function readBody(
+  request: Request,
+  limits: BodyLimits,
+): Promise<Body | undefined> {
+  if (request.body === null) return undefined;
+  const type = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  const read = await readBodyBytes(request, limits.maxBytes);
+  if (!read.ok) {
+    throw read.reason === "too-large"
+      ? new HttpError(413, `The body is larger than ${limits.maxBytes} bytes`)
+      : new HttpError(400, "The body could not be read");
+  }
+  const bytes = read.bytes;
+  if (bytes.byteLength === 0) return undefined;
+  if (type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"))) {
+    return { values: parseJsonObject(bytes, limits), fromForm: false };
+  }
+  if (type === "application/x-www-form-urlencoded") {
+    return { values: parseQuery(decodeUtf8(bytes), limits.maxKeys), fromForm: true };
+  }
+  if (type === "multipart/form-data") {
+    return { values: await parseMultipart(request, bytes, limits.maxKeys), fromForm: true };
+  }
+  throw new HttpError(
+    415,
+    type === ""
+      ? "A body needs a Content-Type: application/json, application/x-www-form-urlencoded or multipart/form-data"
+      : `Content-Type ${type} is not accepted; send application/json, application/x-www-form-urlencoded or multipart/form-data`,
+    {
+      headers: {
+        "accept-post": "application/json, application/x-www-form-urlencoded, multipart/form-data",
+      },
+    },
+  );
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new HttpError(400, "The body is not valid UTF-8");
+  }
+}
+
+function parseJsonObject(bytes: Uint8Array, limits: BodyLimits): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(decodeUtf8(bytes));
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    throw new HttpError(400, "The body is not valid JSON");
+  }
+  if (!isPlainObject(value)) {
+    throw new HttpError(400, "The JSON body must be an object of named inputs");
+  }
+  checkDepth(value, limits.maxDepth);
+  return value;
+}
+
+/** Bounds nesting depth iteratively, so hostile bodies cannot exhaust the stack later. */
+export function checkDepth(root: unknown, maxDepth: number): void {
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value !== "object" || value === null) continue;
+    if (depth > maxDepth) {
+      throw new HttpError(400, `The input nests deeper than ${maxDepth} levels`);
+    }
+    for (const child of Array.isArray(value) ? value : Object.values(value)) {
+      stack.push([child, depth + 1]);
+    }
+  }
+}
+
+async function parseMultipart(
+  request: Request,
+  bytes: Uint8Array,
+  maxKeys: number,
+): Promise<Record<string, unknown>> {
+  let form: FormData;
+  try {
+    form = await new Response(bytes as BodyInit, {
+      headers: { "content-type": request.headers.get("content-type") ?? "" },
+    }).formData();
+  } catch {
+    throw new HttpError(400, "The multipart body could not be parsed");
+  }
+  const values: Record<string, unknown> = {};
+  let count = 0;
+  for (const [key, value] of form) {
+    if (++count > maxKeys) throw new HttpError(400, `The form has more than ${maxKeys} fields`);
+    addValue(values, key, value);
+  }
+  return values;
+}
+
+/**
+ * Merges the origins into one input object. Precedence, highest first: path
+ * captures, body, query; a capture can never be overridden by the client.
+ */
+export function mergeInput(
+  query: Record<string, unknown>,
+  body: Record<string, unknown> | undefined,
+  captures: readonly (readonly [string, string])[],
+): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const key of Object.keys(query)) setOwn(input, key, query[key]);
+  if (body !== undefined) {
+    for (const key of Object.keys(body)) setOwn(input, key, body[key]);
+  }
+  for (const [name, value] of captures) setOwn(input, name, value);
+  return input;
+}

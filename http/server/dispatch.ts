@@ -1,0 +1,327 @@
+/**
+ * From an `HttpRoute` and a matcher strategy to a fetch handler: match the path,
+ * pick the operation by method, build the one flat input (captures over body
+ * over query), validate it, run the handler and encode its result. Everything
+ * that can be decided per route is decided once, when the handler is built.
+ *
+ * @example
+ * ```ts
+ * import { api, op } from "@ramify/api/tree";
+ * import { http } from "@ramify/api/http/verbs";
+ * import { httpProjection } from "@ramify/api/http/dx";
+ * import { toRouter } from "@ramify/api/http";
+ *
+ * const handle = toRouter(httpProjection(api({ ping: op(() => "pong", http.get) })));
+ * const response = await handle(new Request("http://localhost/ping"));
+ * console.log(await response.json()); // "pong"
+ * ```
+ *
+ * @module
+ */
+
+import type { StandardSchemaV1 } from "@standard-schema/spec";
+import { inputJsonSchema, validateInput } from "../../tree/schema.ts";
+import type { HandlerContext, HttpVerb } from "../../tree/node.ts";
+import { isPlainObject, setOwn } from "../../tree/object.ts";
+import type { HttpOperation, HttpRoute, ResponseKind } from "./route.ts";
+import type { MatcherStrategy, PatternSegment, RouteDefinition } from "./router/types.ts";
+import { HttpError } from "./problem.ts";
+import { type CorsOptions, type CorsPolicy, corsPolicy } from "./cors.ts";
+import { decodeCapture, encodeSegment, splitUrl } from "./path.ts";
+import { type BodyLimits, mergeInput, parseQuery, readBody } from "./_request.ts";
+import { coerceStrings, type CoercionPlan, coercionPlan } from "./coerce.ts";
+import { errorResponse, problem, resultResponse } from "./respond.ts";
+
+/**
+ * Options of the routers and of `createFetch`.
+ *
+ * @example
+ * ```ts
+ * import type { RouterOptions } from "@ramify/api/http";
+ *
+ * const opts: RouterOptions = {
+ *   basePath: "/api",
+ *   maxBodyBytes: 64 * 1024,
+ *   onError: (error) => console.error(error),
+ * };
+ * ```
+ */
+export interface RouterOptions {
+  /** A path prefix every route is served under, like `/api`. Default none. */
+  readonly basePath?: string;
+  /** The largest body accepted, in bytes (413 above it). Default 1 MiB. */
+  readonly maxBodyBytes?: number;
+  /** The deepest nesting a JSON body may have (400 below it). Default 64. */
+  readonly maxBodyDepth?: number;
+  /** The most query parameters or form fields a request may have (400 above). Default 256. */
+  readonly maxParams?: number;
+  /** Observes a crash (an error that is not an `HttpError`), before the 500 is sent. Default: `console.error`. */
+  readonly onError?: (error: unknown, request: Request) => void;
+  /** CORS: `true` for any origin without credentials, or a policy. Default off. */
+  readonly cors?: true | CorsOptions;
+}
+
+/**
+ * A fetch handler: a standard `Request` in, a `Response` out.
+ *
+ * @example
+ * ```ts
+ * import type { FetchHandler } from "@ramify/api/http";
+ *
+ * const teapot: FetchHandler = () => Promise.resolve(new Response(null, { status: 418 }));
+ * ```
+ */
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+interface Compiled {
+  readonly operation: HttpOperation;
+  readonly handler: (input: unknown, context: HandlerContext) => unknown;
+  readonly schema: StandardSchemaV1 | undefined;
+  readonly plan: CoercionPlan | undefined;
+  readonly readsBody: boolean;
+  readonly response: ResponseKind;
+}
+
+interface Slot {
+  readonly methods: Readonly<Partial<Record<string, Compiled>>>;
+  readonly params: readonly string[];
+  readonly allow: string;
+}
+
+const BODYLESS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Builds a fetch handler from a route and a matcher strategy. The three
+ * exported routers are this with their strategies.
+ *
+ * @example
+ * ```ts
+ * import { api, op } from "@ramify/api/tree";
+ * import { httpProjection } from "@ramify/api/http/dx";
+ * import { createRouter, trieMatcher } from "@ramify/api/http";
+ *
+ * const handle = createRouter(httpProjection(api({ add: op(() => 1) })), trieMatcher);
+ * ```
+ */
+export function createRouter(
+  route: HttpRoute,
+  strategy: MatcherStrategy,
+  opts: RouterOptions = {},
+): FetchHandler {
+  const matcher = strategy(definitionsOf(route));
+  const basePath = normalizeBasePath(opts.basePath);
+  const limits: BodyLimits = {
+    maxBytes: opts.maxBodyBytes ?? 1024 * 1024,
+    maxDepth: opts.maxBodyDepth ?? 64,
+    maxKeys: opts.maxParams ?? 256,
+  };
+  const cors: CorsPolicy | undefined = opts.cors === undefined ? undefined : corsPolicy(opts.cors);
+  const report = (error: unknown, request: Request) => {
+    try {
+      (opts.onError ?? defaultOnError)(error, request);
+    } catch {
+      // An observer that throws must not turn a 500 into a crash.
+    }
+  };
+
+  const invoke = async (
+    request: Request,
+    compiled: Compiled,
+    captures: readonly string[],
+    rawParams: readonly string[],
+    query: string,
+  ): Promise<Response> => {
+    try {
+      const pairs = rawParams.map((raw, i) => [captures[i], decodeCapture(raw)] as const);
+      let queryValues = parseQuery(query, limits.maxKeys);
+      if (compiled.plan !== undefined) {
+        queryValues = coerceStrings(queryValues, compiled.plan, limits.maxDepth);
+      }
+      const body = compiled.readsBody ? await readBody(request, limits) : undefined;
+      const bodyValues = body !== undefined && body.fromForm && compiled.plan !== undefined
+        ? coerceStrings(body.values, compiled.plan, limits.maxDepth)
+        : body?.values;
+      const input = await validated(compiled, mergeInput(queryValues, bodyValues, pairs), pairs);
+      const result = await compiled.handler(input, contextOf(request));
+      return resultResponse(result, compiled.response, (error) => report(error, request));
+    } catch (error) {
+      if (error instanceof HttpError) return errorResponse(error);
+      report(error, request);
+      return problem(500);
+    }
+  };
+
+  return async (request: Request): Promise<Response> => {
+    const { path: fullPath, query } = splitUrl(request.url);
+    const path = basePath === "" ? fullPath : stripBase(fullPath, basePath);
+    const origin = cors === undefined ? undefined : request.headers.get("origin");
+    const found = path === undefined ? undefined : matcher.match(path);
+    if (found === undefined) {
+      return withCors(problem(404, "No route matches this path"), cors, origin);
+    }
+    const slot = found.value;
+    const method = request.method;
+    let compiled = slot.methods[method];
+    let head = false;
+    if (compiled === undefined) {
+      if (method === "HEAD" && slot.methods.GET !== undefined) {
+        compiled = slot.methods.GET;
+        head = true;
+      } else if (method === "OPTIONS") {
+        if (cors !== undefined && request.headers.has("access-control-request-method")) {
+          return cors.preflight(request, slot.allow);
+        }
+        return withCors(
+          new Response(null, { status: 204, headers: { allow: slot.allow } }),
+          cors,
+          origin,
+        );
+      } else {
+        return withCors(
+          problem(405, `${method} is not allowed here; allowed: ${slot.allow}`, {
+            allow: slot.allow,
+          }),
+          cors,
+          origin,
+        );
+      }
+    }
+    let response = await invoke(request, compiled, slot.params, found.params, query);
+    if (head) {
+      await response.body?.cancel();
+      response = new Response(null, { status: response.status, headers: response.headers });
+    }
+    return withCors(response, cors, origin);
+  };
+}
+
+async function validated(
+  compiled: Compiled,
+  input: Record<string, unknown>,
+  captures: readonly (readonly [string, string])[],
+): Promise<unknown> {
+  if (compiled.schema === undefined) return input;
+  const result = await validateInput(compiled.schema, input);
+  if (!result.ok) {
+    throw new HttpError(422, "The input does not match the operation's schema", {
+      issues: result.issues,
+    });
+  }
+  // A schema that does not name a capture would strip it; the handler still gets it.
+  const value = result.value;
+  if (captures.length > 0 && isPlainObject(value)) {
+    for (const [name, capture] of captures) {
+      if (!Object.hasOwn(value, name)) setOwn(value, name, capture);
+    }
+  }
+  return value;
+}
+
+function withCors(
+  response: Response,
+  cors: CorsPolicy | undefined,
+  origin: string | null | undefined,
+): Response {
+  if (cors === undefined) return response;
+  const headers = cors.headersFor(origin ?? null);
+  if (headers === undefined) return response;
+  try {
+    addCors(response.headers, headers);
+    return response;
+  } catch {
+    // A passed-through Response may have immutable headers: copy it.
+    const copy = new Response(response.body, response);
+    addCors(copy.headers, headers);
+    return copy;
+  }
+}
+
+/** Appends to `Vary` (a passed-through response may vary on more), sets the rest. */
+function addCors(target: Headers, cors: Headers): void {
+  for (const [name, value] of cors) {
+    if (name === "vary") target.append(name, value);
+    else target.set(name, value);
+  }
+}
+
+function defaultOnError(error: unknown, request: Request) {
+  console.error(`ramify: ${request.method} ${request.url} crashed:`, error);
+}
+
+function normalizeBasePath(basePath: string | undefined): string {
+  if (basePath === undefined || basePath === "" || basePath === "/") return "";
+  const trimmed = basePath.endsWith("/") ? basePath.slice(0, -1) : basePath;
+  if (!trimmed.startsWith("/")) {
+    throw new TypeError(`basePath must start with "/", got "${basePath}"`);
+  }
+  return trimmed.split("/").map((part, i) => i === 0 ? part : encodeSegment(part)).join("/");
+}
+
+function stripBase(path: string, basePath: string): string | undefined {
+  if (!path.startsWith(basePath)) return undefined;
+  if (path.length === basePath.length) return "/";
+  return path.charCodeAt(basePath.length) === 47 ? path.slice(basePath.length) : undefined;
+}
+
+/** Every position with operations, as matcher definitions of compiled slots. */
+function definitionsOf(route: HttpRoute): RouteDefinition<Slot>[] {
+  const definitions: RouteDefinition<Slot>[] = [];
+  const walk = (position: HttpRoute, segments: PatternSegment[], params: string[]) => {
+    const operations = Object.values(position.methods).filter((o) => o !== undefined);
+    if (operations.length > 0) {
+      definitions.push({ segments, value: slotOf(operations, params) });
+    }
+    for (const [name, child] of Object.entries(position.children)) {
+      walk(child, [...segments, { kind: "static", value: encodeSegment(name) }], params);
+    }
+    if (position.param !== undefined) {
+      const { name, route: child } = position.param;
+      walk(child, [...segments, { kind: "param", name }], [...params, name]);
+    }
+  };
+  walk(route, [], []);
+  return definitions;
+}
+
+function slotOf(operations: readonly HttpOperation[], params: readonly string[]): Slot {
+  // Null prototype: a request method such as "constructor" must find nothing.
+  const methods: Partial<Record<string, Compiled>> = Object.create(null);
+  for (const operation of operations) methods[operation.method] = compile(operation);
+  const verbs = new Set<string>(operations.map((o) => o.method));
+  if (verbs.has("GET")) verbs.add("HEAD");
+  verbs.add("OPTIONS");
+  return { methods, params, allow: [...verbs].join(", ") };
+}
+
+function compile(operation: HttpOperation): Compiled {
+  const schema = operation.node.meta?.input;
+  const method: HttpVerb = operation.method;
+  return {
+    operation,
+    handler: operation.node.handler as (input: unknown, context: HandlerContext) => unknown,
+    schema,
+    plan: schema === undefined ? undefined : planFor(operation),
+    readsBody: !BODYLESS.has(method),
+    response: operation.response,
+  };
+}
+
+function planFor(operation: HttpOperation): CoercionPlan | undefined {
+  try {
+    return coercionPlan(inputJsonSchema(operation.node));
+  } catch {
+    // A schema without a JSON Schema form still validates; its query stays strings.
+    return undefined;
+  }
+}
+
+// `signal` is read only when a handler asks: Deno.serve warns on every read of
+// `request.signal`, and most handlers never need it.
+function contextOf(request: Request): HandlerContext {
+  return {
+    request,
+    get signal() {
+      return request.signal;
+    },
+  };
+}

@@ -1,0 +1,84 @@
+// The generated client module: written to disk, type-checked on its own (no
+// imports, no config), then used against a live server.
+import assert from "node:assert/strict";
+import { createHttpGraphQLServer, generateGraphQLClient } from "@ramify/api/graphql";
+import { api, op } from "@ramify/api/tree";
+import { z } from "zod";
+import { BookStore, bookstore } from "../../../examples/bookstore.ts";
+
+Deno.test("the generated client type-checks standalone and calls a live server", async () => {
+  const tree = bookstore(new BookStore([{ title: "Dune", author: "Frank Herbert" }]));
+  const dir = await Deno.makeTempDir({ prefix: "ramify-generated-" });
+  const server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", onListen() {} },
+    createHttpGraphQLServer(tree),
+  );
+  try {
+    await Deno.writeTextFile(`${dir}/client.ts`, generateGraphQLClient(tree));
+    await Deno.writeTextFile(`${dir}/use.ts`, USE_PROGRAM);
+    const check = await new Deno.Command(Deno.execPath(), {
+      args: ["check", "--no-config", "--no-lock", `${dir}/use.ts`],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(check.code, 0, new TextDecoder().decode(check.stderr));
+    const { run } = await import(`file://${dir}/use.ts`);
+    assert.deepEqual(await run(`http://127.0.0.1:${server.addr.port}/graphql`), {
+      listed: ["Dune"],
+      added: { id: "2", title: "Emma", author: "Austen", year: null },
+      read: "Emma",
+      replaced: "Jane Austen",
+      searched: 1,
+      removed: null,
+      failed: "NOT_FOUND",
+    });
+  } finally {
+    await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the generated module declares every input and output type and the documents", () => {
+  const source = generateGraphQLClient(api({
+    shapes: api({
+      draw: op(() => ({ kind: "circle" as const, r: 1 }), {
+        input: z.object({ kind: z.enum(["circle", "square"]), size: z.number() }),
+        output: z.union([
+          z.object({ kind: z.literal("circle"), r: z.number() }).meta({ title: "Circle" }),
+          z.object({ kind: z.literal("square"), side: z.number() }).meta({ title: "Square" }),
+        ]),
+      }),
+      live: op(async function* () {
+        yield 1;
+      }, { tags: { streaming: true }, output: z.number() }),
+    }),
+  }));
+  assert.match(source, /export interface Circle \{/);
+  assert.match(source, /export type ShapesDrawResult = .*;/);
+  assert.match(source, /export interface ShapesDrawVariables \{\n {2}kind: /);
+  assert.match(source, /ShapesDraw: "mutation ShapesDraw\(/);
+  assert.match(source, /AsyncIterable<ShapesLiveResult>/);
+  assert.doesNotMatch(source, /^import /m);
+});
+
+// What a front end would write with the generated module; type errors fail the check.
+const USE_PROGRAM = `
+import { createClient, GraphQLClientError, httpTransport } from "./client.ts";
+
+export async function run(url: string) {
+  const client = createClient(httpTransport(url));
+  const listed = (await client.books.list()).map((book) => book.title);
+  const added = await client.books.add({ title: "Emma", author: "Austen" });
+  const read = (await client.books.bookId(added.id).read()).title;
+  const replaced = (await client.books.bookId(added.id).replace({ title: "Emma", author: "Jane Austen" })).author;
+  const searched = (await client.catalog.search({ q: "emma" })).length;
+  // @ts-expect-error author is required
+  client.books.add({ title: "x" }).catch(() => {});
+  const removed = await client.books.bookId(added.id).remove();
+  const failed = await client.books.bookId("404").read().then(
+    () => "no error",
+    (error: unknown) => error instanceof GraphQLClientError ? String(error.errors[0].extensions?.code) : "other",
+  );
+  return { listed, added, read, replaced, searched, removed, failed };
+}
+`;

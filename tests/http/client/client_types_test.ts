@@ -1,0 +1,122 @@
+// Type tests of the typed HTTP client: inference of inputs and outputs through
+// branches and fallbacks. Checked by `deno test` (type checking), run trivially.
+import { api, op } from "@ramify/api/tree";
+import { http } from "@ramify/api/http/verbs";
+import { crud } from "@ramify/api/http/dx";
+import { type Client, createClient, createFetch } from "@ramify/api/http";
+import { z } from "zod";
+import { bookstore } from "../../../examples/bookstore.ts";
+import { assertType, type Equal } from "../../support/types.ts";
+
+const tree = bookstore();
+const client = createClient(tree, { fetch: createFetch(tree) });
+type Book = { id: string; title: string; author: string; year?: number | undefined };
+
+Deno.test("types: leaf inputs and outputs come from the schemas", () => {
+  assertType<Equal<Awaited<ReturnType<typeof client.books.list>>, Book[]>>(true);
+  assertType<Equal<Parameters<typeof client.books.add>[0], Omit<Book, "id">>>(true);
+  assertType<Equal<Awaited<ReturnType<typeof client.books.add>>, Book>>(true);
+  const _call = () => {
+    // @ts-expect-error author is required
+    client.books.add({ title: "x" });
+    // @ts-expect-error year must be a number
+    client.books.add({ title: "x", author: "y", year: "1999" });
+    // @ts-expect-error no such leaf
+    client.books.purge();
+  };
+});
+
+Deno.test("types: a fallback takes a string and types its subtree without the capture", () => {
+  const book = client.books.bookId("1");
+  assertType<Equal<Awaited<ReturnType<typeof book.read>>, Book>>(true);
+  // The capture is not asked for again: read needs no input at all.
+  assertType<
+    Equal<Parameters<typeof book.read>[0], Omit<{ bookId: string }, "bookId"> | undefined>
+  >(
+    true,
+  );
+  assertType<Equal<Parameters<typeof book.replace>[0], Omit<Book, "id">>>(true);
+  assertType<Equal<Awaited<ReturnType<typeof book.remove>>, undefined>>(true);
+  const _call = () => {
+    // @ts-expect-error the capture is a string
+    client.books.bookId(1);
+    // @ts-expect-error checkout has no leaf named cancel
+    book.checkout.cancel();
+  };
+});
+
+Deno.test("types: handler-typed leaves, optional inputs, streams, nested fallbacks", () => {
+  const t = api({
+    plain: op(() => 42, http.get),
+    typed: op(({ a, b }: { a: number; b?: string }) => ({ sum: a, b })),
+    ticks: op(async function* () {
+      yield { n: 1 };
+    }, { tags: { streaming: true, readOnly: true } }),
+    orgs: api({}, {
+      fallback: {
+        name: "org",
+        subtree: api({
+          members: api({}, {
+            fallback: {
+              name: "user",
+              subtree: api({
+                read: op(({ org, user, full }: { org: string; user: string; full?: boolean }) => ({
+                  org,
+                  user,
+                  full,
+                })),
+              }),
+            },
+          }),
+        }),
+      },
+    }),
+  });
+  const c = createClient(t);
+  assertType<Equal<Awaited<ReturnType<typeof c.plain>>, number>>(true);
+  assertType<Equal<Awaited<ReturnType<typeof c.typed>>, { sum: number; b: string | undefined }>>(
+    true,
+  );
+  assertType<Equal<Awaited<ReturnType<typeof c.ticks>>, AsyncIterable<{ n: number }>>>(true);
+  const read = c.orgs.org("acme").members.user("ann").read;
+  assertType<
+    Equal<
+      Parameters<typeof read>[0],
+      Omit<{ org: string; user: string; full?: boolean }, "org" | "user"> | undefined
+    >
+  >(true);
+  assertType<
+    Equal<
+      Awaited<ReturnType<typeof read>>,
+      { org: string; user: string; full: boolean | undefined }
+    >
+  >(true);
+  const _call = () => {
+    // @ts-expect-error a is required
+    c.typed({ b: "x" });
+    // @ts-expect-error a is a number
+    c.typed({ a: "1" });
+    c.plain();
+    c.plain(undefined, { headers: { "x-a": "1" } });
+  };
+});
+
+Deno.test("types: crud resources and Client<T> agree", () => {
+  const t = api({
+    notes: crud({
+      list: op(() => [{ id: "1", text: "hi" }], {
+        output: z.array(z.object({ id: z.string(), text: z.string() })),
+      }),
+      read: ({ id }: { id: string }) => ({ id, text: "hi" }),
+    }),
+  });
+  const c: Client<typeof t> = createClient(t);
+  assertType<Equal<Awaited<ReturnType<typeof c.notes.list>>, { id: string; text: string }[]>>(true);
+  assertType<
+    Equal<Awaited<ReturnType<ReturnType<typeof c.notes.id>["read"]>>, { id: string; text: string }>
+  >(true);
+  const _call = () => {
+    // @ts-expect-error crud was given no add
+    c.notes.add();
+  };
+});

@@ -1,0 +1,156 @@
+// The document against the standard tools: the OpenAPI 3.1 JSON Schema, Redocly's
+// recommended lint rules, openapi-typescript and openapi-fetch on a live server.
+import assert from "node:assert/strict";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { createConfig, lintFromString } from "@redocly/openapi-core";
+import openapiTS, { astToString } from "openapi-typescript";
+import { createFetch, toOpenApi } from "@ramify/api";
+import type { OpenApiDocument } from "@ramify/api/http";
+import { BookStore, bookstore, serve } from "../../../examples/bookstore.ts";
+import { generatedTree } from "../../support/generated_tree.ts";
+
+const options = {
+  title: "Bookstore",
+  version: "1.0.0",
+  license: { name: "MIT", identifier: "MIT" },
+};
+
+async function validate(doc: OpenApiDocument) {
+  const result = await new Validator().validate(
+    structuredClone(doc) as unknown as Record<string, unknown>,
+  );
+  assert.equal(result.valid, true, JSON.stringify(result.errors, null, 1)?.slice(0, 2000));
+}
+
+async function lint(doc: OpenApiDocument) {
+  const config = await createConfig({ extends: ["recommended"] });
+  const problems = await lintFromString({
+    source: JSON.stringify(doc),
+    config,
+    absoluteRef: "/openapi.json",
+  });
+  const errors = problems.filter((p) => p.severity === "error");
+  assert.deepEqual(
+    errors.map((p) => `${p.ruleId}: ${p.message} at ${p.location?.[0]?.pointer}`),
+    [],
+  );
+  return problems;
+}
+
+Deno.test("the bookstore's document is valid OpenAPI 3.1 and lints clean", async () => {
+  const doc = await toOpenApi(bookstore(), options);
+  await validate(doc);
+  const problems = await lint(doc);
+  assert.deepEqual(problems.map((p) => p.ruleId), [], "no warnings either");
+});
+
+Deno.test("a generated tree of hundreds of operations is valid and lints clean", async () => {
+  const doc = await toOpenApi(generatedTree(400), options);
+  const operations = Object.values(doc.paths).flatMap((item) => Object.values(item));
+  assert.ok(operations.length >= 400, `${operations.length} operations`);
+  assert.equal(new Set(operations.map((o) => o.operationId)).size, operations.length);
+  assert.deepEqual(
+    Object.keys(doc.components.schemas).sort(),
+    [
+      "Address",
+      "AddressInput",
+      "Item",
+      "Note",
+      "Owner",
+      "OwnerInput",
+      "Problem",
+      "ValidationProblem",
+    ],
+    "shared titled schemas are deduplicated into components; an open input side is named apart",
+  );
+  await validate(doc);
+  await lint(doc);
+});
+
+Deno.test("openapi-typescript types and openapi-fetch drive the live bookstore", async () => {
+  const server = serve(0, new BookStore([{ title: "Dune", author: "Frank Herbert" }]));
+  const base = `http://127.0.0.1:${server.addr.port}`;
+  const dir = await Deno.makeTempDir({ prefix: "ramify-openapi-" });
+  try {
+    const served = await (await fetch(`${base}/openapi.json`)).json();
+    const types = astToString(await openapiTS(served));
+    await Deno.writeTextFile(`${dir}/schema.d.ts`, types);
+    await Deno.writeTextFile(`${dir}/client.ts`, CLIENT_PROGRAM);
+    const check = await new Deno.Command(Deno.execPath(), {
+      args: ["check", "--config", `${Deno.cwd()}/deno.json`, `${dir}/client.ts`],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(check.code, 0, new TextDecoder().decode(check.stderr));
+    const { run } = await import(`file://${dir}/client.ts`);
+    const outcome = await run(base);
+    assert.deepEqual(outcome, {
+      listed: 1,
+      added: { id: "2", title: "Emma", author: "Austen" },
+      read: "Emma",
+      replaced: "Jane Austen",
+      reserved: true,
+      started: 409,
+      found: 1,
+      featured: 2,
+      rejected: { status: 422, issues: 2 },
+      removed: 204,
+      missing: 404,
+    });
+  } finally {
+    await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("createFetch serves the same document toOpenApi builds", async () => {
+  const tree = bookstore();
+  const served = await (await createFetch(tree, { document: options })(
+    new Request("http://localhost/openapi.json"),
+  )).json();
+  assert.deepEqual(served, JSON.parse(JSON.stringify(await toOpenApi(tree, options))));
+});
+
+// The program a user would write with the generated types: every operation, one
+// request the schema rejects. Type errors here fail `deno check` above.
+const CLIENT_PROGRAM = `
+import createClient from "openapi-fetch";
+import type { paths } from "./schema.d.ts";
+
+export async function run(baseUrl: string) {
+  const client = createClient<paths>({ baseUrl });
+  const list = await client.GET("/books/list");
+  const added = await client.POST("/books/add", { body: { title: "Emma", author: "Austen" } });
+  const id: string = added.data!.id;
+  const read = await client.GET("/books/{bookId}", { params: { path: { bookId: id } } });
+  const replaced = await client.PUT("/books/{bookId}", {
+    params: { path: { bookId: id } },
+    body: { title: "Emma", author: "Jane Austen" },
+  });
+  const reserved = await client.PUT("/books/{bookId}/checkout/reserve", {
+    params: { path: { bookId: id } },
+  });
+  const started = await client.POST("/books/{bookId}/checkout/start", {
+    params: { path: { bookId: id } },
+  });
+  const found = await client.GET("/catalog/search", { params: { query: { q: "emma", limit: 5 } } });
+  const featured = await client.GET("/catalog/featured");
+  // @ts-expect-error title is required by the schema: the types know it
+  const rejected = await client.POST("/books/add", { body: { author: 3 } });
+  const removed = await client.DELETE("/books/{bookId}", { params: { path: { bookId: id } } });
+  const missing = await client.GET("/books/{bookId}", { params: { path: { bookId: id } } });
+  return {
+    listed: list.data!.length,
+    added: added.data,
+    read: read.data!.title,
+    replaced: replaced.data!.author,
+    reserved: reserved.response.ok,
+    started: started.response.status,
+    found: found.data!.length,
+    featured: featured.response.ok ? (featured.data as unknown[]).length : -1,
+    rejected: { status: rejected.response.status, issues: (rejected.error as { issues: unknown[] }).issues.length },
+    removed: removed.response.status,
+    missing: missing.response.status,
+  };
+}
+`;
