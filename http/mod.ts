@@ -16,7 +16,8 @@
 export { http } from "./verbs.ts";
 export type { HttpHelpers, MoveBundle, VerbBundle } from "./verbs.ts";
 export { listOperations } from "./server/route.ts";
-export type { HttpOperation, HttpRoute, ResponseKind, TreeStep } from "./server/route.ts";
+export type { HttpOperation, HttpRoute, ResponseKind } from "./server/route.ts";
+export type { TreeStep } from "../tree/node.ts";
 export { createFetch } from "./server/fetch.ts";
 export type { CreateFetchOptions } from "./server/fetch.ts";
 export { createRouter } from "./server/dispatch.ts";

@@ -174,6 +174,27 @@ export interface HandlerContext {
 }
 
 /**
+ * One step from the root of the node tree to a leaf: a static child by name, or
+ * a fallback edge by its capture name. Route positions may differ from these
+ * (moves, collapse); typed clients, operation ids and GraphQL names follow
+ * the tree.
+ *
+ * @example
+ * ```ts
+ * import type { TreeStep } from "@ramify/api/tree/node";
+ *
+ * const steps: TreeStep[] = [
+ *   { kind: "child", name: "books" },
+ *   { kind: "fallback", name: "bookId" },
+ *   { kind: "child", name: "read" },
+ * ];
+ * ```
+ */
+export type TreeStep =
+  | { readonly kind: "child"; readonly name: string }
+  | { readonly kind: "fallback"; readonly name: string };
+
+/**
  * The function of a leaf. It receives one flat input object (path captures,
  * query and body merged) and cannot tell where a value came from.
  *

@@ -33,10 +33,9 @@
  * @module
  */
 
-import type { Leaf, Node } from "../../tree/node.ts";
+import type { Leaf, Node, TreeStep } from "../../tree/node.ts";
 import { tagsOf } from "../../tree/tags.ts";
 import { isVoidSchema, toJsonSchema } from "../../tree/schema.ts";
-import type { TreeStep } from "../../http/server/route.ts";
 import {
   type ArgumentDefinition,
   argumentsOf,

@@ -26,8 +26,7 @@
  * @module
  */
 
-import type { HttpVerb, Tags } from "../../tree/node.ts";
-import type { TreeStep } from "../server/route.ts";
+import type { HttpVerb, Tags, TreeStep } from "../../tree/node.ts";
 
 /**
  * What the client knows of the operation being called, from the tree.

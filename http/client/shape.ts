@@ -3,7 +3,7 @@
 // and the generated client are built on it, so they cannot differ in shape.
 
 import type { CallOptions } from "./extension.ts";
-import type { TreeStep } from "../server/route.ts";
+import type { TreeStep } from "../../tree/node.ts";
 
 /** A position of the client's tree: children, a fallback, and a leaf's payload. */
 export interface Shape<P> {

@@ -27,9 +27,9 @@
  * @module
  */
 
-import type { HttpVerb, Leaf, Node, Tags } from "../../tree/node.ts";
+import type { HttpVerb, Leaf, Node, Tags, TreeStep } from "../../tree/node.ts";
 import { tagsOf } from "../../tree/tags.ts";
-import type { HttpOperation, HttpRoute, ResponseKind, TreeStep } from "./route.ts";
+import type { HttpOperation, HttpRoute, ResponseKind } from "./route.ts";
 
 /**
  * Options of {@linkcode httpProjection}.

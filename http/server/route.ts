@@ -19,27 +19,7 @@
  * @module
  */
 
-import type { HttpVerb, Leaf, Tags } from "../../tree/node.ts";
-
-/**
- * One step from the root of the node tree to a leaf: a static child by name, or
- * a fallback edge by its capture name. Route positions may differ from these
- * (moves, collapse); typed clients and operation ids follow the tree.
- *
- * @example
- * ```ts
- * import type { TreeStep } from "@ramify/api/http";
- *
- * const steps: TreeStep[] = [
- *   { kind: "child", name: "books" },
- *   { kind: "fallback", name: "bookId" },
- *   { kind: "child", name: "read" },
- * ];
- * ```
- */
-export type TreeStep =
-  | { readonly kind: "child"; readonly name: string }
-  | { readonly kind: "fallback"; readonly name: string };
+import type { HttpVerb, Leaf, Tags, TreeStep } from "../../tree/node.ts";
 
 /**
  * How an operation's result goes on the wire: a single JSON value (or nothing,
