@@ -24,11 +24,13 @@ import type {
   LeafMeta,
   Meta,
   Node,
+  Produces,
 } from "./node.ts";
+import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { isNode } from "./node.ts";
 import { mergeMeta } from "./merge.ts";
 import { tagConflict } from "./tags.ts";
-import { isStandardSchema } from "./schema.ts";
+import { inputShapeProblem, isStandardSchema } from "./schema.ts";
 import { isPlainObject, kindOf, setOwn } from "./object.ts";
 
 /**
@@ -42,7 +44,11 @@ import { isPlainObject, kindOf, setOwn } from "./object.ts";
  * const described: Contribution = { description: "Lists the books" };
  * ```
  */
-export type Contribution<I = never, W = I> = LeafMeta<I, W>;
+export type Contribution<
+  I = never,
+  W = I,
+  S extends StandardSchemaV1 | undefined = StandardSchemaV1 | undefined,
+> = LeafMeta<I, W, S>;
 
 /**
  * Makes a leaf: a node whose handler is `fn` and whose meta is the merge of all
@@ -55,7 +61,10 @@ export type Contribution<I = never, W = I> = LeafMeta<I, W>;
  * keeps PATCH and moves it. (`mergeMeta` itself replaces arrays, as specified.)
  *
  * With an `input` Standard Schema the handler's parameter is typed from the
- * schema's output; without one, from the handler's own annotation.
+ * schema's output; without one, from the handler's own annotation. With an
+ * `output` schema the handler must return the schema's input type (or a
+ * promise or stream of it), and callers receive the schema's output type: the
+ * result is parsed by it on every surface, so unknown keys never leave.
  *
  * @example Typed from a schema
  * ```ts
@@ -75,14 +84,31 @@ export type Contribution<I = never, W = I> = LeafMeta<I, W>;
  * const read = op(({ id }: { id: string }) => ({ id }), http.get);
  * ```
  *
+ * @example Checked against an output schema
+ * ```ts
+ * import { op } from "@ramify/api/tree";
+ * import { z } from "zod";
+ *
+ * const User = z.object({ id: z.string(), name: z.string() });
+ * const me = op(() => ({ id: "7", name: "Ann", passwordHash: "x" }), { output: User });
+ * // @ts-expect-error `id` must be a string
+ * const wrong = op(() => ({ id: 7, name: "Ann" }), { output: User });
+ * ```
+ *
  * @throws {TypeError} when `fn` is not a function, a contribution is not a
- * plain object, `input`/`output` is not a Standard Schema, or the tags
+ * plain object, `input`/`output` is not a Standard Schema, a named handler's
+ * `input` does not describe an object, or the tags
  * contradict each other.
  */
-export function op<I = Record<string, unknown>, O = unknown, W = I>(
+export function op<
+  I = Record<string, unknown>,
+  W = I,
+  S extends StandardSchemaV1 | undefined = undefined,
+  O extends Produces<S> = Produces<S>,
+>(
   fn: Handler<I, O>,
-  ...contributions: ReadonlyArray<Contribution<I, W> | undefined>
-): Leaf<NoInfer<I>, NoInfer<O>, NoInfer<W>> {
+  ...contributions: ReadonlyArray<Contribution<I, W, S> | undefined>
+): Leaf<NoInfer<I>, NoInfer<O>, NoInfer<W>, NoInfer<S>> {
   if (typeof fn !== "function") {
     throw new TypeError(`op(): the handler must be a function, got ${kindOf(fn)}`);
   }
@@ -98,7 +124,9 @@ export function op<I = Record<string, unknown>, O = unknown, W = I>(
   });
   const meta = withFoldedDirectives(mergeMeta(...contributions), contributions);
   checkMeta(meta, place);
-  return freezeNode({ handler: fn, meta }) as Leaf<I, O, W>;
+  // An anonymous handler is named by the api() that places it.
+  if (fn.name) checkInputShape({ handler: fn, meta }, place);
+  return freezeNode({ handler: fn, meta }) as Leaf<I, O, W, S>;
 }
 
 /**
@@ -160,6 +188,7 @@ export function api<
         }); build it with op() or api()`,
       );
     }
+    checkInputShape(children[name], `api(): child "${name}"`);
   }
   if (opts !== undefined && !isPlainObject(opts)) {
     throw new TypeError(`api(): options must be an object, got ${kindOf(opts)}`);
@@ -206,6 +235,7 @@ function checkFallback(
       `api(): fallback name "${name}" collides with the static child "${name}"`,
     );
   }
+  checkInputShape(subtree, `api(): fallback "${name}" subtree`);
 }
 
 // A name becomes a path segment, an argument or a field: it must survive all.
@@ -234,6 +264,13 @@ function checkMeta(meta: Meta, place: string) {
       );
     }
   }
+}
+
+function checkInputShape(node: Node, place: string) {
+  const input = node.meta?.input;
+  if (typeof node.handler !== "function" || !isStandardSchema(input)) return;
+  const problem = inputShapeProblem(input);
+  if (problem !== undefined) throw new TypeError(`${place}: ${problem}`);
 }
 
 function withFoldedDirectives(

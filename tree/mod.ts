@@ -23,6 +23,8 @@
 export { api, op } from "./construct.ts";
 export type { ApiOptions, Contribution } from "./construct.ts";
 export { mergeMeta } from "./merge.ts";
+export { createCall, InputError, OutputError } from "./call.ts";
+export type { CreateCallOptions, LeafCall } from "./call.ts";
 export {
   hasJsonSchema,
   inputJsonSchema,
@@ -33,4 +35,4 @@ export {
   validateInput,
 } from "./schema.ts";
 export type { InputOf, JsonSchema, OutputOf, ValidationIssue, ValidationResult } from "./schema.ts";
-export type { Branch, Fallback, Handler, Leaf, Meta, Node } from "./node.ts";
+export type { Branch, Fallback, Handler, Leaf, Meta, Node, Produces } from "./node.ts";

@@ -257,8 +257,10 @@ export interface Node {
 }
 
 /**
- * A node with a handler, typed by its handler's input and result and by the
- * input its callers send (`W`, the schema's input when a schema validates it).
+ * A node with a handler, typed by its handler's input and result, by the input
+ * its callers send (`W`, the schema's input when a schema validates it) and by
+ * its output schema (`S`, `undefined` without one), which decides what callers
+ * receive.
  *
  * @example
  * ```ts
@@ -267,16 +269,22 @@ export interface Node {
  * const ping: Leaf<Record<string, never>, string> = { handler: () => "pong", meta: {} };
  * ```
  */
-export interface Leaf<I = never, O = unknown, W = I> extends Node {
+export interface Leaf<
+  I = never,
+  O = unknown,
+  W = I,
+  S extends StandardSchemaV1 | undefined = StandardSchemaV1 | undefined,
+> extends Node {
   /** The operation. */
   readonly handler: Handler<I, O>;
   /** The merged meta of the leaf's contributions. */
-  readonly meta: LeafMeta<I, W>;
+  readonly meta: LeafMeta<I, W, S>;
 }
 
 /**
  * The meta of a {@linkcode Leaf}: its input schema, when present, turns what a
- * caller sends (`W`) into what the handler receives (`I`).
+ * caller sends (`W`) into what the handler receives (`I`); its output schema
+ * (`S`) turns what the handler returns into what callers receive.
  *
  * @example
  * ```ts
@@ -285,10 +293,34 @@ export interface Leaf<I = never, O = unknown, W = I> extends Node {
  * const meta: LeafMeta<{ id: string }> = { description: "Reads one book" };
  * ```
  */
-export interface LeafMeta<I = never, W = I> extends Meta {
+export interface LeafMeta<
+  I = never,
+  W = I,
+  S extends StandardSchemaV1 | undefined = StandardSchemaV1 | undefined,
+> extends Meta {
   /** Validates what a caller sends into what the handler receives. */
   readonly input?: StandardSchemaV1<W, I>;
+  /** Checks and shapes what the handler returns (each item, for a stream). */
+  readonly output?: S;
 }
+
+/**
+ * What a handler may return under an output schema `S`: the schema's input
+ * type, at once, as a promise, or as a stream of items. Without an output
+ * schema, anything.
+ *
+ * @example
+ * ```ts
+ * import type { Produces } from "@ramify/api/tree/node";
+ * import { z } from "zod";
+ *
+ * const Count = z.number();
+ * const value: Produces<typeof Count> = Promise.resolve(3);
+ * ```
+ */
+export type Produces<S> = [S] extends [StandardSchemaV1<infer In, infer _Out>]
+  ? In | Promise<In> | AsyncIterable<In> | Promise<AsyncIterable<In>>
+  : unknown;
 
 /**
  * A node with children, keeping the children's and the fallback's types so that

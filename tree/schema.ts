@@ -113,7 +113,8 @@ export async function validateInput<T = unknown>(
   return { ok: false, issues: result.issues.map(normalizeIssue) };
 }
 
-function normalizeIssue(issue: StandardSchemaV1.Issue): ValidationIssue {
+/** A Standard Schema issue with its path as plain keys. */
+export function normalizeIssue(issue: StandardSchemaV1.Issue): ValidationIssue {
   const path = (issue.path ?? []).map((segment) => {
     const key = typeof segment === "object" ? segment.key : segment;
     return typeof key === "number" ? key : String(key);
@@ -235,17 +236,25 @@ export function outputJsonSchema(node: Node): JsonSchema | undefined {
 export type InputOf<N> = N extends Leaf<infer _I, infer _O, infer W> ? W : never;
 
 /**
- * What a leaf's handler resolves to.
+ * What callers of a leaf receive: its output schema's output type (a stream of
+ * them when the handler streams), or what the handler resolves to without an
+ * output schema.
  *
  * @example
  * ```ts
  * import { op, type OutputOf } from "@ramify/api/tree";
+ * import { z } from "zod";
  *
  * const count = op(async () => 3);
  * const n: OutputOf<typeof count> = 3;
+ * const me = op(() => ({ id: "7", secret: "x" }), { output: z.object({ id: z.string() }) });
+ * const user: OutputOf<typeof me> = { id: "7" };
  * ```
  */
-export type OutputOf<N> = N extends Leaf<infer _I, infer O, infer _W> ? Awaited<O>
+export type OutputOf<N> = N extends Leaf<infer _I, infer O, infer _W, infer S>
+  ? [S] extends [StandardSchemaV1<infer _In, infer Out>]
+    ? Awaited<O> extends AsyncIterable<unknown> ? AsyncIterable<Out> : Out
+  : Awaited<O>
   : never;
 
 /**
@@ -268,4 +277,63 @@ export function isVoidSchema(schema: StandardSchemaV1): boolean {
     return result instanceof Promise ? undefined : result.issues === undefined;
   };
   return accepts(undefined) === true && accepts(null) === false;
+}
+
+/**
+ * Why an input schema cannot describe a leaf's input, or `undefined` when it
+ * can. Every surface hands a leaf one flat object (captures, query and body
+ * merged; arguments; flags), so an input schema must describe an object or a
+ * union of objects; one that does not would refuse every call. A schema with no
+ * JSON Schema form is not judged here.
+ */
+export function inputShapeProblem(schema: StandardSchemaV1): string | undefined {
+  let json: JsonSchema | undefined;
+  try {
+    json = toJsonSchema(schema, "input");
+  } catch {
+    return undefined;
+  }
+  if (json === undefined || describesObject(json, json, new Set())) return undefined;
+  const type = json.type === undefined ? "" : ` (type ${JSON.stringify(json.type)})`;
+  return `meta.input must describe an object or a union of objects${type}: every surface passes a leaf one flat object of named values`;
+}
+
+function describesObject(schema: unknown, root: JsonSchema, seen: Set<unknown>): boolean {
+  if (schema === true || (typeof schema === "object" && schema !== null && seen.has(schema))) {
+    return true;
+  }
+  if (typeof schema !== "object" || schema === null) return false;
+  seen.add(schema);
+  const s = schema as JsonSchema;
+  if (typeof s.$ref === "string") return describesObject(resolveLocalRef(s.$ref, root), root, seen);
+  if (s.type !== undefined) {
+    const types = Array.isArray(s.type) ? s.type : [s.type];
+    return types.includes("object") && types.every((t) => t === "object" || t === "null");
+  }
+  for (const key of ["anyOf", "oneOf"] as const) {
+    const members = s[key];
+    if (Array.isArray(members)) {
+      const objects = members.filter((member) => !isNullOnly(member));
+      return objects.length > 0 && objects.every((member) => describesObject(member, root, seen));
+    }
+  }
+  if (Array.isArray(s.allOf)) return s.allOf.some((member) => describesObject(member, root, seen));
+  // No type and no combinator: an open schema, which accepts an object.
+  return s.const === undefined && s.enum === undefined && s.not === undefined;
+}
+
+function isNullOnly(schema: unknown): boolean {
+  return typeof schema === "object" && schema !== null && (schema as JsonSchema).type === "null";
+}
+
+function resolveLocalRef(ref: string, root: JsonSchema): unknown {
+  if (ref === "#") return root;
+  if (!ref.startsWith("#/")) return true; // an outside document: not judged
+  let target: unknown = root;
+  for (const part of ref.slice(2).split("/")) {
+    const key = part.replaceAll("~1", "/").replaceAll("~0", "~");
+    if (typeof target !== "object" || target === null || !Object.hasOwn(target, key)) return true;
+    target = (target as Record<string, unknown>)[key];
+  }
+  return target;
 }

@@ -1,10 +1,11 @@
 // Field resolvers over the tree's handlers: one flat input (arguments plus
-// captures) validated by `meta.input`, the handler's errors mapped or masked.
-// Shared by `createResolver` (a resolver map for any executor) and `toSchema`.
+// captures) through the leaf's call path (input and output schemas), the
+// handler's errors mapped or masked. Shared by `createResolver` (a resolver map
+// for any executor) and `toSchema`.
 
 import { GraphQLError } from "graphql";
 import type { HandlerContext } from "../../tree/node.ts";
-import { validateInput } from "../../tree/schema.ts";
+import { createCall, InputError, OutputError } from "../../tree/call.ts";
 import { isPlainObject, setOwn } from "../../tree/object.ts";
 import type { GraphQLLeafField } from "./projection.ts";
 import type { ArgumentDefinition, NamedTypeDefinition } from "./types.ts";
@@ -61,13 +62,13 @@ export function subscriptionResolver(
   };
 }
 
-/** Validates the input and calls the handler; its errors reach clients mapped or masked. */
+/** Calls the leaf through its call path; its errors reach clients mapped or masked. */
 function handlerCall(field: GraphQLLeafField, opts: ResolveOptions, inputs: InputTypes) {
   const toClient = clientError(opts);
-  const handler = field.node.handler as (input: unknown, context: HandlerContext) => unknown;
+  const call = createCall(field.node, { captures: field.captures });
   return async (args: Record<string, unknown>, context: unknown): Promise<unknown> => {
     try {
-      return await handler(await inputOf(field, args, inputs), handlerContext(context));
+      return await call(inputOf(field, args, inputs), handlerContext(context));
     } catch (error) {
       throw toClient(error);
     }
@@ -91,8 +92,13 @@ function clientError(opts: ResolveOptions): (error: unknown) => GraphQLError {
   const observe = opts.onError ??
     ((error: unknown) => console.error("ramify: resolver crashed:", error));
   return (error) => {
-    if (error instanceof GraphQLError && error.extensions.code === "BAD_USER_INPUT") return error;
-    const mappedError = map(error);
+    if (error instanceof InputError) {
+      return new GraphQLError("The arguments do not match the operation's schema", {
+        extensions: { code: "BAD_USER_INPUT", issues: error.issues },
+      });
+    }
+    // A result that breaks its output schema is the server's fault: never mapped, never shown.
+    const mappedError = error instanceof OutputError ? undefined : map(error);
     if (mappedError !== undefined) return mappedError;
     try {
       observe(error);
@@ -103,12 +109,12 @@ function clientError(opts: ResolveOptions): (error: unknown) => GraphQLError {
   };
 }
 
-/** The one flat input: arguments (or the `input` JSON) plus captures, then validated. */
-async function inputOf(
+/** The one flat input: arguments (or the `input` JSON) plus captures. */
+function inputOf(
   field: GraphQLLeafField,
   args: Record<string, unknown>,
   inputs: InputTypes,
-): Promise<unknown> {
+): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   if (field.jsonInput) {
     const json = isObject(args.input) ? args.input : {};
@@ -120,21 +126,7 @@ async function inputOf(
     }
   }
   for (const capture of field.captures) setOwn(input, capture, args[capture]);
-  const schema = field.node.meta?.input;
-  if (schema === undefined) return input;
-  const result = await validateInput(schema, input);
-  if (!result.ok) {
-    throw new GraphQLError("The arguments do not match the operation's schema", {
-      extensions: { code: "BAD_USER_INPUT", issues: result.issues },
-    });
-  }
-  const value = result.value;
-  if (isPlainObject(value)) {
-    for (const capture of field.captures) {
-      if (!Object.hasOwn(value, capture)) setOwn(value, capture, args[capture]);
-    }
-  }
-  return value;
+  return input;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

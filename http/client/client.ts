@@ -27,6 +27,7 @@
  */
 
 import type { Fallback, Leaf, Node } from "../../tree/node.ts";
+import type { OutputOf } from "../../tree/schema.ts";
 import { httpProjection, type HttpProjectionOptions } from "../server/projection.ts";
 import { type HttpOperation, type HttpRoute, listOperations } from "../server/route.ts";
 import { ClientError } from "./client_error.ts";
@@ -135,10 +136,11 @@ export type CallInput<W, Caps extends string> = [Caps] extends [never] ? W : Omi
  * type Read = LeafClient<typeof read>; // (input: { id: string }, options?) => Promise<{ id: string }>
  * ```
  */
-export type LeafClient<L, Caps extends string = never> = L extends Leaf<infer _I, infer O, infer W>
+export type LeafClient<L, Caps extends string = never> = L extends
+  Leaf<infer _I, infer _O, infer W, infer _S>
   ? AllOptional<CallInput<W, Caps>> extends true
-    ? (input?: CallInput<W, Caps>, options?: CallOptions) => Promise<ResultOf<O>>
-  : (input: CallInput<W, Caps>, options?: CallOptions) => Promise<ResultOf<O>>
+    ? (input?: CallInput<W, Caps>, options?: CallOptions) => Promise<ResultOf<OutputOf<L>>>
+  : (input: CallInput<W, Caps>, options?: CallOptions) => Promise<ResultOf<OutputOf<L>>>
   : unknown;
 
 /**

@@ -81,8 +81,8 @@ export interface CrudOptions<Id extends string = "id"> {
  * type List = CrudLeaf<() => string[]>; // Leaf<Record<string, unknown>, string[], ...>
  * ```
  */
-export type CrudLeaf<T> = T extends Leaf<infer I, infer O, infer W> ? Leaf<I, O, W>
-  : T extends Handler<infer I, infer O> ? Leaf<I, O, I>
+export type CrudLeaf<T> = T extends Leaf<infer I, infer O, infer W, infer S> ? Leaf<I, O, W, S>
+  : T extends Handler<infer I, infer O> ? Leaf<I, O, I, undefined>
   : never;
 
 /**

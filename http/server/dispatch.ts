@@ -19,10 +19,9 @@
  * @module
  */
 
-import type { StandardSchemaV1 } from "@standard-schema/spec";
-import { inputJsonSchema, validateInput } from "../../tree/schema.ts";
+import { inputJsonSchema } from "../../tree/schema.ts";
 import type { HandlerContext, HttpVerb } from "../../tree/node.ts";
-import { isPlainObject, setOwn } from "../../tree/object.ts";
+import { createCall, InputError, type LeafCall } from "../../tree/call.ts";
 import type { HttpOperation, HttpRoute, ResponseKind } from "./route.ts";
 import type { MatcherStrategy, PatternSegment, RouteDefinition } from "./router/types.ts";
 import { HttpError } from "./problem.ts";
@@ -75,8 +74,7 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 
 interface Compiled {
   readonly operation: HttpOperation;
-  readonly handler: (input: unknown, context: HandlerContext) => unknown;
-  readonly schema: StandardSchemaV1 | undefined;
+  readonly call: LeafCall;
   readonly plan: CoercionPlan | undefined;
   readonly readsBody: boolean;
   readonly response: ResponseKind;
@@ -141,11 +139,12 @@ export function createRouter(
       const bodyValues = body !== undefined && body.fromForm && compiled.plan !== undefined
         ? coerceStrings(body.values, compiled.plan, limits.maxDepth)
         : body?.values;
-      const input = await validated(compiled, mergeInput(queryValues, bodyValues, pairs), pairs);
-      const result = await compiled.handler(input, contextOf(request));
+      const input = mergeInput(queryValues, bodyValues, pairs);
+      const result = await compiled.call(input, contextOf(request));
       return resultResponse(result, compiled.response, (error) => report(error, request));
     } catch (error) {
       if (error instanceof HttpError) return errorResponse(error);
+      if (error instanceof InputError) return invalidInput(error);
       report(error, request);
       return problem(500);
     }
@@ -195,26 +194,12 @@ export function createRouter(
   };
 }
 
-async function validated(
-  compiled: Compiled,
-  input: Record<string, unknown>,
-  captures: readonly (readonly [string, string])[],
-): Promise<unknown> {
-  if (compiled.schema === undefined) return input;
-  const result = await validateInput(compiled.schema, input);
-  if (!result.ok) {
-    throw new HttpError(422, "The input does not match the operation's schema", {
-      issues: result.issues,
-    });
-  }
-  // A schema that does not name a capture would strip it; the handler still gets it.
-  const value = result.value;
-  if (captures.length > 0 && isPlainObject(value)) {
-    for (const [name, capture] of captures) {
-      if (!Object.hasOwn(value, name)) setOwn(value, name, capture);
-    }
-  }
-  return value;
+function invalidInput(error: InputError): Response {
+  return errorResponse(
+    new HttpError(422, "The input does not match the operation's schema", {
+      issues: error.issues,
+    }),
+  );
 }
 
 function withCors(
@@ -286,21 +271,19 @@ function definitionsOf(route: HttpRoute): RouteDefinition<Slot>[] {
 function slotOf(operations: readonly HttpOperation[], params: readonly string[]): Slot {
   // Null prototype: a request method such as "constructor" must find nothing.
   const methods: Partial<Record<string, Compiled>> = Object.create(null);
-  for (const operation of operations) methods[operation.method] = compile(operation);
+  for (const operation of operations) methods[operation.method] = compile(operation, params);
   const verbs = new Set<string>(operations.map((o) => o.method));
   if (verbs.has("GET")) verbs.add("HEAD");
   verbs.add("OPTIONS");
   return { methods, params, allow: [...verbs].join(", ") };
 }
 
-function compile(operation: HttpOperation): Compiled {
-  const schema = operation.node.meta?.input;
+function compile(operation: HttpOperation, captures: readonly string[]): Compiled {
   const method: HttpVerb = operation.method;
   return {
     operation,
-    handler: operation.node.handler as (input: unknown, context: HandlerContext) => unknown,
-    schema,
-    plan: schema === undefined ? undefined : planFor(operation),
+    call: createCall(operation.node, { captures }),
+    plan: operation.node.meta?.input === undefined ? undefined : planFor(operation),
     readsBody: !BODYLESS.has(method),
     response: operation.response,
   };

@@ -26,13 +26,18 @@ const Item = z.object({
 const ItemFields = z.object({ name: z.string(), owner: Owner, tags: z.array(z.string()) });
 const Note = z.object({ id: z.string(), text: z.string(), author: Owner }).meta({ title: "Note" });
 
+// The tree is described, not called: each handler returns one valid sample.
+const owner = { id: "o1", name: "Ann", address: { street: "Main St", city: "Oslo", zip: "0150" } };
+const item: z.input<typeof Item> = { id: "1", name: "Lamp", owner, tags: [], status: "live" };
+const note: z.input<typeof Note> = { id: "n1", text: "Bright", author: owner };
+
 /** A tree of about `leaves` operations (rounded up to a multiple of 10). */
 export function generatedTree(leaves: number): Node {
   const children: Record<string, Node> = {};
   for (let r = 0; r * 10 < leaves; r++) {
     children[`resource${r}`] = api({
       list: op(() => [], http.get, { input: Page, output: z.array(Item) }),
-      add: op((fields) => ({ id: "1", ...fields }), { input: ItemFields, output: Item }),
+      add: op((fields) => ({ ...item, ...fields }), { input: ItemFields, output: Item }),
       search: op(() => [], http.get, {
         input: z.object({ q: z.string(), filter: z.object({ status: z.string() }).optional() }),
         output: z.array(Item),
@@ -41,18 +46,18 @@ export function generatedTree(leaves: number): Node {
       fallback: {
         name: `id${r}`,
         subtree: api({
-          read: op(() => ({}), http.get, { output: Item }),
-          replace: op(() => ({}), http.put, { input: ItemFields, output: Item }),
+          read: op(() => item, http.get, { output: Item }),
+          replace: op(() => item, http.put, { input: ItemFields, output: Item }),
           remove: op(() => undefined, http.delete, { output: z.void() }),
-          archive: op(() => ({}), { output: Item, description: "Archives the item" }),
+          archive: op(() => item, { output: Item, description: "Archives the item" }),
           notes: api({
             list: op(() => [], http.get, { output: z.array(Note) }),
-            add: op(() => ({}), { input: z.object({ text: z.string() }), output: Note }),
+            add: op(() => note, { input: z.object({ text: z.string() }), output: Note }),
           }, {
             fallback: {
               name: `note${r}`,
               subtree: api({
-                read: op(() => ({}), http.get, { output: Note }),
+                read: op(() => note, http.get, { output: Note }),
                 remove: op(() => undefined, http.delete),
               }),
             },

@@ -86,10 +86,10 @@ Deno.test("op: rejects contradicting tags", () => {
 
 Deno.test("op: rejects input or output that is not a Standard Schema", () => {
   assert.throws(
-    () => op(() => 1, { input: { type: "object" } as never }),
+    () => op(() => 1, { input: { type: "object" } }),
     /meta\.input must be a Standard Schema/,
   );
-  assert.throws(() => op(() => 1, { output: "string" as never }), /meta\.output must be/);
+  assert.throws(() => op(() => 1, { output: "string" }), /meta\.output must be/);
   assert.doesNotThrow(() => op(() => 1, { input: z.object({}), output: z.number() }));
 });
 
@@ -121,13 +121,13 @@ Deno.test("api: rejects children that are not an object", () => {
 
 Deno.test("api: rejects a child that is not a node, naming it", () => {
   assert.throws(
-    () => api({ list: 42 as never }),
+    () => api({ list: 42 }),
     /api\(\): child "list" is not a node \(got a number\)/,
   );
-  assert.throws(() => api({ list: (() => []) as never }), /child "list" is not a node/);
-  assert.throws(() => api({ list: { title: "x" } as never }), /child "list" is not a node/);
+  assert.throws(() => api({ list: () => [] }), /child "list" is not a node/);
+  assert.throws(() => api({ list: { title: "x" } }), /child "list" is not a node/);
   assert.throws(
-    () => api({ list: { handler: "x" } as never }),
+    () => api({ list: { handler: "x" } }),
     /child "list" is not a node/,
   );
 });
@@ -141,7 +141,7 @@ Deno.test("api: rejects child names that cannot be a segment", () => {
 Deno.test("api: rejects a fallback without a name or subtree", () => {
   const subtree = op(() => 1);
   assert.throws(
-    () => api({}, { fallback: { subtree } as never }),
+    () => api({}, { fallback: { subtree } }),
     /api\(\): fallback needs a non-empty string name/,
   );
   assert.throws(
@@ -149,14 +149,14 @@ Deno.test("api: rejects a fallback without a name or subtree", () => {
     /fallback needs a non-empty string name/,
   );
   assert.throws(
-    () => api({}, { fallback: { name: "id" } as never }),
+    () => api({}, { fallback: { name: "id" } }),
     /api\(\): fallback "id" needs a subtree node, got undefined/,
   );
   assert.throws(
-    () => api({}, { fallback: { name: "id", subtree: 3 as never } }),
+    () => api({}, { fallback: { name: "id", subtree: 3 } }),
     /fallback "id" needs a subtree node, got a number/,
   );
-  assert.throws(() => api({}, { fallback: "id" as never }), /fallback must be an object/);
+  assert.throws(() => api({}, { fallback: "id" }), /fallback must be an object/);
   assert.throws(
     () => api({}, { fallback: { name: "a/b", subtree } }),
     /fallback "a\/b": a name must/,
@@ -176,7 +176,7 @@ Deno.test("api: rejects contradicting tags on a branch and bad options", () => {
     /api\(\): contradicting tags: readOnly and destructive/,
   );
   assert.throws(() => api({}, [] as never), /api\(\): options must be an object/);
-  assert.throws(() => api({}, { meta: 1 as never }), /api\(\): meta must be an object/);
+  assert.throws(() => api({}, { meta: 1 }), /api\(\): meta must be an object/);
 });
 
 Deno.test("api: own keys only; a __proto__ child name stays a child", () => {
@@ -189,4 +189,67 @@ Deno.test("api: own keys only; a __proto__ child name stays a child", () => {
   const tree = api(safe);
   assert.ok(Object.hasOwn(tree.children, "__proto__"));
   assert.equal(Object.getPrototypeOf(tree.children), Object.prototype);
+});
+
+Deno.test("construction: an input schema that is not an object is an error naming the leaf", () => {
+  assert.throws(
+    () =>
+      api({
+        search: op(({ q }) => q, { input: z.object({ q: z.string() }) }),
+        tag: op((value) => value, { input: z.string() }),
+      }),
+    (error: Error) =>
+      error instanceof TypeError &&
+      error.message.startsWith('api(): child "tag": meta.input must describe an object') &&
+      error.message.includes('"string"'),
+  );
+  assert.throws(
+    () =>
+      op(function addTags(tags) {
+        return tags;
+      }, { input: z.array(z.string()) }),
+    /^TypeError: op\(addTags\): meta\.input must describe an object/,
+  );
+  assert.throws(
+    () =>
+      api({}, {
+        fallback: { name: "id", subtree: op(() => 1, { input: z.number() }) },
+      }),
+    /api\(\): fallback "id" subtree: meta\.input must describe an object/,
+  );
+  assert.throws(
+    () =>
+      api({
+        pick: op(() => 1, { input: z.union([z.object({ a: z.string() }), z.string()]) }),
+      }),
+    /child "pick": meta\.input must describe an object or a union of objects/,
+  );
+});
+
+Deno.test("construction: objects, unions of objects and open schemas are accepted as input", () => {
+  const Node: z.ZodType<{ children: unknown[] }> = z.lazy(() =>
+    z.object({ children: z.array(Node) })
+  );
+  const ok = api({
+    plain: op(({ a }) => a, { input: z.object({ a: z.string() }) }),
+    union: op((input) => input, {
+      input: z.union([z.object({ a: z.string() }), z.object({ b: z.number() })]),
+    }),
+    tagged: op((input) => input, {
+      input: z.discriminatedUnion("k", [
+        z.object({ k: z.literal("a") }),
+        z.object({ k: z.literal("b") }),
+      ]),
+    }),
+    nullable: op((input) => input, { input: z.object({ a: z.string() }).nullable() }),
+    both: op((input) => input, {
+      input: z.intersection(z.object({ a: z.string() }), z.object({ b: z.string() })),
+    }),
+    record: op((input) => input, { input: z.record(z.string(), z.number()) }),
+    open: op((input) => input, { input: z.unknown() }),
+    recursive: op((input) => input, { input: Node }),
+    // No JSON Schema form (a date): not judged here; it still validates.
+    dated: op((input) => input, { input: z.object({ at: z.date() }) }),
+  });
+  assert.equal(Object.keys(ok.children).length, 9);
 });

@@ -132,7 +132,7 @@ Deno.test("openapi: titled schemas become shared components with valid, stable n
   const doc = await toOpenApi(api({
     books: api({
       list: op(() => [], http.get, { output: z.array(Book) }),
-      read: op(() => ({}), http.get, { output: Book }),
+      read: op(() => ({ id: "1", author: { name: "Ann" } }), http.get, { output: Book }),
       authors: op(() => [], http.get, { output: z.array(Author) }),
     }),
   }));
@@ -166,9 +166,13 @@ Deno.test("openapi: ids and recursive schemas from $defs become components", asy
     },
   }).meta({ title: "Category" });
   const doc = await toOpenApi(api({
-    tree: op(() => ({}), http.get, {
-      output: z.object({ root: Category, tags: z.array(Tag), first: Tag }),
-    }),
+    tree: op(
+      () => ({ root: { name: "all", children: [] }, tags: [], first: { label: "a" } }),
+      http.get,
+      {
+        output: z.object({ root: Category, tags: z.array(Tag), first: Tag }),
+      },
+    ),
   }));
   const schemas = doc.components.schemas as Record<string, Record<string, unknown>>;
   assert.ok(schemas.Tag && schemas.Category);
@@ -182,8 +186,8 @@ Deno.test("openapi: different schemas under one title are named apart", async ()
   const strict = z.object({ a: z.string() }).meta({ title: "Thing" });
   const other = z.object({ b: z.number() }).meta({ title: "Thing" });
   const doc = await toOpenApi(api({
-    one: op(() => ({}), http.get, { output: strict }),
-    two: op(() => ({}), { input: other, output: other }),
+    one: op(() => ({ a: "a" }), http.get, { output: strict }),
+    two: op(({ b }) => ({ b }), { input: other, output: other }),
   }));
   assert.deepEqual(Object.keys(doc.components.schemas).slice(2), [
     "Thing",

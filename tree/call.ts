@@ -1,0 +1,231 @@
+/**
+ * The one call path of a leaf, shared by every surface (HTTP, GraphQL over
+ * HTTP and WebSocket, tools, command line): validate the input against
+ * `meta.input`, run the handler with its context, and pass the result through
+ * `meta.output`. Surfaces differ only in how they read the input and write the
+ * result, so a leaf answers alike wherever it is called from.
+ *
+ * - A failed input check throws {@linkcode InputError} (the caller's fault:
+ *   HTTP 422, GraphQL `BAD_USER_INPUT`).
+ * - The value sent is the output schema's parsed value, so unknown keys are
+ *   stripped (with zod's `z.object`, as FastAPI's response model does). A result
+ *   that does not satisfy it throws {@linkcode OutputError}: a server fault that
+ *   surfaces report to `onError` and never show (HTTP 500, masked GraphQL error).
+ * - A stream (an async iterable result) is checked item by item.
+ * - A `Response` a handler returns passes through unchecked (the HTTP escape hatch).
+ *
+ * Everything that can be decided per leaf is decided once, by
+ * {@linkcode createCall}: a leaf with no schema is called as its bare handler.
+ *
+ * @example
+ * ```ts
+ * import { createCall, op } from "@ramify/api/tree";
+ * import { z } from "zod";
+ *
+ * const me = op(() => ({ id: "7", name: "Ann", passwordHash: "x" }), {
+ *   output: z.object({ id: z.string(), name: z.string() }),
+ * });
+ * console.log(await createCall(me)({}, {})); // { id: "7", name: "Ann" }
+ * ```
+ *
+ * @module
+ */
+
+import type { StandardSchemaV1 } from "@standard-schema/spec";
+import type { HandlerContext, Node } from "./node.ts";
+import { normalizeIssue, type ValidationIssue } from "./schema.ts";
+import { isPlainObject, setOwn } from "./object.ts";
+
+/**
+ * The input did not satisfy the leaf's `meta.input`: the caller's fault, with
+ * the issues found. HTTP answers 422, GraphQL `BAD_USER_INPUT`.
+ *
+ * @example
+ * ```ts
+ * import { createCall, InputError, op } from "@ramify/api/tree";
+ * import { z } from "zod";
+ *
+ * const add = op(({ title }) => title, { input: z.object({ title: z.string() }) });
+ * try {
+ *   await createCall(add)({ title: 1 }, {});
+ * } catch (error) {
+ *   if (error instanceof InputError) console.log(error.issues[0].path); // ["title"]
+ * }
+ * ```
+ */
+export class InputError extends Error {
+  /** What is wrong, with the path to each offending value. */
+  readonly issues: readonly ValidationIssue[];
+
+  /** An input error with the issues a schema reported. */
+  constructor(issues: readonly ValidationIssue[]) {
+    super("The input does not match the operation's schema");
+    this.name = "InputError";
+    this.issues = issues;
+  }
+}
+
+/**
+ * The handler's result did not satisfy the leaf's `meta.output`: a server
+ * fault. Surfaces report it to their `onError` and never send the result or
+ * these issues to the caller.
+ *
+ * @example
+ * ```ts
+ * import { createCall, OutputError, op } from "@ramify/api/tree";
+ * import { z } from "zod";
+ *
+ * const count = op(() => "three" as unknown as number, { output: z.number() });
+ * try {
+ *   await createCall(count)({}, {});
+ * } catch (error) {
+ *   if (error instanceof OutputError) console.log(error.issues.length > 0); // true
+ * }
+ * ```
+ */
+export class OutputError extends Error {
+  /** What is wrong with the result, for the server's logs only. */
+  readonly issues: readonly ValidationIssue[];
+
+  /** An output error with the issues a schema reported. */
+  constructor(issues: readonly ValidationIssue[]) {
+    super(
+      `The handler's result does not match the operation's output schema: ${
+        issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`).join("; ")
+      }`,
+    );
+    this.name = "OutputError";
+    this.issues = issues;
+  }
+}
+
+/**
+ * A prepared call of one leaf: the input in, the output-checked result out
+ * (a value, a promise of one, or an async iterable of checked items). It may
+ * throw synchronously (a synchronous handler or schema fails at once), so
+ * callers `await` it inside their `try`.
+ *
+ * @example
+ * ```ts
+ * import { createCall, op, type LeafCall } from "@ramify/api/tree";
+ *
+ * const call: LeafCall = createCall(op(() => "pong"));
+ * console.log(await call({}, {})); // "pong"
+ * ```
+ */
+export type LeafCall = (input: unknown, context: HandlerContext) => unknown;
+
+/**
+ * Options of {@linkcode createCall}.
+ *
+ * @example
+ * ```ts
+ * import type { CreateCallOptions } from "@ramify/api/tree";
+ *
+ * const opts: CreateCallOptions = { captures: ["bookId"] };
+ * ```
+ */
+export interface CreateCallOptions {
+  /**
+   * Keys bound by fallbacks above the leaf. The handler receives them even when
+   * the input schema does not name them (and would strip them).
+   */
+  readonly captures?: readonly string[];
+}
+
+/**
+ * Prepares the call of a leaf, once per leaf: the returned function validates
+ * the input, runs the handler and checks the result. Without schemas it is the
+ * handler itself, so a schema-less leaf pays nothing.
+ *
+ * @example
+ * ```ts
+ * import { createCall, op } from "@ramify/api/tree";
+ * import { z } from "zod";
+ *
+ * const add = op(({ a, b }) => a + b, {
+ *   input: z.object({ a: z.coerce.number(), b: z.coerce.number() }),
+ *   output: z.number(),
+ * });
+ * console.log(await createCall(add)({ a: "1", b: "2" }, {})); // 3
+ * ```
+ *
+ * @throws {TypeError} when the node has no handler.
+ */
+export function createCall(leaf: Node, opts: CreateCallOptions = {}): LeafCall {
+  const handler = leaf.handler as ((input: unknown, context: HandlerContext) => unknown) | undefined;
+  if (typeof handler !== "function") {
+    throw new TypeError("createCall(): the node has no handler");
+  }
+  const input = leaf.meta?.input;
+  const output = leaf.meta?.output;
+  const captures = opts.captures ?? [];
+  const checkInput = input === undefined
+    ? undefined
+    : (value: unknown) => parsed(input, value, InputError, captures);
+  const checkResult = output === undefined ? undefined : resultChecker(output);
+  if (checkInput === undefined) {
+    if (checkResult === undefined) return handler;
+    return (value, context) => checkResult(handler(value, context));
+  }
+  if (checkResult === undefined) {
+    return async (value, context) => handler(await checkInput(value), context);
+  }
+  return async (value, context) => checkResult(handler(await checkInput(value), context));
+}
+
+/** Checks a handler's result: awaits a promise, checks a value or each item of a stream. */
+function resultChecker(schema: StandardSchemaV1): (result: unknown) => unknown {
+  const check = (value: unknown) => parsed(schema, value, OutputError, []);
+  const checkSettled = (result: unknown) => {
+    if (isPassThrough(result)) return result;
+    if (isAsyncIterable(result)) return checkedItems(result, check);
+    return check(result);
+  };
+  return (result) => result instanceof Promise ? result.then(checkSettled) : checkSettled(result);
+}
+
+/**
+ * A schema's parsed value, or the error of the side that failed. Synchronous
+ * schemas (most are) give a value, not a promise: one microtask less per call.
+ */
+function parsed(
+  schema: StandardSchemaV1,
+  value: unknown,
+  Failure: typeof InputError | typeof OutputError,
+  captures: readonly string[],
+): unknown {
+  const settle = (result: StandardSchemaV1.Result<unknown>) => {
+    if (result.issues !== undefined) throw new Failure(result.issues.map(normalizeIssue));
+    return captures.length === 0 ? result.value : withCaptures(result.value, value, captures);
+  };
+  const result = schema["~standard"].validate(value);
+  return result instanceof Promise ? result.then(settle) : settle(result);
+}
+
+/** A schema that does not name a capture would strip it; the handler still gets it. */
+function withCaptures(value: unknown, raw: unknown, captures: readonly string[]): unknown {
+  if (!isPlainObject(value) || !isPlainObject(raw)) return value;
+  for (const name of captures) {
+    if (!Object.hasOwn(value, name) && Object.hasOwn(raw, name)) setOwn(value, name, raw[name]);
+  }
+  return value;
+}
+
+/** Re-yields a stream's items checked; leaving early (or failing) closes the source. */
+async function* checkedItems(
+  source: AsyncIterable<unknown>,
+  check: (item: unknown) => unknown,
+): AsyncGenerator<unknown> {
+  for await (const item of source) yield await check(item);
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof value === "object" && value !== null &&
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === "function";
+}
+
+// A web `Response` is the HTTP surface's escape hatch: it is sent as it is.
+function isPassThrough(value: unknown): boolean {
+  return typeof Response === "function" && value instanceof Response;
+}
