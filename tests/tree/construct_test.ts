@@ -86,10 +86,10 @@ Deno.test("op: rejects contradicting tags", () => {
 
 Deno.test("op: rejects input or output that is not a Standard Schema", () => {
   assert.throws(
-    () => op(() => 1, { input: { type: "object" } }),
+    () => op(() => 1, { input: { type: "object" } as never }),
     /meta\.input must be a Standard Schema/,
   );
-  assert.throws(() => op(() => 1, { output: "string" }), /meta\.output must be/);
+  assert.throws(() => op(() => 1, { output: "string" as never }), /meta\.output must be/);
   assert.doesNotThrow(() => op(() => 1, { input: z.object({}), output: z.number() }));
 });
 
@@ -121,13 +121,13 @@ Deno.test("api: rejects children that are not an object", () => {
 
 Deno.test("api: rejects a child that is not a node, naming it", () => {
   assert.throws(
-    () => api({ list: 42 }),
+    () => api({ list: 42 as never }),
     /api\(\): child "list" is not a node \(got a number\)/,
   );
-  assert.throws(() => api({ list: () => [] }), /child "list" is not a node/);
-  assert.throws(() => api({ list: { title: "x" } }), /child "list" is not a node/);
+  assert.throws(() => api({ list: (() => []) as never }), /child "list" is not a node/);
+  assert.throws(() => api({ list: { title: "x" } as never }), /child "list" is not a node/);
   assert.throws(
-    () => api({ list: { handler: "x" } }),
+    () => api({ list: { handler: "x" } as never }),
     /child "list" is not a node/,
   );
 });
@@ -141,7 +141,7 @@ Deno.test("api: rejects child names that cannot be a segment", () => {
 Deno.test("api: rejects a fallback without a name or subtree", () => {
   const subtree = op(() => 1);
   assert.throws(
-    () => api({}, { fallback: { subtree } }),
+    () => api({}, { fallback: { subtree } as never }),
     /api\(\): fallback needs a non-empty string name/,
   );
   assert.throws(
@@ -149,14 +149,14 @@ Deno.test("api: rejects a fallback without a name or subtree", () => {
     /fallback needs a non-empty string name/,
   );
   assert.throws(
-    () => api({}, { fallback: { name: "id" } }),
+    () => api({}, { fallback: { name: "id" } as never }),
     /api\(\): fallback "id" needs a subtree node, got undefined/,
   );
   assert.throws(
-    () => api({}, { fallback: { name: "id", subtree: 3 } }),
+    () => api({}, { fallback: { name: "id", subtree: 3 as never } }),
     /fallback "id" needs a subtree node, got a number/,
   );
-  assert.throws(() => api({}, { fallback: "id" }), /fallback must be an object/);
+  assert.throws(() => api({}, { fallback: "id" as never }), /fallback must be an object/);
   assert.throws(
     () => api({}, { fallback: { name: "a/b", subtree } }),
     /fallback "a\/b": a name must/,
@@ -176,7 +176,7 @@ Deno.test("api: rejects contradicting tags on a branch and bad options", () => {
     /api\(\): contradicting tags: readOnly and destructive/,
   );
   assert.throws(() => api({}, [] as never), /api\(\): options must be an object/);
-  assert.throws(() => api({}, { meta: 1 }), /api\(\): meta must be an object/);
+  assert.throws(() => api({}, { meta: 1 as never }), /api\(\): meta must be an object/);
 });
 
 Deno.test("api: own keys only; a __proto__ child name stays a child", () => {
