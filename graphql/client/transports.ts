@@ -134,7 +134,12 @@ export function wsTransport(client: WsClientLike): GraphQLTransport {
       const abort = () => void iterator.return?.();
       options?.signal?.addEventListener("abort", abort, { once: true });
       try {
-        const first = await iterator.next();
+        let first: IteratorResult<ExecutionResult | GraphQLResponse>;
+        try {
+          first = await iterator.next();
+        } catch (error) {
+          return asResponse(error);
+        }
         options?.signal?.throwIfAborted();
         if (first.done) throw new TypeError("the connection ended before a result arrived");
         return formatted(first.value);
@@ -196,9 +201,26 @@ async function* mapStream(
   options?.signal?.addEventListener("abort", abort, { once: true });
   try {
     for await (const item of source) yield formatted(item);
+  } catch (error) {
+    yield asResponse(error);
   } finally {
     options?.signal?.removeEventListener("abort", abort);
   }
+}
+
+/**
+ * graphql-ws rejects with the errors of the protocol's `error` message (an
+ * array): a response with errors like any other, so the client raises a
+ * `GraphQLClientError` for it. Anything else is a transport failure.
+ */
+function asResponse(thrown: unknown): GraphQLResponse {
+  const isFormattedError = (value: unknown) =>
+    typeof value === "object" && value !== null &&
+    typeof (value as { message?: unknown }).message === "string";
+  if (Array.isArray(thrown) && thrown.length > 0 && thrown.every(isFormattedError)) {
+    return { errors: thrown as GraphQLFormattedError[] };
+  }
+  throw thrown;
 }
 
 /** A result as it travels: errors in their JSON form. */

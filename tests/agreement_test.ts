@@ -1,0 +1,322 @@
+// The agreement suite: one tree, one table of calls, run through every surface
+// and client (the call path itself, the HTTP client over a live createFetch, the
+// GraphQL client over HTTP and over WebSocket, the generated GraphQL client).
+// Every surface must give the same values and the same kinds of error, report
+// server faults to its onError, and never put a hidden field on the wire.
+import assert from "node:assert/strict";
+import { z } from "zod";
+import { createClient as createWsClient } from "graphql-ws";
+import { api, createCall, InputError, type Node, op, OutputError } from "@ramify/api/tree";
+import { ClientError, createClient, createFetch, http } from "@ramify/api/http";
+import {
+  createGraphQLClient,
+  createGraphQLServer,
+  createHttpGraphQLServer,
+  generateGraphQLClient,
+  GraphQLClientError,
+  httpTransport,
+  wsTransport,
+} from "@ramify/api/graphql";
+import { createWsHandler } from "@ramify/api/graphql/ws";
+
+const User = z.object({ id: z.string(), name: z.string() });
+type UserIn = z.input<typeof User>;
+const SECRET = "hunter2-secret";
+
+const tree = api({
+  users: api({
+    me: op(() => ({ id: "7", name: "Ann", passwordHash: SECRET }), http.get, { output: User }),
+    broken: op(() => ({ id: 7, passwordHash: SECRET }) as unknown as UserIn, http.get, {
+      output: User,
+    }),
+    rename: op(({ name }) => ({ id: "7", name, passwordHash: SECRET }), {
+      input: z.object({ name: z.string().min(1) }),
+      output: User,
+    }),
+  }, {
+    fallback: {
+      name: "userId",
+      subtree: api({
+        read: op(({ userId }) => ({ id: userId, name: "Ann", passwordHash: SECRET }), http.get, {
+          input: z.object({}),
+          output: User,
+        }),
+      }),
+    },
+  }),
+  feed: op(async function* () {
+    yield { id: "1", name: "Ann", passwordHash: SECRET };
+    yield { id: "2", name: "Bob", passwordHash: SECRET };
+  }, { tags: { streaming: true }, output: User }),
+  badFeed: op(async function* () {
+    yield { id: "1", name: "Ann" };
+    yield { id: 2, passwordHash: SECRET } as unknown as UserIn;
+  }, { tags: { streaming: true }, output: User }),
+});
+
+/** A step to a leaf: a child's name, or a fallback's name with its captured value. */
+type Step = string | readonly [string, string];
+type Outcome =
+  | { readonly value: unknown }
+  | { readonly items: readonly unknown[]; readonly error?: "input" | "fault" }
+  | { readonly error: "input" | "fault" };
+
+interface Case {
+  readonly name: string;
+  readonly steps: readonly Step[];
+  readonly input?: Record<string, unknown>;
+  readonly stream?: boolean;
+  readonly expect: Outcome;
+  /** Server faults each server surface must report to its onError. */
+  readonly faults?: number;
+}
+
+const CASES: readonly Case[] = [
+  {
+    name: "an output schema strips unknown keys (query)",
+    steps: ["users", "me"],
+    expect: { value: { id: "7", name: "Ann" } },
+  },
+  {
+    name: "an output schema strips unknown keys (mutation with validated input)",
+    steps: ["users", "rename"],
+    input: { name: "Bo" },
+    expect: { value: { id: "7", name: "Bo" } },
+  },
+  {
+    name: "a capture the input schema does not name still reaches the handler",
+    steps: ["users", ["userId", "9"], "read"],
+    expect: { value: { id: "9", name: "Ann" } },
+  },
+  {
+    name: "invalid input is the caller's error",
+    steps: ["users", "rename"],
+    input: { name: "" },
+    expect: { error: "input" },
+  },
+  {
+    name: "a result that breaks the output schema is a server fault, reported",
+    steps: ["users", "broken"],
+    expect: { error: "fault" },
+    faults: 1,
+  },
+  {
+    name: "a stream's items are shaped by the output schema",
+    steps: ["feed"],
+    stream: true,
+    expect: { items: [{ id: "1", name: "Ann" }, { id: "2", name: "Bob" }] },
+  },
+  {
+    name: "a stream item that breaks the output schema ends it with a server fault",
+    steps: ["badFeed"],
+    stream: true,
+    expect: { items: [{ id: "1", name: "Ann" }], error: "fault" },
+    faults: 1,
+  },
+];
+
+interface Surface {
+  readonly name: string;
+  readonly streams: boolean;
+  call(steps: readonly Step[], input: Record<string, unknown> | undefined): Promise<unknown>;
+  classify(error: unknown): "input" | "fault" | undefined;
+  /** What the server reported to onError during the last call (undefined: no server). */
+  readonly reported?: unknown[];
+}
+
+/** Walks a client object along the steps and calls the leaf. */
+function callThrough(client: unknown, steps: readonly Step[], input?: Record<string, unknown>) {
+  let at = client as Record<string, unknown>;
+  for (const step of steps) {
+    at = typeof step === "string"
+      ? at[step] as Record<string, unknown>
+      : (at[step[0]] as (value: string) => Record<string, unknown>)(step[1]);
+  }
+  return (at as unknown as (input?: Record<string, unknown>) => Promise<unknown>)(input);
+}
+
+function graphqlKind(error: unknown): "input" | "fault" | undefined {
+  const errors = (error as { errors?: { message: string; extensions?: { code?: unknown } }[] })
+    .errors;
+  const first = errors?.[0];
+  if (first?.extensions?.code === "BAD_USER_INPUT") return "input";
+  if (first?.extensions?.code === "INTERNAL_SERVER_ERROR") {
+    assert.equal(first.message, "Unexpected error.", "a fault is masked");
+    return "fault";
+  }
+  return undefined;
+}
+
+/** The leaf at the steps, and the captures along the way. */
+function leafAt(root: Node, steps: readonly Step[]) {
+  let node = root;
+  const captures: Record<string, string> = {};
+  for (const step of steps) {
+    if (typeof step === "string") node = node.children![step];
+    else {
+      captures[step[0]] = step[1];
+      node = node.fallback!.subtree;
+    }
+  }
+  return { node, captures };
+}
+
+async function outcomeOf(surface: Surface, test: Case): Promise<Outcome> {
+  const items: unknown[] = [];
+  try {
+    const result = await surface.call(test.steps, test.input);
+    if (!test.stream) return { value: result };
+    for await (const item of result as AsyncIterable<unknown>) items.push(item);
+    return { items };
+  } catch (error) {
+    const kind = surface.classify(error);
+    if (kind === undefined) {
+      throw new Error(`${surface.name}: ${test.name}: unexpected error`, { cause: error });
+    }
+    return test.stream ? { items, error: kind } : { error: kind };
+  }
+}
+
+Deno.test("agreement: every surface gives the same values and errors, and hides what the output schema does not name", async (t) => {
+  const httpReported: unknown[] = [];
+  const graphqlReported: unknown[] = [];
+  const wire: string[] = [];
+  const recording =
+    (target: typeof fetch) => async (input: RequestInfo | URL, init?: RequestInit) => {
+      const response = await target(input, init);
+      if (response.headers.get("content-type")?.includes("event-stream")) return response;
+      const text = await response.text();
+      wire.push(text);
+      return new Response(text, response);
+    };
+  class RecordingWebSocket extends WebSocket {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols);
+      this.addEventListener("message", (event) => wire.push(String(event.data)));
+    }
+  }
+
+  const rest = createFetch(tree, { onError: (error) => httpReported.push(error) });
+  const graphqlServer = createGraphQLServer(tree, { onError: (e) => graphqlReported.push(e) });
+  const graphqlHttp = createHttpGraphQLServer(tree, { onError: (e) => graphqlReported.push(e) });
+  const graphqlWs = createWsHandler(graphqlServer);
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (request) => {
+    const { pathname } = new URL(request.url);
+    if (pathname !== "/graphql") return rest(request);
+    return request.headers.get("upgrade") === "websocket"
+      ? graphqlWs(request)
+      : graphqlHttp(request);
+  });
+  const origin = `127.0.0.1:${server.addr.port}`;
+  const socket = createWsClient({
+    url: `ws://${origin}/graphql`,
+    webSocketImpl: RecordingWebSocket,
+    retryAttempts: 0,
+  });
+  const dir = await Deno.makeTempDir({ prefix: "ramify-agreement-" });
+  try {
+    await Deno.writeTextFile(`${dir}/client.ts`, generateGraphQLClient(tree));
+    const generated = await import(`file://${dir}/client.ts`);
+    const graphqlFetch = recording(fetch);
+    const surfaces: Surface[] = [
+      {
+        name: "call path",
+        streams: true,
+        call: (steps, input) => {
+          const { node, captures } = leafAt(tree, steps);
+          return Promise.resolve(
+            createCall(node, { captures: Object.keys(captures) })(
+              { ...input, ...captures },
+              {},
+            ),
+          );
+        },
+        classify: (error) =>
+          error instanceof InputError
+            ? "input"
+            : error instanceof OutputError
+            ? "fault"
+            : undefined,
+      },
+      {
+        name: "HTTP client over createFetch",
+        streams: true,
+        reported: httpReported,
+        call: (steps, input) =>
+          callThrough(
+            createClient(tree, { baseUrl: `http://${origin}`, fetch: recording(fetch) }),
+            steps,
+            input,
+          ),
+        classify: (error) => {
+          if (!(error instanceof ClientError)) return undefined;
+          if (error.status === 422) return "input";
+          if (error.status === 500) return "fault";
+          return undefined;
+        },
+      },
+      {
+        name: "GraphQL client over HTTP",
+        streams: false,
+        reported: graphqlReported,
+        call: (steps, input) =>
+          callThrough(
+            createGraphQLClient(tree, {
+              transport: httpTransport({ url: `http://${origin}/graphql`, fetch: graphqlFetch }),
+            }),
+            steps,
+            input,
+          ),
+        classify: (error) => error instanceof GraphQLClientError ? graphqlKind(error) : undefined,
+      },
+      {
+        name: "GraphQL client over WebSocket",
+        streams: true,
+        reported: graphqlReported,
+        call: (steps, input) =>
+          callThrough(
+            createGraphQLClient(tree, { transport: wsTransport(socket) }),
+            steps,
+            input,
+          ),
+        classify: (error) => error instanceof GraphQLClientError ? graphqlKind(error) : undefined,
+      },
+      {
+        name: "generated GraphQL client over HTTP",
+        streams: false,
+        reported: graphqlReported,
+        call: (steps, input) =>
+          callThrough(
+            generated.createClient(generated.httpTransport(`http://${origin}/graphql`)),
+            steps,
+            input,
+          ),
+        classify: (error) =>
+          error instanceof generated.GraphQLClientError ? graphqlKind(error) : undefined,
+      },
+    ];
+    for (const surface of surfaces) {
+      await t.step(surface.name, async () => {
+        for (const test of CASES) {
+          if (test.stream && !surface.streams) continue;
+          surface.reported?.splice(0);
+          const where = `${surface.name}: ${test.name}`;
+          assert.deepEqual(await outcomeOf(surface, test), test.expect, where);
+          if (surface.reported !== undefined) {
+            assert.equal(surface.reported.length, test.faults ?? 0, `${where}: onError calls`);
+            for (const error of surface.reported) assert.ok(error instanceof OutputError, where);
+          }
+        }
+      });
+    }
+    assert.ok(wire.length > 10, "the wire was recorded");
+    for (const text of wire) {
+      assert.ok(!text.includes(SECRET), `nothing hidden leaves the server: ${text}`);
+      assert.ok(!text.includes("passwordHash"), `no hidden key leaves the server: ${text}`);
+    }
+  } finally {
+    await socket.dispose();
+    await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
