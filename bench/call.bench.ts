@@ -12,7 +12,7 @@
  */
 
 import { z } from "zod";
-import { api, createFetch, http, op } from "@ramify/api";
+import { api, createCall, createFetch, http, op } from "@ramify/api";
 
 const User = z.object({ id: z.string(), name: z.string(), email: z.string() });
 const NewBook = z.object({ title: z.string().min(1), year: z.number().int() });
@@ -70,3 +70,35 @@ for (const [name, make] of Object.entries(requests)) {
     await (await bare(make())).text();
   });
 }
+
+// The call path alone, against calling the handler (and the schema) by hand.
+const context = {};
+const hello = tree.children.hello;
+const add = tree.children.books.children.add;
+const me = tree.children.users.children.me;
+const calls = { hello: createCall(hello), add: createCall(add), me: createCall(me) };
+const addInput = { title: "Dune", year: 1965 };
+Deno.bench(
+  { name: "createCall, no schema", group: "call: no schema", baseline: true },
+  async () => {
+    await calls.hello({}, context);
+  },
+);
+Deno.bench({ name: "handler by hand", group: "call: no schema" }, async () => {
+  await hello.handler({}, context);
+});
+Deno.bench({ name: "createCall, input schema", group: "call: input", baseline: true }, async () => {
+  await calls.add(addInput, context);
+});
+Deno.bench({ name: "safeParse + handler by hand", group: "call: input" }, async () => {
+  await add.handler(NewBook.parse(addInput), context);
+});
+Deno.bench(
+  { name: "createCall, output schema", group: "call: output", baseline: true },
+  async () => {
+    await calls.me({}, context);
+  },
+);
+Deno.bench({ name: "handler + parse by hand", group: "call: output" }, async () => {
+  User.parse(await me.handler({}, context));
+});
