@@ -91,8 +91,9 @@ export type Contribution<
  *
  * const User = z.object({ id: z.string(), name: z.string() });
  * const me = op(() => ({ id: "7", name: "Ann", passwordHash: "x" }), { output: User });
+ * const numericId = () => ({ id: 7, name: "Ann" });
  * // @ts-expect-error `id` must be a string
- * const wrong = op(() => ({ id: 7, name: "Ann" }), { output: User });
+ * op(numericId, { output: User });
  * ```
  *
  * @throws {TypeError} when `fn` is not a function, a contribution is not a
