@@ -218,6 +218,19 @@ Deno.test("agreement: every surface gives the same values and errors, and hides 
     await Deno.writeTextFile(`${dir}/client.ts`, generateGraphQLClient(tree));
     const generated = await import(`file://${dir}/client.ts`);
     const graphqlFetch = recording(fetch);
+    const restClient = createClient(tree, { baseUrl: `http://${origin}`, fetch: recording(fetch) });
+    const graphqlSurface = (
+      name: string,
+      client: unknown,
+      ErrorClass: abstract new (...args: never[]) => unknown,
+      { streams = false } = {},
+    ): Surface => ({
+      name,
+      streams,
+      reported: graphqlReported,
+      call: (steps, input) => callThrough(client, steps, input),
+      classify: (error) => error instanceof ErrorClass ? graphqlKind(error) : undefined,
+    });
     const surfaces: Surface[] = [
       {
         name: "call path",
@@ -242,12 +255,7 @@ Deno.test("agreement: every surface gives the same values and errors, and hides 
         name: "HTTP client over createFetch",
         streams: true,
         reported: httpReported,
-        call: (steps, input) =>
-          callThrough(
-            createClient(tree, { baseUrl: `http://${origin}`, fetch: recording(fetch) }),
-            steps,
-            input,
-          ),
+        call: (steps, input) => callThrough(restClient, steps, input),
         classify: (error) => {
           if (!(error instanceof ClientError)) return undefined;
           if (error.status === 422) return "input";
@@ -255,45 +263,24 @@ Deno.test("agreement: every surface gives the same values and errors, and hides 
           return undefined;
         },
       },
-      {
-        name: "GraphQL client over HTTP",
-        streams: false,
-        reported: graphqlReported,
-        call: (steps, input) =>
-          callThrough(
-            createGraphQLClient(tree, {
-              transport: httpTransport({ url: `http://${origin}/graphql`, fetch: graphqlFetch }),
-            }),
-            steps,
-            input,
-          ),
-        classify: (error) => error instanceof GraphQLClientError ? graphqlKind(error) : undefined,
-      },
-      {
-        name: "GraphQL client over WebSocket",
-        streams: true,
-        reported: graphqlReported,
-        call: (steps, input) =>
-          callThrough(
-            createGraphQLClient(tree, { transport: wsTransport(socket) }),
-            steps,
-            input,
-          ),
-        classify: (error) => error instanceof GraphQLClientError ? graphqlKind(error) : undefined,
-      },
-      {
-        name: "generated GraphQL client over HTTP",
-        streams: false,
-        reported: graphqlReported,
-        call: (steps, input) =>
-          callThrough(
-            generated.createClient(generated.httpTransport(`http://${origin}/graphql`)),
-            steps,
-            input,
-          ),
-        classify: (error) =>
-          error instanceof generated.GraphQLClientError ? graphqlKind(error) : undefined,
-      },
+      graphqlSurface(
+        "GraphQL client over HTTP",
+        createGraphQLClient(tree, {
+          transport: httpTransport({ url: `http://${origin}/graphql`, fetch: graphqlFetch }),
+        }),
+        GraphQLClientError,
+      ),
+      graphqlSurface(
+        "GraphQL client over WebSocket",
+        createGraphQLClient(tree, { transport: wsTransport(socket) }),
+        GraphQLClientError,
+        { streams: true },
+      ),
+      graphqlSurface(
+        "generated GraphQL client over HTTP",
+        generated.createClient(generated.httpTransport(`http://${origin}/graphql`)),
+        generated.GraphQLClientError,
+      ),
     ];
     for (const surface of surfaces) {
       await t.step(surface.name, async () => {
