@@ -24,10 +24,10 @@ export {
   DATE_TIME_SCALAR,
   GraphQLTypeRegistry,
   JSON_SCALAR,
-  scalarImplementations,
   toGraphQL,
   toGraphQLType,
 } from "./schema/types.ts";
+export { scalarImplementations } from "./schema/scalars.ts";
 export type { ArgumentDefinition, FieldDefinition, NamedTypeDefinition } from "./schema/types.ts";
 export { projectGraphQL } from "./schema/projection.ts";
 export type {

@@ -24,7 +24,7 @@ import { projectGraphQL, type ProjectGraphQLOptions } from "./projection.ts";
 import type { ProjectGraphQLResult } from "./projection.ts";
 import { inputTypesOf, leafResolver, subscriptionResolver } from "./_resolve.ts";
 import type { ResolveOptions } from "./errors.ts";
-import { scalarImplementations } from "./types.ts";
+import { scalarImplementations } from "./scalars.ts";
 
 /**
  * A resolver map: type name to field resolvers (or a scalar implementation).

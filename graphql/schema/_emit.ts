@@ -1,0 +1,222 @@
+// Phase two of the conversion: shapes to named types in the registry, shared
+// where structurally identical, named apart where different.
+
+import {
+  allocate,
+  copyDefinition,
+  type FieldDefinition,
+  freezeDefinition,
+  type NamedTypeDefinition,
+  register,
+  type RegistryState,
+  SCALAR_DEFINITIONS,
+  type UnionMember,
+} from "./_definitions.ts";
+import type { EnumShape, ObjectShape, Shape, UnionShape } from "./_interpret.ts";
+
+/** One conversion's naming state. */
+export interface Emission {
+  readonly state: RegistryState;
+  readonly direction: "input" | "output";
+  /** Shapes named in this conversion. */
+  readonly names: Map<Shape, string>;
+  /** Input types whose fields are being emitted (a non-null path back to one is a cycle). */
+  readonly building: Set<string>;
+  readonly fingerprints: WeakMap<Shape, string>;
+}
+
+export function newEmission(state: RegistryState, direction: "input" | "output"): Emission {
+  return { state, direction, names: new Map(), building: new Set(), fingerprints: new WeakMap() };
+}
+
+/** The type reference of a shape, without the outer `!`. */
+export function emit(shape: Shape, emission: Emission): string {
+  switch (shape.kind) {
+    case "scalar": {
+      const definition = SCALAR_DEFINITIONS[shape.name];
+      if (definition !== undefined && !emission.state.byName.has(shape.name)) {
+        register(emission.state, freezeDefinition(copyDefinition(definition)));
+      }
+      return shape.name;
+    }
+    case "list": {
+      const item = emit(shape.item.shape, emission);
+      return `[${shape.item.nullable ? item : `${item}!`}]`;
+    }
+    case "object":
+      return emitObject(shape, emission);
+    case "enum":
+      return emitEnum(shape, emission);
+    case "union":
+      return emitUnion(shape, emission);
+  }
+}
+
+function described(description: string | undefined): { description?: string } {
+  return description === undefined ? {} : { description };
+}
+
+function emitObject(shape: ObjectShape, emission: Emission): string {
+  const known = emission.names.get(shape);
+  if (known !== undefined) return known;
+  const kind = emission.direction === "input" ? "input" : "object";
+  const key = `${kind}:${fingerprint(shape, emission.fingerprints)}`;
+  const { state } = emission;
+  const existing = state.byKey.get(key);
+  if (existing !== undefined) {
+    emission.names.set(shape, existing);
+    return existing;
+  }
+  let base = shape.title ?? shape.hint;
+  if (kind === "input" && !base.endsWith("Input")) base += "Input";
+  const name = allocate(state, base);
+  const fields: FieldDefinition[] = [];
+  const definition: NamedTypeDefinition = { kind, name, fields, ...described(shape.description) };
+  register(state, definition);
+  state.byKey.set(key, name);
+  emission.names.set(shape, name);
+  emission.building.add(name);
+  for (const field of shape.fields) {
+    const type = emit(field.type.shape, emission);
+    // A non-null field back to an input type being built closes a cycle.
+    const nullable = field.type.nullable || (kind === "input" && emission.building.has(type));
+    fields.push({
+      name: field.name,
+      type: nullable ? type : `${type}!`,
+      ...described(field.description),
+      ...(field.key === field.name ? {} : { key: field.key }),
+      ...(field.optional ? { optional: true } : {}),
+    });
+  }
+  emission.building.delete(name);
+  freezeDefinition(definition);
+  return name;
+}
+
+function emitEnum(shape: EnumShape, emission: Emission): string {
+  const known = emission.names.get(shape);
+  if (known !== undefined) return known;
+  const { state } = emission;
+  const key = `enum:${fingerprint(shape, emission.fingerprints)}`;
+  let name = state.byKey.get(key);
+  if (name === undefined) {
+    name = allocate(state, shape.title ?? shape.hint);
+    register(
+      state,
+      freezeDefinition({
+        kind: "enum",
+        name,
+        values: [...shape.values],
+        ...described(shape.description),
+      }),
+    );
+    state.byKey.set(key, name);
+  }
+  emission.names.set(shape, name);
+  return name;
+}
+
+function emitUnion(shape: UnionShape, emission: Emission): string {
+  const known = emission.names.get(shape);
+  if (known !== undefined) return known;
+  const distinct = new Set(
+    shape.members.map((member) => fingerprint(member, emission.fingerprints)),
+  );
+  if (distinct.size === 1) return emitObject(shape.members[0], emission);
+  const { state } = emission;
+  const key = `union:${fingerprint(shape, emission.fingerprints)}`;
+  const existing = state.byKey.get(key);
+  if (existing !== undefined) {
+    emission.names.set(shape, existing);
+    return existing;
+  }
+  const name = allocate(state, shape.title ?? shape.hint);
+  const members: string[] = [];
+  const definition: NamedTypeDefinition = {
+    kind: "union",
+    name,
+    members,
+    ...described(shape.description),
+  };
+  register(state, definition);
+  state.byKey.set(key, name);
+  emission.names.set(shape, name);
+  const resolution: UnionMember[] = [];
+  for (const member of shape.members) {
+    const memberName = emitObject(member, emission);
+    if (members.includes(memberName)) continue;
+    members.push(memberName);
+    resolution.push({ name: memberName, required: member.required, consts: member.consts });
+  }
+  state.unions.set(name, resolution);
+  freezeDefinition(definition);
+  return name;
+}
+
+/**
+ * A string equal for shapes that give the same GraphQL type: titles,
+ * descriptions, fields (keys, names, types, nullability), enum values, union
+ * members. Recursion is written as the distance back to the enclosing object.
+ */
+function fingerprint(shape: Shape, memo: WeakMap<Shape, string>): string {
+  return printShape(shape, [], memo).text;
+}
+
+function printShape(
+  shape: Shape,
+  stack: Shape[],
+  memo: WeakMap<Shape, string>,
+): { text: string; reach: number } {
+  switch (shape.kind) {
+    case "scalar":
+      return { text: shape.name, reach: Infinity };
+    case "list": {
+      const item = printShape(shape.item.shape, stack, memo);
+      return { text: `[${item.text}${shape.item.nullable ? "" : "!"}]`, reach: item.reach };
+    }
+    case "enum":
+      return {
+        text: `enum${
+          JSON.stringify([shape.title ?? null, shape.description ?? null, shape.values])
+        }`,
+        reach: Infinity,
+      };
+  }
+  const at = stack.indexOf(shape);
+  if (at !== -1) return { text: `^${stack.length - 1 - at}`, reach: at };
+  const cached = memo.get(shape);
+  if (cached !== undefined) return { text: cached, reach: Infinity };
+  const depth = stack.length;
+  stack.push(shape);
+  let reach = Infinity;
+  const inner = (child: Shape) => {
+    const printed = printShape(child, stack, memo);
+    reach = Math.min(reach, printed.reach);
+    return printed.text;
+  };
+  let text: string;
+  if (shape.kind === "object") {
+    const head = JSON.stringify([
+      shape.title ?? null,
+      shape.description ?? null,
+      shape.required,
+      shape.consts,
+    ]);
+    const fields = shape.fields.map((field) =>
+      `${JSON.stringify([field.key, field.name, field.description ?? null])}:${
+        inner(field.type.shape)
+      }${field.type.nullable ? "" : "!"}`
+    );
+    text = `object${head}{${fields.join(",")}}`;
+  } else {
+    const head = JSON.stringify([shape.title ?? null, shape.description ?? null]);
+    text = `union${head}(${shape.members.map(inner).join("|")})`;
+  }
+  stack.pop();
+  // Back references only to itself or deeper: the same text in any context.
+  if (reach >= depth) {
+    memo.set(shape, text);
+    reach = Infinity;
+  }
+  return { text, reach };
+}

@@ -1,0 +1,426 @@
+// Phase one of the conversion: a JSON Schema to a shape (what GraphQL type it
+// is), no names yet.
+
+import { DATE_TIME_SCALAR, JSON_SCALAR } from "./_definitions.ts";
+import { fieldName, freeName, isEnumValueName, typeName } from "./_names.ts";
+
+export interface Use {
+  readonly shape: Shape;
+  readonly nullable: boolean;
+}
+
+export type Shape = ScalarShape | ListShape | ObjectShape | EnumShape | UnionShape;
+
+export interface ScalarShape {
+  readonly kind: "scalar";
+  readonly name: string;
+}
+
+export interface ListShape {
+  readonly kind: "list";
+  readonly item: Use;
+}
+
+export interface ObjectShape {
+  readonly kind: "object";
+  /** The sanitised title, if any. */
+  readonly title: string | undefined;
+  readonly hint: string;
+  readonly description: string | undefined;
+  readonly fields: FieldShape[];
+  readonly required: readonly string[];
+  readonly consts: readonly (readonly [string, unknown])[];
+}
+
+export interface FieldShape {
+  readonly key: string;
+  readonly name: string;
+  readonly description: string | undefined;
+  readonly type: Use;
+  /** Not required, and its schema does not allow null. */
+  readonly optional: boolean;
+}
+
+export interface EnumShape {
+  readonly kind: "enum";
+  readonly title: string | undefined;
+  readonly hint: string;
+  readonly description: string | undefined;
+  readonly values: readonly string[];
+}
+
+export interface UnionShape {
+  readonly kind: "union";
+  readonly title: string | undefined;
+  readonly hint: string;
+  readonly description: string | undefined;
+  readonly members: readonly ObjectShape[];
+}
+
+const SCALARS = new Map<string, ScalarShape>(
+  ["String", "Int", "Float", "Boolean", JSON_SCALAR, DATE_TIME_SCALAR].map((name) => [
+    name,
+    { kind: "scalar", name },
+  ]),
+);
+
+function scalar(name: string, nullable: boolean): Use {
+  return { shape: SCALARS.get(name)!, nullable };
+}
+
+const ANY: Use = scalar(JSON_SCALAR, true);
+
+interface Interpretation {
+  readonly root: unknown;
+  readonly rootHint: string;
+  readonly direction: "input" | "output";
+  /** Object schemas met in this conversion, to their use (recursion and reuse). */
+  readonly objects: Map<object, Use>;
+  /** Schemas entered since the last object: a loop among them never ends. */
+  active: Set<object>;
+}
+
+export function newInterpretation(
+  root: unknown,
+  direction: "input" | "output",
+  rootHint: string,
+): Interpretation {
+  return { root, rootHint, direction, objects: new Map(), active: new Set() };
+}
+
+type Schema = Readonly<Record<string, unknown>>;
+
+function isSchemaObject(value: unknown): value is Schema {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+function titleOf(schema: Schema): string | undefined {
+  const title = text(schema.title);
+  return title === undefined ? undefined : typeName(title) || undefined;
+}
+
+export function interpret(schema: unknown, ctx: Interpretation, hint: string): Use {
+  if (!isSchemaObject(schema)) return ANY;
+  const known = ctx.objects.get(schema);
+  if (known !== undefined) return known;
+  if (ctx.active.has(schema)) return ANY;
+  ctx.active.add(schema);
+  try {
+    return interpretSchema(schema, ctx, hint);
+  } finally {
+    ctx.active.delete(schema);
+  }
+}
+
+function orNull(use: Use, nullable: boolean): Use {
+  return nullable && !use.nullable ? { shape: use.shape, nullable: true } : use;
+}
+
+function interpretSchema(schema: Schema, ctx: Interpretation, hint: string): Use {
+  const flaggedNull = schema.nullable === true;
+  if (typeof schema.$ref === "string") {
+    const target = resolveRef(schema.$ref, ctx);
+    if (target === undefined) return ANY;
+    return orNull(interpret(target.schema, ctx, target.hint ?? hint), flaggedNull);
+  }
+  const types = typeof schema.type === "string"
+    ? [schema.type]
+    : Array.isArray(schema.type)
+    ? schema.type.filter((type): type is string => typeof type === "string")
+    : undefined;
+  const nullable = flaggedNull || (types?.includes("null") ?? false);
+  if ("const" in schema) return orNull(constUse(schema.const), nullable);
+  if (Array.isArray(schema.enum)) return orNull(enumUse(schema, schema.enum, hint), nullable);
+  const variants = Array.isArray(schema.anyOf)
+    ? schema.anyOf
+    : Array.isArray(schema.oneOf)
+    ? schema.oneOf
+    : undefined;
+  if (variants !== undefined) return orNull(variantsUse(schema, variants, ctx, hint), nullable);
+  if (types === undefined) {
+    if (Array.isArray(schema.allOf) && schema.allOf.length === 1) {
+      return orNull(interpret(schema.allOf[0], ctx, hint), nullable);
+    }
+    if (isSchemaObject(schema.properties)) return objectUse(schema, ctx, hint, nullable);
+    if ("items" in schema || "prefixItems" in schema) return arrayUse(schema, ctx, hint, nullable);
+    return ANY;
+  }
+  const concrete = types.filter((type) => type !== "null");
+  if (concrete.length === 0) return ANY;
+  if (concrete.length > 1) {
+    const numeric = concrete.every((type) => type === "integer" || type === "number");
+    return scalar(numeric ? "Float" : JSON_SCALAR, nullable);
+  }
+  switch (concrete[0]) {
+    case "string":
+      return scalar(schema.format === "date-time" ? DATE_TIME_SCALAR : "String", nullable);
+    case "integer":
+      return scalar(integerFits(schema) ? "Int" : "Float", nullable);
+    case "number":
+      return scalar("Float", nullable);
+    case "boolean":
+      return scalar("Boolean", nullable);
+    case "array":
+      return arrayUse(schema, ctx, hint, nullable);
+    case "object":
+      return objectUse(schema, ctx, hint, nullable);
+    default:
+      return scalar(JSON_SCALAR, nullable);
+  }
+}
+
+const MIN_INT = -2147483648;
+const MAX_INT = 2147483647;
+
+/**
+ * Whether an integer schema's bounds keep it within 32 bits (no bounds: yes).
+ * The safe-integer range counts as no bound: zod declares it on every
+ * `z.number().int()`, and users of such a schema mean GraphQL's `Int`.
+ */
+function integerFits(schema: Schema): boolean {
+  const lows: number[] = [];
+  const highs: number[] = [];
+  const bound = (value: unknown) =>
+    typeof value === "number" && Math.abs(value) !== Number.MAX_SAFE_INTEGER;
+  if (bound(schema.minimum)) lows.push(schema.minimum as number);
+  if (typeof schema.exclusiveMinimum === "number") {
+    lows.push(Math.floor(schema.exclusiveMinimum) + 1);
+  }
+  if (bound(schema.maximum)) highs.push(schema.maximum as number);
+  if (typeof schema.exclusiveMaximum === "number") {
+    highs.push(Math.ceil(schema.exclusiveMaximum) - 1);
+  }
+  const low = lows.length === 0 ? MIN_INT : Math.max(...lows);
+  const high = highs.length === 0 ? MAX_INT : Math.min(...highs);
+  return low >= MIN_INT && high <= MAX_INT;
+}
+
+function numberName(values: readonly number[]): string {
+  return values.every((value) => Number.isInteger(value) && value >= MIN_INT && value <= MAX_INT)
+    ? "Int"
+    : "Float";
+}
+
+function constUse(value: unknown): Use {
+  if (value === null) return ANY;
+  if (typeof value === "string") return scalar("String", false);
+  if (typeof value === "number") return scalar(numberName([value]), false);
+  if (typeof value === "boolean") return scalar("Boolean", false);
+  return scalar(JSON_SCALAR, false);
+}
+
+function enumUse(schema: Schema, values: readonly unknown[], hint: string): Use {
+  const nullable = values.includes(null);
+  const rest = values.filter((value) => value !== null);
+  if (rest.length === 0) return ANY;
+  if (rest.every((value): value is string => typeof value === "string")) {
+    const unique = [...new Set(rest)];
+    if (!unique.every(isEnumValueName)) return scalar("String", nullable);
+    const shape: EnumShape = {
+      kind: "enum",
+      title: titleOf(schema),
+      hint,
+      description: text(schema.description),
+      values: unique,
+    };
+    return { shape, nullable };
+  }
+  if (rest.every((value): value is number => typeof value === "number")) {
+    return scalar(numberName(rest), nullable);
+  }
+  if (rest.every((value) => typeof value === "boolean")) return scalar("Boolean", nullable);
+  return scalar(JSON_SCALAR, nullable);
+}
+
+function isNullOnly(schema: unknown): boolean {
+  if (!isSchemaObject(schema)) return false;
+  if (schema.type === "null" || schema.const === null) return true;
+  if (Array.isArray(schema.type) && schema.type.length > 0) {
+    return schema.type.every((type) => type === "null");
+  }
+  return Array.isArray(schema.enum) && schema.enum.length > 0 &&
+    schema.enum.every((value) => value === null);
+}
+
+/** The scalar that every one of these shapes fits, if any. */
+function commonScalar(shapes: readonly Shape[]): string | undefined {
+  const names = new Set(
+    shapes.map((shape) =>
+      shape.kind === "enum" ? "String" : shape.kind === "scalar" ? shape.name : undefined
+    ),
+  );
+  if (names.has(undefined) || names.has(JSON_SCALAR)) return undefined;
+  if (names.size === 1) return [...names][0];
+  if ([...names].every((name) => name === "Int" || name === "Float")) return "Float";
+  if ([...names].every((name) => name === "String" || name === DATE_TIME_SCALAR)) return "String";
+  return undefined;
+}
+
+function variantsUse(
+  schema: Schema,
+  variants: readonly unknown[],
+  ctx: Interpretation,
+  hint: string,
+): Use {
+  const rest = variants.filter((variant) => !isNullOnly(variant));
+  const withNull = rest.length < variants.length;
+  if (rest.length === 0) return ANY;
+  if (rest.length === 1) return orNull(interpret(rest[0], ctx, hint), withNull);
+  const title = titleOf(schema);
+  const base = title ?? hint;
+  const uses = rest.map((variant, index) => interpret(variant, ctx, `${base}${index + 1}`));
+  const nullable = withNull || uses.some((use) => use.nullable);
+  const shapes = uses.map((use) => use.shape);
+  if (
+    ctx.direction === "output" &&
+    shapes.every((shape): shape is ObjectShape => shape.kind === "object")
+  ) {
+    const members = [...new Set(shapes)];
+    if (members.length === 1) return { shape: members[0], nullable };
+    const shape: UnionShape = {
+      kind: "union",
+      title,
+      hint,
+      description: text(schema.description),
+      members,
+    };
+    return { shape, nullable };
+  }
+  return scalar(commonScalar(shapes) ?? JSON_SCALAR, nullable);
+}
+
+function arrayUse(schema: Schema, ctx: Interpretation, hint: string, nullable: boolean): Use {
+  if (schema.prefixItems !== undefined) return scalar(JSON_SCALAR, nullable);
+  const items = schema.items;
+  const item = isSchemaObject(items) ? interpret(items, ctx, hint) : ANY;
+  return { shape: { kind: "list", item }, nullable };
+}
+
+function objectUse(schema: Schema, ctx: Interpretation, hint: string, nullable: boolean): Use {
+  const properties = isSchemaObject(schema.properties)
+    ? Object.entries(schema.properties).filter(([, property]) => property !== false)
+    : [];
+  if (properties.length === 0) return scalar(JSON_SCALAR, nullable);
+  const required = Array.isArray(schema.required)
+    ? [...new Set(schema.required.filter((key): key is string => typeof key === "string"))]
+    : [];
+  const consts: (readonly [string, unknown])[] = [];
+  for (const [key, property] of properties) {
+    const target = deref(property, ctx);
+    if (!isSchemaObject(target)) continue;
+    if ("const" in target) consts.push([key, target.const]);
+    else if (Array.isArray(target.enum) && target.enum.length === 1) {
+      consts.push([key, target.enum[0]]);
+    }
+  }
+  const title = titleOf(schema);
+  const shape: ObjectShape = {
+    kind: "object",
+    title,
+    hint,
+    description: text(schema.description),
+    fields: [],
+    required,
+    consts,
+  };
+  const use: Use = { shape, nullable };
+  ctx.objects.set(schema, use);
+  let base = title ?? hint;
+  if (ctx.direction === "input" && base.endsWith("Input") && base !== "Input") {
+    base = base.slice(0, -"Input".length);
+  }
+  const requiredKeys = new Set(required);
+  const taken = new Set<string>();
+  const outer = ctx.active;
+  ctx.active = new Set();
+  try {
+    for (const [key, property] of properties) {
+      const name = freeName(fieldName(key), (candidate) => taken.has(candidate));
+      taken.add(name);
+      const type = interpret(property, ctx, base + upperFirst(name.replace(/^_+/, "")));
+      shape.fields.push({
+        key,
+        name,
+        description: describeProperty(property),
+        type: orNull(type, !requiredKeys.has(key)),
+        optional: !requiredKeys.has(key) && !type.nullable,
+      });
+    }
+  } finally {
+    ctx.active = outer;
+  }
+  return use;
+}
+
+function upperFirst(value: string): string {
+  return value.charAt(0).toUpperCase() + value.slice(1);
+}
+
+/** A property's own description, or that of the one non-null variant it wraps. */
+function describeProperty(property: unknown): string | undefined {
+  if (!isSchemaObject(property)) return undefined;
+  const own = text(property.description);
+  if (own !== undefined) return own;
+  const variants = Array.isArray(property.anyOf)
+    ? property.anyOf
+    : Array.isArray(property.oneOf)
+    ? property.oneOf
+    : [];
+  const rest = variants.filter((variant) => !isNullOnly(variant));
+  if (rest.length === 1 && isSchemaObject(rest[0]) && rest[0].$ref === undefined) {
+    return text(rest[0].description);
+  }
+  return undefined;
+}
+
+/** A schema with `$ref`s and single-member `allOf`s followed. */
+function deref(schema: unknown, ctx: Interpretation): unknown {
+  let current = schema;
+  for (let hops = 0; hops < 64 && isSchemaObject(current); hops++) {
+    if (typeof current.$ref === "string") {
+      current = resolveRef(current.$ref, ctx)?.schema;
+    } else if (
+      current.type === undefined && Array.isArray(current.allOf) && current.allOf.length === 1
+    ) {
+      current = current.allOf[0];
+    } else {
+      return current;
+    }
+  }
+  return undefined;
+}
+
+/** A local reference's target and the type name its last segment suggests. */
+function resolveRef(
+  ref: string,
+  ctx: Interpretation,
+): { schema: unknown; hint: string | undefined } | undefined {
+  if (ref === "#") return { schema: ctx.root, hint: ctx.rootHint };
+  if (!ref.startsWith("#/")) return undefined;
+  let current: unknown = ctx.root;
+  let last = "";
+  for (const raw of ref.slice(2).split("/")) {
+    let segment: string;
+    try {
+      segment = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
+    } catch {
+      return undefined;
+    }
+    if (Array.isArray(current) && /^(0|[1-9][0-9]*)$/.test(segment)) {
+      current = current[Number(segment)];
+    } else if (isSchemaObject(current) && Object.hasOwn(current, segment)) {
+      current = current[segment];
+    } else {
+      return undefined;
+    }
+    last = segment;
+  }
+  if (current === undefined) return undefined;
+  // zod names extracted schemas `__schema0`: no name worth keeping.
+  const hint = last.startsWith("__") || /^[0-9]+$/.test(last) ? undefined : typeName(last);
+  return { schema: current, hint: hint || undefined };
+}

@@ -1,0 +1,165 @@
+/**
+ * The two custom scalars of the GraphQL projection: `JSON` for any JSON value
+ * and `DateTime` for RFC 3339 date-time strings.
+ *
+ * @example
+ * ```ts
+ * import { scalarImplementations } from "@ramify/api/graphql";
+ *
+ * const { JSON: json } = scalarImplementations();
+ * console.log(json.serialize({ a: 1 })); // { a: 1 }
+ * ```
+ *
+ * @module
+ */
+
+import {
+  type ConstValueNode,
+  GraphQLError,
+  GraphQLScalarType,
+  Kind,
+  print,
+  type ValueNode,
+} from "graphql";
+import { DATE_TIME_SCALAR, JSON_SCALAR, SCALAR_DEFINITIONS } from "./_definitions.ts";
+
+/**
+ * The implementations of the `JSON` and `DateTime` scalars, by name. `JSON`
+ * passes any JSON value through and reads literals of every kind (objects,
+ * lists, strings, numbers, booleans, null, variables inside). `DateTime` is an
+ * RFC 3339 date-time string: output accepts a `Date` (as its ISO string) or a
+ * valid string; input must be a valid string and stays that string.
+ *
+ * @example
+ * ```ts
+ * import { scalarImplementations } from "@ramify/api/graphql";
+ *
+ * const { DateTime } = scalarImplementations();
+ * console.log(DateTime.serialize(new Date(0))); // "1970-01-01T00:00:00.000Z"
+ * ```
+ */
+export function scalarImplementations(): Record<string, GraphQLScalarType> {
+  scalars ??= { [JSON_SCALAR]: jsonScalar(), [DATE_TIME_SCALAR]: dateTimeScalar() };
+  return { ...scalars };
+}
+
+let scalars: Record<string, GraphQLScalarType> | undefined;
+
+function show(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (value instanceof Date) return `Date(${value.getTime()})`;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+function jsonLiteral(node: ValueNode, variables: Readonly<Record<string, unknown>> | undefined) {
+  const read = (value: ValueNode): unknown => {
+    switch (value.kind) {
+      case Kind.STRING:
+      case Kind.BOOLEAN:
+        return value.value;
+      case Kind.INT:
+      case Kind.FLOAT:
+        return Number(value.value);
+      case Kind.NULL:
+        return null;
+      case Kind.LIST:
+        return value.values.map((item) => read(item) ?? null);
+      case Kind.OBJECT: {
+        const object: Record<string, unknown> = {};
+        for (const field of value.fields) {
+          const item = read(field.value);
+          if (item === undefined) continue;
+          // defineProperty: a "__proto__" key stays data, never a prototype.
+          Object.defineProperty(object, field.name.value, {
+            value: item,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        }
+        return object;
+      }
+      case Kind.VARIABLE:
+        return variables?.[value.name.value];
+      default:
+        throw new GraphQLError(
+          `JSON cannot represent the literal ${print(value)}: write strings in quotes`,
+          { nodes: value },
+        );
+    }
+  };
+  return read(node);
+}
+
+function jsonScalar(): GraphQLScalarType {
+  const identity = (value: unknown) => value;
+  return new GraphQLScalarType({
+    name: JSON_SCALAR,
+    description: (SCALAR_DEFINITIONS[JSON_SCALAR] as { description: string }).description,
+    serialize: identity,
+    parseValue: identity,
+    parseLiteral: (node, variables) => jsonLiteral(node, variables ?? undefined),
+    coerceOutputValue: identity,
+    coerceInputValue: identity,
+    coerceInputLiteral: (node: ConstValueNode) => jsonLiteral(node, undefined),
+  });
+}
+
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
+
+/** Whether a string is an RFC 3339 `date-time`, with real dates and times. */
+function isDateTime(value: string): boolean {
+  const match = DATE_TIME.exec(value);
+  if (match === null) return false;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  if (days === undefined || day < 1 || day > days) return false;
+  if (hour > 23 || minute > 59 || second > 60) return false;
+  if (match[7] !== undefined && (Number(match[7]) > 23 || Number(match[8]) > 59)) return false;
+  return true;
+}
+
+function dateTimeScalar(): GraphQLScalarType {
+  const invalid = (value: unknown) =>
+    new GraphQLError(`DateTime cannot represent ${show(value)}: expected an RFC 3339 date-time`);
+  const output = (value: unknown): string => {
+    if (value instanceof Date) {
+      if (Number.isNaN(value.getTime())) throw invalid(value);
+      return value.toISOString();
+    }
+    if (typeof value === "string" && isDateTime(value)) return value;
+    throw invalid(value);
+  };
+  const input = (value: unknown): string => {
+    if (typeof value === "string" && isDateTime(value)) return value;
+    throw invalid(value);
+  };
+  const literal = (node: ValueNode): string => {
+    if (node.kind === Kind.STRING && isDateTime(node.value)) return node.value;
+    throw new GraphQLError(
+      `DateTime cannot represent the literal ${print(node)}: expected an RFC 3339 date-time string`,
+      { nodes: node },
+    );
+  };
+  const definition = SCALAR_DEFINITIONS[DATE_TIME_SCALAR] as {
+    description: string;
+    specifiedByURL: string;
+  };
+  return new GraphQLScalarType({
+    name: DATE_TIME_SCALAR,
+    description: definition.description,
+    specifiedByURL: definition.specifiedByURL,
+    serialize: output,
+    parseValue: input,
+    parseLiteral: literal,
+    coerceOutputValue: output,
+    coerceInputValue: input,
+    coerceInputLiteral: literal,
+  });
+}
