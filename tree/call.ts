@@ -153,7 +153,9 @@ export interface CreateCallOptions {
  * @throws {TypeError} when the node has no handler.
  */
 export function createCall(leaf: Node, opts: CreateCallOptions = {}): LeafCall {
-  const handler = leaf.handler as ((input: unknown, context: HandlerContext) => unknown) | undefined;
+  const handler = leaf.handler as
+    | ((input: unknown, context: HandlerContext) => unknown)
+    | undefined;
   if (typeof handler !== "function") {
     throw new TypeError("createCall(): the node has no handler");
   }
