@@ -16,7 +16,7 @@ import { CloseCode, type Context, makeServer, type OperationResult } from "graph
 import type { HandlerContext } from "../../tree/node.ts";
 import { graphqlErrors } from "../schema/errors.ts";
 import type { GraphQLServer } from "./server.ts";
-import type { WsHandlerOptions } from "./ws.ts";
+import type { WsHandlerOptions } from "./ws_options.ts";
 
 /** What the protocol needs of one socket. */
 export interface ProtocolSocket {

@@ -1,0 +1,108 @@
+// GraphQL over HTTP's response media types, and the negotiation of one from
+// a request's Accept header.
+
+export const GRAPHQL_RESPONSE_JSON = "application/graphql-response+json";
+export const APPLICATION_JSON = "application/json";
+
+/** The response media type chosen for a request, with its headers. */
+export interface Media {
+  /** Whether it is `application/graphql-response+json` (status codes follow the outcome). */
+  readonly strict: boolean;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export const STRICT: Media = {
+  strict: true,
+  headers: { "content-type": `${GRAPHQL_RESPONSE_JSON}; charset=utf-8`, vary: "accept" },
+};
+export const LEGACY: Media = {
+  strict: false,
+  headers: { "content-type": `${APPLICATION_JSON}; charset=utf-8`, vary: "accept" },
+};
+
+/**
+ * Chooses the response media type from an `Accept` header (RFC 9110): each of
+ * ours takes the `q` of the most specific range that matches it; the higher `q`
+ * wins, then the more specific match, then the one listed first, then
+ * `application/json`. Memoized: clients send few distinct headers.
+ */
+export function acceptNegotiator(): (accept: string | null) => Media | undefined {
+  const memo = new Map<string, Media | null>();
+  return (accept) => {
+    if (accept === null || accept === "") return LEGACY;
+    const known = memo.get(accept);
+    if (known !== undefined) return known ?? undefined;
+    const chosen = chooseMedia(accept);
+    if (memo.size >= 256) memo.clear();
+    memo.set(accept, chosen ?? null);
+    return chosen;
+  };
+}
+
+interface Match {
+  readonly q: number;
+  readonly specificity: number;
+  readonly index: number;
+}
+
+function chooseMedia(accept: string): Media | undefined {
+  let strict: Match | undefined;
+  let legacy: Match | undefined;
+  const ranges = accept.split(",");
+  for (let index = 0; index < ranges.length; index++) {
+    const parts = ranges[index].split(";");
+    const range = parts[0].trim().toLowerCase();
+    let q = 1;
+    let usable = true;
+    for (let i = 1; i < parts.length; i++) {
+      const eq = parts[i].indexOf("=");
+      if (eq === -1) continue;
+      const name = parts[i].slice(0, eq).trim().toLowerCase();
+      const value = unquote(parts[i].slice(eq + 1).trim());
+      if (name === "q") {
+        q = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/.test(value) ? Number(value) : -1;
+      } else if (name === "charset") {
+        usable = isUtf8(value);
+      }
+    }
+    if (!usable || q < 0) continue;
+    strict = better(strict, range, GRAPHQL_RESPONSE_JSON, q, index);
+    legacy = better(legacy, range, APPLICATION_JSON, q, index);
+  }
+  const strictQ = strict?.q ?? 0;
+  const legacyQ = legacy?.q ?? 0;
+  if (strictQ === 0 && legacyQ === 0) return undefined;
+  if (strictQ !== legacyQ) return strictQ > legacyQ ? STRICT : LEGACY;
+  if (strict!.specificity !== legacy!.specificity) {
+    return strict!.specificity > legacy!.specificity ? STRICT : LEGACY;
+  }
+  return strict!.index < legacy!.index ? STRICT : LEGACY;
+}
+
+/** The match of `type` against `range`, kept when more specific than the one so far. */
+function better(
+  current: Match | undefined,
+  range: string,
+  type: string,
+  q: number,
+  index: number,
+): Match | undefined {
+  const specificity = range === type ? 3 : range === "application/*" ? 2 : range === "*/*" ? 1 : 0;
+  if (specificity === 0 || (current !== undefined && current.specificity >= specificity)) {
+    return current;
+  }
+  return { q, specificity, index };
+}
+
+/** A parameter value without its quotes. */
+export function unquote(value: string): string {
+  return value.length >= 2 && value.startsWith('"') && value.endsWith('"')
+    ? value.slice(1, -1)
+    : value;
+}
+
+/** Whether a charset names UTF-8. */
+export function isUtf8(charset: string): boolean {
+  const lower = charset.toLowerCase();
+  return lower === "utf-8" || lower === "utf8";
+}

@@ -1,0 +1,201 @@
+// The parameters of a GraphQL-over-HTTP request, read from a GET's query or a
+// POST's JSON body within the limits; what is refused says why.
+
+import { readBodyBytes } from "../../http/server/body.ts";
+import { APPLICATION_JSON, isUtf8, unquote } from "./_http_media.ts";
+
+/** Why a request is refused before execution: a status, a message and a code. */
+export class Refusal {
+  constructor(
+    readonly status: number,
+    readonly message: string,
+    readonly code: string,
+    readonly headers?: Readonly<Record<string, string>>,
+  ) {}
+}
+
+/** The parameters of a well-formed GraphQL-over-HTTP request. */
+export interface Params {
+  readonly query: string;
+  readonly variables: Readonly<Record<string, unknown>> | undefined;
+  readonly operationName: string | undefined;
+}
+
+/** `GET` parameters from the URL query (WHATWG form encoding); each at most once. */
+export function fromSearch(search: string, maxQueryLength: number, maxDepth: number): Params {
+  let query: string | undefined;
+  let variables: string | undefined;
+  let operationName: string | undefined;
+  let extensions: string | undefined;
+  const seen = new Set<string>();
+  for (const [key, value] of new URLSearchParams(search)) {
+    if (key !== "query" && key !== "variables" && key !== "operationName" && key !== "extensions") {
+      continue;
+    }
+    if (seen.has(key)) throw badRequest(`The ${key} parameter is given more than once`);
+    seen.add(key);
+    if (key === "query") query = value;
+    else if (key === "variables") variables = value;
+    else if (key === "operationName") operationName = value;
+    else extensions = value;
+  }
+  if (query === undefined) {
+    throw badRequest("A GET request needs a query parameter holding the document");
+  }
+  if (query.length > maxQueryLength) {
+    throw new Refusal(
+      414,
+      `The document is longer than ${maxQueryLength} characters`,
+      "PAYLOAD_TOO_LARGE",
+    );
+  }
+  if (extensions !== undefined) mapOf(parseJsonParameter("extensions", extensions), "extensions");
+  const variableValues = variables === undefined
+    ? undefined
+    : mapOf(parseJsonParameter("variables", variables), "variables");
+  if (variableValues !== undefined) checkDepth(variableValues, maxDepth, "variables");
+  return {
+    query,
+    variables: variableValues,
+    operationName: operationName === "" ? undefined : operationName,
+  };
+}
+
+function parseJsonParameter(name: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badRequest(`The ${name} parameter is not valid JSON`);
+  }
+}
+
+/** `POST` parameters from the parsed JSON body. */
+export function fromJson(body: unknown, maxQueryLength: number, maxDepth: number): Params {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw badRequest("The body must be a JSON object: { query, variables?, operationName? }");
+  }
+  const fields = body as Record<string, unknown>;
+  const query = Object.hasOwn(fields, "query") ? fields.query : undefined;
+  if (typeof query !== "string") {
+    throw badRequest(
+      query === undefined || query === null
+        ? "The body needs a query: the document as a string"
+        : "The query must be a string holding the document",
+    );
+  }
+  if (query.length > maxQueryLength) {
+    throw new Refusal(
+      413,
+      `The document is longer than ${maxQueryLength} characters`,
+      "PAYLOAD_TOO_LARGE",
+    );
+  }
+  const operationName = Object.hasOwn(fields, "operationName") ? fields.operationName : undefined;
+  if (operationName !== undefined && operationName !== null && typeof operationName !== "string") {
+    throw badRequest("The operationName must be a string");
+  }
+  const variables = mapOf(
+    Object.hasOwn(fields, "variables") ? fields.variables : undefined,
+    "variables",
+  );
+  const extensions = mapOf(
+    Object.hasOwn(fields, "extensions") ? fields.extensions : undefined,
+    "extensions",
+  );
+  if (variables !== undefined) checkDepth(variables, maxDepth, "variables");
+  if (extensions !== undefined) checkDepth(extensions, maxDepth, "extensions");
+  return {
+    query,
+    variables,
+    operationName: typeof operationName === "string" && operationName !== ""
+      ? operationName
+      : undefined,
+  };
+}
+
+/** A map parameter: an object, or absent (`null` is absent). */
+function mapOf(value: unknown, name: string): Record<string, unknown> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw badRequest(`The ${name} must be a JSON object`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Bounds nesting iteratively, so a hostile value cannot exhaust the stack later on. */
+function checkDepth(root: unknown, maxDepth: number, name: string): void {
+  const stack: unknown[] = [root];
+  const depths: number[] = [1];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    const depth = depths.pop()!;
+    if (typeof value !== "object" || value === null) continue;
+    if (depth > maxDepth) throw badRequest(`The ${name} nest deeper than ${maxDepth} levels`);
+    for (const child of Array.isArray(value) ? value : Object.values(value)) {
+      if (typeof child === "object" && child !== null) {
+        stack.push(child);
+        depths.push(depth + 1);
+      }
+    }
+  }
+}
+
+/** A 400 refusal. */
+export function badRequest(message: string): Refusal {
+  return new Refusal(400, message, "BAD_REQUEST");
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The `POST` body as JSON: `application/json` in UTF-8, within the size limit. */
+export async function readJson(request: Request, maxBytes: number): Promise<unknown> {
+  const contentType = request.headers.get("content-type");
+  const unsupported = unsupportedType(contentType);
+  if (unsupported !== undefined) {
+    await request.body?.cancel().catch(() => {});
+    throw new Refusal(415, unsupported, "UNSUPPORTED_MEDIA_TYPE", {
+      "accept-post": APPLICATION_JSON,
+    });
+  }
+  const read = await readBodyBytes(request, maxBytes);
+  if (!read.ok) {
+    throw read.reason === "too-large"
+      ? new Refusal(413, `The body is larger than ${maxBytes} bytes`, "PAYLOAD_TOO_LARGE")
+      : badRequest("The body could not be read");
+  }
+  const bytes = read.bytes;
+  if (bytes.byteLength === 0) throw badRequest("The body is empty; send { query, variables? }");
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw badRequest("The body is not valid UTF-8");
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badRequest("The body is not valid JSON");
+  }
+}
+
+/** Why a Content-Type is refused, or `undefined` for `application/json` in UTF-8. */
+function unsupportedType(contentType: string | null): string | undefined {
+  if (contentType === null || contentType === "") {
+    return `A POST needs Content-Type: ${APPLICATION_JSON}`;
+  }
+  const semicolon = contentType.indexOf(";");
+  const type = (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim()
+    .toLowerCase();
+  if (type !== APPLICATION_JSON) {
+    return `Content-Type ${type} is not accepted; send ${APPLICATION_JSON}`;
+  }
+  if (semicolon === -1) return undefined;
+  for (const parameter of contentType.slice(semicolon + 1).split(";")) {
+    const eq = parameter.indexOf("=");
+    if (eq === -1 || parameter.slice(0, eq).trim().toLowerCase() !== "charset") continue;
+    if (!isUtf8(unquote(parameter.slice(eq + 1).trim()))) {
+      return `Only the utf-8 charset is accepted`;
+    }
+  }
+  return undefined;
+}

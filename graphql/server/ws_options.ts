@@ -1,0 +1,106 @@
+/**
+ * The options of the GraphQL-over-WebSocket handlers (`createWsHandler`,
+ * `handleBunWebSocket`): the connection and context hooks and the limits. The
+ * public subpath `@ramify/api/graphql/ws` exports them; they live apart so the
+ * protocol module reads them without importing the handlers.
+ *
+ * @example
+ * ```ts
+ * import type { WsHandlerOptions } from "@ramify/api/graphql/ws";
+ *
+ * const opts: WsHandlerOptions = { initTimeout: 5_000 };
+ * ```
+ *
+ * @module
+ */
+
+/**
+ * Decides whether a connection may go on, from the client's `connection_init`
+ * payload (`connectionParams`, `{}` when it sent none) and the upgrade request.
+ * `false` refuses it (close `4403 Forbidden`); `true` or nothing accepts it; an
+ * object accepts it and is sent as the `connection_ack` payload. It may be
+ * asynchronous; throwing closes the connection with `4500`.
+ *
+ * @example
+ * ```ts
+ * import type { WsConnectFunction } from "@ramify/api/graphql/ws";
+ *
+ * const onConnect: WsConnectFunction = (params, request) =>
+ *   params.token === "secret" || request.headers.get("authorization") === "Bearer secret";
+ * ```
+ */
+export type WsConnectFunction = (
+  connectionParams: Readonly<Record<string, unknown>>,
+  request: Request,
+) =>
+  | boolean
+  | void
+  | Record<string, unknown>
+  | Promise<boolean | void | Record<string, unknown>>;
+
+/**
+ * Makes the values an operation's handlers see in their context, beside
+ * `request` and `signal`, from the connection's `connectionParams` (`{}` when
+ * the client sent none) and the upgrade request. Called once per operation; it
+ * may be asynchronous. Throwing a `GraphQLError` or an `HttpError` refuses the
+ * operation with that error (an `HttpError` by its status, like `UNAUTHENTICATED`
+ * for `401`); anything else is masked as `INTERNAL_SERVER_ERROR`.
+ *
+ * @example
+ * ```ts
+ * import type { WsContextFunction } from "@ramify/api/graphql/ws";
+ *
+ * const context: WsContextFunction = (params) => ({ user: params.user });
+ * ```
+ */
+export type WsContextFunction = (
+  connectionParams: Readonly<Record<string, unknown>>,
+  request: Request,
+) =>
+  | Readonly<Record<string, unknown>>
+  | undefined
+  | Promise<Readonly<Record<string, unknown>> | undefined>;
+
+/**
+ * Options of `createWsHandler` and `handleBunWebSocket`.
+ *
+ * @example
+ * ```ts
+ * import type { WsHandlerOptions } from "@ramify/api/graphql/ws";
+ *
+ * const opts: WsHandlerOptions = {
+ *   onConnect: (params) => typeof params.token === "string",
+ *   context: (params) => ({ token: params.token }),
+ *   initTimeout: 5_000,
+ *   maxSubscriptions: 20,
+ * };
+ * ```
+ */
+export interface WsHandlerOptions {
+  /** The connection-init hook: may refuse a connection (`4403`). Default: every one is accepted. */
+  readonly onConnect?: WsConnectFunction;
+  /** Makes each operation's context values. */
+  readonly context?: WsContextFunction;
+  /**
+   * How long a client has to send `connection_init` after the socket opens, in
+   * milliseconds (then `4408`). `0` or `Infinity` waits for ever. Default 3,000.
+   */
+  readonly initTimeout?: number;
+  /**
+   * The most operations one connection may have under way at once,
+   * subscriptions and queries still running alike: one more closes the
+   * connection with `4429` (reason `Too many subscriptions`). Default 100.
+   */
+  readonly maxSubscriptions?: number;
+  /**
+   * The longest document (`query`) accepted, in characters: a longer one gets
+   * an `error` message with code `PAYLOAD_TOO_LARGE`. Documents are cached by
+   * their text, so this bounds what the cache can hold. Default 100,000.
+   */
+  readonly maxQueryLength?: number;
+  /**
+   * Observes what crashed: an `onConnect` or a context function that threw
+   * (the client sees only a masked error or a `4500`). Default: `console.error`.
+   */
+  readonly onError?: (error: unknown) => void;
+}

@@ -1,0 +1,279 @@
+// One operation of the OpenAPI document: parameters from captures and the
+// query, the request body, the responses (the result, problems), with named
+// schemas registered as components.
+
+import type { StandardSchemaV1 } from "@standard-schema/spec";
+import { isVoidSchema, type JsonSchema, toJsonSchema } from "../../tree/schema.ts";
+import { tagsOf } from "../../tree/tags.ts";
+import type { HttpOperation } from "../server/route.ts";
+import { coercionPlan } from "../server/coerce.ts";
+import type { ComponentRegistry } from "./_components.ts";
+
+/**
+ * One OpenAPI operation object.
+ *
+ * @example
+ * ```ts
+ * import type { OpenApiOperation } from "@ramify/api/http";
+ *
+ * const operation: OpenApiOperation = { operationId: "ping", responses: {} };
+ * ```
+ */
+export interface OpenApiOperation {
+  /** Unique across the document. */
+  readonly operationId: string;
+  /** One line. */
+  readonly summary?: string;
+  /** Longer text. */
+  readonly description?: string;
+  /** Groups. */
+  readonly tags?: readonly string[];
+  /** Marked deprecated. */
+  readonly deprecated?: boolean;
+  /** Path and query parameters. */
+  readonly parameters?: readonly Readonly<Record<string, unknown>>[];
+  /** The JSON body. */
+  readonly requestBody?: Readonly<Record<string, unknown>>;
+  /** By status. */
+  readonly responses: Readonly<Record<string, unknown>>;
+}
+
+const PROBLEM_REF = { $ref: "#/components/schemas/Problem" } as const;
+const VALIDATION_REF = { $ref: "#/components/schemas/ValidationProblem" } as const;
+/** Verbs whose input travels in the query, as `createFetch` reads it. */
+const QUERY_VERBS: ReadonlySet<string> = new Set(["GET", "HEAD", "DELETE", "OPTIONS"]);
+
+/** The word with its first letter in upper case. */
+export function capitalize(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}
+
+/** The operation object of one route operation. */
+export function describeOperation(
+  operation: HttpOperation,
+  operationId: string,
+  registry: ComponentRegistry,
+): OpenApiOperation {
+  const meta = operation.node.meta ?? {};
+  const overrides = meta.openapi ?? {};
+  const hint = capitalize(operationId);
+  const rawInput = jsonSchemaOf(operation, "input", meta.input);
+  const input = rawInput === undefined
+    ? undefined
+    : registry.prepare(rawInput, { owner: hint, side: "Input" }, false);
+  const properties = propertiesOf(input);
+  const required = new Set(Array.isArray(input?.required) ? input.required as string[] : []);
+  const parameters: Record<string, unknown>[] = operation.params.map((name) => ({
+    name,
+    in: "path",
+    required: true,
+    schema: properties[name] ?? { type: "string" },
+  }));
+  const rest = Object.keys(properties).filter((name) => !operation.params.includes(name));
+  const carriesBody = !QUERY_VERBS.has(operation.method);
+  if (!carriesBody) {
+    const plan = coercionPlan(rawInput);
+    for (const name of rest) {
+      parameters.push(queryParameter(name, properties[name], required, plan?.get(name)?.type));
+    }
+  }
+  const requestBody = carriesBody && (input === undefined || rest.length > 0)
+    ? bodyOf(input, operation.params, required, registry, hint)
+    : undefined;
+  const deprecated = overrides.deprecated ??
+    (tagsOf(operation.node).deprecated === true ? true : undefined);
+  const group = operation.path.split("/")[1];
+  const tags = overrides.tags ?? (group && !group.startsWith("{") ? [group] : undefined);
+  const summary = overrides.summary ?? firstLine(meta.description) ?? summaryOf(operation);
+  const description = overrides.description ?? meta.description;
+  return {
+    operationId,
+    ...(summary === undefined ? {} : { summary }),
+    ...(description === undefined || description === summary ? {} : { description }),
+    ...(tags === undefined ? {} : { tags }),
+    ...(deprecated === undefined ? {} : { deprecated }),
+    ...(parameters.length === 0 ? {} : { parameters }),
+    ...(requestBody === undefined ? {} : { requestBody }),
+    responses: responsesOf(operation, input !== undefined, carriesBody, registry, hint),
+  };
+}
+
+function propertiesOf(schema: JsonSchema | undefined): Record<string, JsonSchema> {
+  const properties = schema?.properties;
+  return typeof properties === "object" && properties !== null
+    ? properties as Record<string, JsonSchema>
+    : {};
+}
+
+/**
+ * A query parameter as `createFetch` reads it (the same coercion plan decides):
+ * arrays as repeated keys, objects as JSON text, everything else as a plain value.
+ */
+function queryParameter(
+  name: string,
+  schema: JsonSchema,
+  required: ReadonlySet<string>,
+  read: string | undefined,
+): Record<string, unknown> {
+  const description = typeof schema.description === "string"
+    ? { description: schema.description }
+    : {};
+  const base = { name, in: "query", required: required.has(name), ...description };
+  if (read === "object") return { ...base, content: { "application/json": { schema } } };
+  return { ...base, schema, ...(read === "array" ? { style: "form", explode: true } : {}) };
+}
+
+function bodyOf(
+  input: JsonSchema | undefined,
+  params: readonly string[],
+  required: ReadonlySet<string>,
+  registry: ComponentRegistry,
+  hint: string,
+): Record<string, unknown> {
+  const schema = input === undefined
+    ? { type: "object", description: "Any named inputs (no schema is declared)" }
+    : withoutParams(input, params, registry, hint);
+  return {
+    required: [...required].some((name) => !params.includes(name)),
+    content: { "application/json": { schema } },
+  };
+}
+
+/** The body schema: the input less its path captures, named when titled. */
+function withoutParams(
+  schema: JsonSchema,
+  params: readonly string[],
+  registry: ComponentRegistry,
+  hint: string,
+): JsonSchema {
+  if (params.length === 0) return registry.prepare(schema, { owner: hint, side: "Input" }, true);
+  const properties: Record<string, unknown> = { ...propertiesOf(schema) };
+  for (const name of params) delete properties[name];
+  const required = (Array.isArray(schema.required) ? schema.required as string[] : [])
+    .filter((name) => !params.includes(name));
+  const { required: _all, title: _title, $id: _id, ...rest } = schema;
+  return { ...rest, properties, ...(required.length === 0 ? {} : { required }) };
+}
+
+function responsesOf(
+  operation: HttpOperation,
+  hasInputSchema: boolean,
+  carriesBody: boolean,
+  registry: ComponentRegistry,
+  hint: string,
+): Record<string, unknown> {
+  const outputSchema = operation.node.meta?.output;
+  const raw = jsonSchemaOf(operation, "output", outputSchema);
+  const output = raw === undefined
+    ? undefined
+    : registry.prepare(raw, { owner: hint, side: "Output" }, true);
+  const responses: Record<string, unknown> = {};
+  if (operation.response === "event-stream") {
+    responses["200"] = {
+      description: "Server-Sent Events: each `data` line is one JSON value" +
+        (output === undefined ? "" : " of the event schema"),
+      content: {
+        "text/event-stream": {
+          schema: { type: "string" },
+          ...(output === undefined ? {} : { "x-event-schema": output }),
+        },
+      },
+    };
+  } else if (outputSchema !== undefined && isVoidSchema(outputSchema)) {
+    responses["204"] = { description: "Done; no content" };
+  } else {
+    responses["200"] = {
+      description: "The result",
+      content: { "application/json": { schema: output ?? {} } },
+    };
+    if (outputSchema === undefined) {
+      responses["204"] = { description: "Done; no content (the handler returned nothing)" };
+    }
+  }
+  responses["400"] = problem("The request is malformed (body, encoding or parameters)");
+  if (carriesBody) {
+    responses["413"] = problem("The body is larger than the server accepts");
+    responses["415"] = problem("The body's content type is not accepted");
+  }
+  if (hasInputSchema) {
+    responses["422"] = {
+      description: "The input does not match the operation's schema",
+      content: { "application/problem+json": { schema: VALIDATION_REF } },
+    };
+  }
+  responses["500"] = problem("The server failed; nothing internal is disclosed");
+  return responses;
+}
+
+function problem(description: string) {
+  return { description, content: { "application/problem+json": { schema: PROBLEM_REF } } };
+}
+
+/** A readable default summary from the tree path: `books.{bookId}.checkout.start` is "Books checkout start". */
+function summaryOf(operation: HttpOperation): string {
+  const words = operation.steps.filter((s) => s.kind === "child").map((s) => s.name).join(" ");
+  return words === "" ? "Root" : capitalize(words);
+}
+
+function firstLine(text: string | undefined): string | undefined {
+  return text?.split("\n")[0];
+}
+
+/** The JSON Schema of one side; schemas that only accept `undefined` have none. */
+function jsonSchemaOf(
+  operation: HttpOperation,
+  side: "input" | "output",
+  schema: StandardSchemaV1 | undefined,
+): JsonSchema | undefined {
+  if (schema === undefined || (side === "output" && isVoidSchema(schema))) {
+    return undefined;
+  }
+  try {
+    return toJsonSchema(schema, side);
+  } catch (error) {
+    throw new Error(
+      `toOpenApi: the ${side} schema of ${operation.method} ${operation.path} has no JSON Schema form: ${
+        error instanceof Error ? error.message : String(error)
+      }`,
+      { cause: error },
+    );
+  }
+}
+
+/** The problem+json body (RFC 9457). */
+export const PROBLEM_SCHEMA: JsonSchema = {
+  type: "object",
+  description: "RFC 9457 problem details",
+  properties: {
+    type: { type: "string", description: "A URI naming the problem type" },
+    title: { type: "string", description: "A short summary of the problem type" },
+    status: { type: "integer", description: "The HTTP status" },
+    detail: { type: "string", description: "What went wrong with this request" },
+  },
+  required: ["type", "title", "status"],
+};
+
+/** A 422 problem, with the issues. */
+export const VALIDATION_PROBLEM_SCHEMA: JsonSchema = {
+  description: "A problem whose issues say which inputs failed validation",
+  allOf: [
+    PROBLEM_REF,
+    {
+      type: "object",
+      properties: {
+        issues: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: {
+              message: { type: "string" },
+              path: { type: "array", items: { type: ["string", "integer"] } },
+            },
+            required: ["message", "path"],
+          },
+        },
+      },
+      required: ["issues"],
+    },
+  ],
+};
