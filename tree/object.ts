@@ -1,6 +1,14 @@
-// Object helpers shared by the tree and the projections. Values that come from
-// outside (request bodies, query strings) pass through here, so keys such as
-// `__proto__` must stay ordinary keys and never reach a prototype.
+/**
+ * Object helpers shared by the tree and the projections. Values that come from
+ * outside (request bodies, query strings) pass through here, so keys such as
+ * `__proto__` must stay ordinary keys and never reach a prototype.
+ *
+ * Internal: not a public subpath. Used by the tree (construct, merge), the HTTP
+ * server (request reading, coercion), OpenAPI components and both GraphQL
+ * sides.
+ *
+ * @module
+ */
 
 /** A plain object: made by a literal or `Object.create(null)`, not an array or class instance. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,6 +1,13 @@
-// The tree as a client sees it, whatever the protocol: child names, fallbacks,
-// and what each leaf needs to be called. Both typed clients (HTTP and GraphQL)
-// and the generated client are built on it, so they cannot differ in shape.
+/**
+ * The tree as a client sees it, whatever the protocol: child names, fallbacks,
+ * and what each leaf needs to be called. Both typed clients (HTTP and GraphQL)
+ * and the generated client are built on it, so they cannot differ in shape.
+ *
+ * Internal: not a public subpath. Used by the HTTP client, the GraphQL client
+ * and the generated GraphQL client.
+ *
+ * @module
+ */
 
 import type { CallOptions } from "./extension.ts";
 import type { TreeStep } from "../../tree/node.ts";

@@ -1,7 +1,14 @@
-// A request body as bytes within a size limit: the declared Content-Length is
-// checked first (nothing is read when it is over), then the stream is counted
-// as it arrives, since a chunked body declares nothing. Shared by the HTTP
-// surface and the GraphQL server, each turning a refusal into its own error.
+/**
+ * A request body as bytes within a size limit: the declared Content-Length is
+ * checked first (nothing is read when it is over), then the stream is counted
+ * as it arrives, since a chunked body declares nothing. Shared by the HTTP
+ * surface and the GraphQL server, each turning a refusal into its own error.
+ *
+ * Internal: not a public subpath. Used by the HTTP server's request reading and
+ * GraphQL over HTTP.
+ *
+ * @module
+ */
 
 /** The body's bytes, or why there are none. */
 export type BodyBytes =

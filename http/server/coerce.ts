@@ -1,8 +1,15 @@
-// Query strings (and form fields) carry only strings. With an input schema, each
-// top-level property's JSON Schema type says how to read them, so that
-// `?page=2&tags=a&tags=b` reaches validation as `{ page: 2, tags: ["a", "b"] }`.
-// The plan is built once per operation; values that do not read cleanly are
-// left as they are, for validation to report.
+/**
+ * Query strings (and form fields) carry only strings. With an input schema, each
+ * top-level property's JSON Schema type says how to read them, so that
+ * `?page=2&tags=a&tags=b` reaches validation as `{ page: 2, tags: ["a", "b"] }`.
+ * The plan is built once per operation; values that do not read cleanly are
+ * left as they are, for validation to report.
+ *
+ * Internal: not a public subpath. Used by the HTTP server's dispatch and the
+ * OpenAPI document, which must read the query alike.
+ *
+ * @module
+ */
 
 import type { JsonSchema } from "../../tree/schema.ts";
 import { setOwn } from "../../tree/object.ts";

@@ -1,6 +1,13 @@
-// Paths on the wire: splitting a request URL without building a URL object (a
-// hot path), decoding captures once, and encoding static names the one way the
-// routers and the client agree on.
+/**
+ * Paths on the wire: splitting a request URL without building a URL object (a
+ * hot path), decoding captures once, and encoding static names the one way the
+ * routers and the client agree on.
+ *
+ * Internal: not a public subpath. Used by the HTTP server (dispatch,
+ * createFetch), the HTTP client and GraphQL over HTTP.
+ *
+ * @module
+ */
 
 import { HttpError } from "./problem.ts";
 

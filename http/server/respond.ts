@@ -1,6 +1,13 @@
-// A handler's result as a response: a value is 200 JSON, `undefined` is 204, a
-// `Response` passes through, and a streaming operation (or any async iterable
-// result) is Server-Sent Events. Errors become problem+json.
+/**
+ * A handler's result as a response: a value is 200 JSON, `undefined` is 204, a
+ * `Response` passes through, and a streaming operation (or any async iterable
+ * result) is Server-Sent Events. Errors become problem+json.
+ *
+ * Internal: not a public subpath. Used by the HTTP server (dispatch,
+ * createFetch), GraphQL over HTTP and the WebSocket upgrade.
+ *
+ * @module
+ */
 
 import { HttpError } from "./problem.ts";
 import type { ResponseKind } from "./route.ts";

@@ -1,5 +1,12 @@
-// Checks every matcher strategy makes on its definitions, with one wording, so
-// the strategies refuse the same bad input in the same words.
+/**
+ * Checks every matcher strategy makes on its definitions, with one wording, so
+ * the strategies refuse the same bad input in the same words.
+ *
+ * Internal: not a public subpath. Used by the three matcher strategies (trie,
+ * radix, compiled).
+ *
+ * @module
+ */
 
 import type { RouteDefinition } from "./types.ts";
 
