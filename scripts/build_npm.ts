@@ -45,7 +45,7 @@ import {
   step,
   type Tally,
   writeJson,
-} from "./npm/shared.ts";
+} from "./npm_build/shared.ts";
 import {
   attw,
   compile,
@@ -55,7 +55,7 @@ import {
   packagesImportedBy,
   publint,
   readConfig,
-} from "./npm/build.ts";
+} from "./npm_build/build.ts";
 import {
   bunBinary,
   bunSuite,
@@ -64,7 +64,7 @@ import {
   nodeSuite,
   nodeVersion,
   typeCheckConsumer,
-} from "./npm/prove.ts";
+} from "./npm_build/prove.ts";
 
 // ---------------------------------------------------------------- main
 

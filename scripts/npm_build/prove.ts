@@ -1,0 +1,135 @@
+// The npm build's proof: a consumer project installs the packed tarball, then
+// type-checks against it and runs the Node and Bun suites.
+
+import ts from "typescript";
+import { dirname, join, relative, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { ROOT, OUT, SUITE, CONSUMER_DEPENDENCIES, TOOLS, DenoConfig, Tally, fail, run, NPM_QUIET, writeJson, walk, rangeOf } from "./shared.ts";
+import { BASE_COMPILER_OPTIONS, diagnosticHost } from "./build.ts";
+
+/** Packs `npm/` and makes a consumer project that installs the tarball. */
+export async function makeConsumer(config: DenoConfig): Promise<{ dir: string; tarball: string }> {
+  const dir = await Deno.makeTempDir({ prefix: "ramify-npm-consumer-" });
+  // The tarball, not the folder: `npm install <folder>` links it, and the linked
+  // copy would resolve graphql from npm/node_modules, a second graphql.
+  const packed = await run("npm", ["pack", "--json", "--pack-destination", dir, OUT], {
+    capture: true,
+  });
+  const [{ filename }] = JSON.parse(packed.stdout) as { filename: string }[];
+  for await (const path of walk(SUITE)) {
+    const to = join(dir, relative(SUITE, path));
+    await Deno.mkdir(dirname(to), { recursive: true });
+    await Deno.copyFile(path, to);
+  }
+  const expected: Record<string, string[]> = {};
+  for (const [subpath, target] of Object.entries(config.exports)) {
+    const module = await import(pathToFileURL(join(ROOT, target)).href);
+    expected[subpath] = Object.keys(module).sort();
+  }
+  await writeJson(join(dir, "expected_exports.json"), { name: config.name, exports: expected });
+  return { dir, tarball: filename };
+}
+
+export async function installConsumer(
+  config: DenoConfig,
+  dir: string,
+  tarball: string,
+  graphqlRange: string,
+): Promise<void> {
+  const dependencies: Record<string, string> = {
+    [config.name]: `file:./${tarball}`,
+    graphql: graphqlRange,
+  };
+  for (const name of CONSUMER_DEPENDENCIES) dependencies[name] = rangeOf(config, name);
+  await writeJson(join(dir, "package.json"), {
+    name: "ramify-npm-consumer",
+    private: true,
+    type: "module",
+    dependencies,
+  });
+  await Deno.remove(join(dir, "node_modules"), { recursive: true }).catch(() => {});
+  await run("npm", ["install", ...NPM_QUIET], { cwd: dir });
+  const installed = JSON.parse(
+    await Deno.readTextFile(join(dir, "node_modules", "graphql", "package.json")),
+  ) as { version: string };
+  console.log(`consumer: graphql ${installed.version}`);
+}
+
+/** Type-checks `consumer_types.ts` against the installed package's `.d.ts`, with nothing skipped. */
+export function typeCheckConsumer(dir: string): boolean {
+  const { options } = ts.convertCompilerOptionsFromJson({
+    ...BASE_COMPILER_OPTIONS,
+    noEmit: true,
+    skipLibCheck: false,
+  }, dir);
+  const program = ts.createProgram({ rootNames: [join(dir, "consumer_types.ts")], options });
+  const ours = (file: ts.SourceFile | undefined) =>
+    file === undefined || file.fileName.includes("/node_modules/@ramify/api/") ||
+    !file.fileName.includes("/node_modules/");
+  const diagnostics = ts.getPreEmitDiagnostics(program).filter((d) => ours(d.file));
+  const shipped = program.getSourceFiles().filter((f) =>
+    f.fileName.includes("/node_modules/@ramify/api/esm/")
+  );
+  if (diagnostics.length > 0) {
+    console.error(ts.formatDiagnosticsWithColorAndContext(diagnostics, diagnosticHost()));
+  }
+  console.log(`checked consumer_types.ts with ${shipped.length} shipped .d.ts files`);
+  return diagnostics.length === 0 && shipped.length > 0;
+}
+
+export async function nodeVersion(): Promise<string> {
+  return (await run("node", ["--version"], { capture: true })).stdout.trim();
+}
+
+/** Runs the Node suite with Node's test runner; counts come from its TAP report. */
+export async function nodeSuite(dir: string, major: string): Promise<Tally> {
+  const tap = join(dir, `node-${major}.tap`);
+  const files = ["node_exports.mjs", "node_serve.mjs"];
+  const result = await run("node", [
+    "--test",
+    "--test-reporter=spec",
+    "--test-reporter-destination=stdout",
+    "--test-reporter=tap",
+    `--test-reporter-destination=${tap}`,
+    ...files,
+  ], { cwd: dir, env: { GRAPHQL_MAJOR: major }, allowFailure: true });
+  const report = await Deno.readTextFile(tap).catch(() => "");
+  const count = (key: string) => Number(new RegExp(`^# ${key} (\\d+)$`, "m").exec(report)?.[1]);
+  const tally = { passed: count("pass"), failed: count("fail") };
+  if (!Number.isInteger(tally.passed) || !Number.isInteger(tally.failed)) {
+    return { passed: 0, failed: 1 };
+  }
+  if (result.code !== 0 && tally.failed === 0) tally.failed = 1;
+  return tally;
+}
+
+/**
+ * Bun from npm (`npx bun@1`), as the path of its binary: the suite runs it
+ * directly, so that the guard's kill reaches Bun itself and leaves no orphan.
+ */
+export async function bunBinary(): Promise<string> {
+  const result = await run("npx", ["-y", TOOLS.bun, "-e", "console.log(process.execPath)"], {
+    capture: true,
+  });
+  const path = result.stdout.trim().split("\n").pop() ?? "";
+  const version = await run(path, ["--version"], { capture: true });
+  console.log(`bun ${version.stdout.trim()} at ${path}`);
+  return path;
+}
+
+/** Runs the Bun suite (`bun_suite.mjs` prints a JSON tally last). */
+export async function bunSuite(bun: string, dir: string, major: string): Promise<Tally> {
+  const result = await run(bun, ["bun_suite.mjs"], {
+    cwd: dir,
+    env: { GRAPHQL_MAJOR: major },
+    capture: true,
+    allowFailure: true,
+  });
+  const output = result.stdout + result.stderr;
+  console.log(output.trimEnd());
+  const line = /^bun-suite-tally: (\{.*\})$/m.exec(result.stdout)?.[1];
+  if (line === undefined) return { passed: 0, failed: 1 };
+  const tally = JSON.parse(line) as Tally;
+  if (result.code !== 0 && tally.failed === 0) tally.failed = 1;
+  return tally;
+}
