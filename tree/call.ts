@@ -170,10 +170,15 @@ export function createCall(leaf: Node, opts: CreateCallOptions = {}): LeafCall {
     if (checkResult === undefined) return handler;
     return (value, context) => checkResult(handler(value, context));
   }
-  if (checkResult === undefined) {
-    return async (value, context) => handler(await checkInput(value), context);
-  }
-  return async (value, context) => checkResult(handler(await checkInput(value), context));
+  const run = checkResult === undefined
+    ? handler
+    : (input: unknown, context: HandlerContext) => checkResult(handler(input, context));
+  return (value, context) => {
+    const input = checkInput(value);
+    return input instanceof Promise
+      ? input.then((valid) => run(valid, context))
+      : run(input, context);
+  };
 }
 
 /** Checks a handler's result: awaits a promise, checks a value or each item of a stream. */
@@ -197,12 +202,20 @@ function parsed(
   Failure: typeof InputError | typeof OutputError,
   captures: readonly string[],
 ): unknown {
-  const settle = (result: StandardSchemaV1.Result<unknown>) => {
-    if (result.issues !== undefined) throw new Failure(result.issues.map(normalizeIssue));
-    return captures.length === 0 ? result.value : withCaptures(result.value, value, captures);
-  };
   const result = schema["~standard"].validate(value);
-  return result instanceof Promise ? result.then(settle) : settle(result);
+  return result instanceof Promise
+    ? result.then((settled) => valueOf(settled, value, Failure, captures))
+    : valueOf(result, value, Failure, captures);
+}
+
+function valueOf(
+  result: StandardSchemaV1.Result<unknown>,
+  raw: unknown,
+  Failure: typeof InputError | typeof OutputError,
+  captures: readonly string[],
+): unknown {
+  if (result.issues !== undefined) throw new Failure(result.issues.map(normalizeIssue));
+  return captures.length === 0 ? result.value : withCaptures(result.value, raw, captures);
 }
 
 /** A schema that does not name a capture would strip it; the handler still gets it. */
