@@ -172,12 +172,12 @@ export function createCall(leaf: Node, opts: CreateCallOptions = {}): LeafCall {
   }
   const run = checkResult === undefined
     ? handler
-    : (input: unknown, context: HandlerContext) => checkResult(handler(input, context));
+    : (valid: unknown, context: HandlerContext) => checkResult(handler(valid, context));
   return (value, context) => {
-    const input = checkInput(value);
-    return input instanceof Promise
-      ? input.then((valid) => run(valid, context))
-      : run(input, context);
+    const checked = checkInput(value);
+    return checked instanceof Promise
+      ? checked.then((valid) => run(valid, context))
+      : run(checked, context);
   };
 }
 

@@ -2,8 +2,25 @@
 // and declarations, write package.json, and lint the package (publint, attw).
 
 import ts from "typescript";
-import { dirname, join, relative, resolve } from "node:path";
-import { ROOT, OUT, SRC, ESM, LIBRARY_FILES, LIBRARY_DIRS, PEERS, TOOLS, DenoConfig, fail, run, walk, isTestFile, packageOf, specifiersOf, rangeOf } from "./shared.ts";
+import { dirname, join, relative } from "node:path";
+import {
+  type DenoConfig,
+  ESM,
+  fail,
+  isTestFile,
+  LIBRARY_DIRS,
+  LIBRARY_FILES,
+  OUT,
+  packageOf,
+  PEERS,
+  rangeOf,
+  ROOT,
+  run,
+  specifiersOf,
+  SRC,
+  TOOLS,
+  walk,
+} from "./shared.ts";
 
 // ---------------------------------------------------------------- steps
 

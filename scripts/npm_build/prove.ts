@@ -2,9 +2,22 @@
 // type-checks against it and runs the Node and Bun suites.
 
 import ts from "typescript";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
-import { ROOT, OUT, SUITE, CONSUMER_DEPENDENCIES, TOOLS, DenoConfig, Tally, fail, run, NPM_QUIET, writeJson, walk, rangeOf } from "./shared.ts";
+import {
+  CONSUMER_DEPENDENCIES,
+  type DenoConfig,
+  NPM_QUIET,
+  OUT,
+  rangeOf,
+  ROOT,
+  run,
+  SUITE,
+  type Tally,
+  TOOLS,
+  walk,
+  writeJson,
+} from "./shared.ts";
 import { BASE_COMPILER_OPTIONS, diagnosticHost } from "./build.ts";
 
 /** Packs `npm/` and makes a consumer project that installs the tarball. */

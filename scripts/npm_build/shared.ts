@@ -2,7 +2,7 @@
 // commands, walk files and read import specifiers.
 
 import ts from "typescript";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -18,7 +18,10 @@ export const LIBRARY_DIRS = ["tree", "http", "graphql"];
 /** Packages an application must hold exactly one copy of (two graphql-js copies break). */
 export const PEERS: Readonly<Record<string, string>> = { graphql: "^16.8.0 || ^17.0.0" };
 /** The graphql majors the cross-runtime suite runs against, each a range for the consumer. */
-export const GRAPHQL_VERSIONS: Readonly<Record<string, string>> = { "16": "^16.8.0", "17": "^17.0.0" };
+export const GRAPHQL_VERSIONS: Readonly<Record<string, string>> = {
+  "16": "^16.8.0",
+  "17": "^17.0.0",
+};
 
 /**
  * The consumer project's own dependencies beside the package and graphql, at
