@@ -39,7 +39,7 @@ export type {
 } from "./server/router/mod.ts";
 export { HttpError } from "./server/problem.ts";
 export type { HttpErrorOptions, Problem } from "./server/problem.ts";
-export { corsPolicy } from "./server/cors.ts";
+export { corsPolicy, withCors } from "./server/cors.ts";
 export type { CorsOptions, CorsPolicy } from "./server/cors.ts";
 export { toOpenApi, toOpenApiFromRoute } from "./openapi/openapi.ts";
 export type { OpenApiDocument, OpenApiOperation, OpenApiOptions } from "./openapi/openapi.ts";

@@ -115,6 +115,13 @@ export function op<
   }
   const place = fn.name ? `op(${fn.name})` : "op()";
   contributions.forEach((contribution, index) => {
+    if (isStandardSchema(contribution)) {
+      throw new TypeError(
+        `${place}: contribution ${
+          index + 1
+        } is a schema, not meta; pass it as { input: schema } (or { output: schema })`,
+      );
+    }
     if (contribution !== undefined && !isPlainObject(contribution)) {
       throw new TypeError(
         `${place}: contribution ${index + 1} must be a meta object or a verb bundle, got ${

@@ -58,6 +58,7 @@ import type { HandlerContext, Node } from "../../tree/node.ts";
 import { HttpError } from "../../http/server/problem.ts";
 import { problem } from "../../http/server/respond.ts";
 import { splitUrl } from "../../http/server/path.ts";
+import { type CorsOptions, corsPolicy, withCors } from "../../http/server/cors.ts";
 import { graphqlErrors } from "../schema/errors.ts";
 import { createGraphQLServer, type GraphQLServerOptions, type PreparedDocument } from "./server.ts";
 import {
@@ -109,6 +110,12 @@ export type HttpGraphQLContextFunction = (
 export interface HttpGraphQLServerOptions extends GraphQLServerOptions {
   /** The path served; every other path is `404`. Default `/graphql`. */
   readonly path?: string;
+  /**
+   * CORS, as `createFetch` takes it: `true` for any origin without credentials,
+   * or a policy. Preflights are answered; every response carries the headers.
+   * Default off.
+   */
+  readonly cors?: true | CorsOptions;
   /** The largest `POST` body accepted, in bytes (`413` above it). Default 1 MiB. */
   readonly maxBodyBytes?: number;
   /**
@@ -266,8 +273,8 @@ export function createHttpGraphQLServer(
     return new Response(JSON.stringify({ errors: [mapped] }), { status, headers });
   };
 
-  return async (request) => {
-    if (splitUrl(request.url).path !== path) return problem(404);
+  const cors = opts.cors === undefined ? undefined : corsPolicy(opts.cors);
+  const respond = async (request: Request): Promise<Response> => {
     const method = request.method;
     if (method !== "POST" && method !== "GET") {
       if (method === "OPTIONS") {
@@ -299,6 +306,14 @@ export function createHttpGraphQLServer(
       report(error);
       return masked(media);
     }
+  };
+  return async (request) => {
+    if (splitUrl(request.url).path !== path) return problem(404);
+    if (cors === undefined) return respond(request);
+    if (request.method === "OPTIONS" && request.headers.has("access-control-request-method")) {
+      return cors.preflight(request, ALLOW);
+    }
+    return withCors(await respond(request), cors, request.headers.get("origin"));
   };
 }
 

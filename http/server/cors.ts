@@ -116,3 +116,42 @@ export function corsPolicy(options: true | CorsOptions): CorsPolicy {
     },
   };
 }
+
+/**
+ * A response with the policy's CORS headers for `origin` (none without a
+ * policy, or for an origin it refuses).
+ *
+ * @example
+ * ```ts
+ * import { corsPolicy, withCors } from "@ramify/api/http";
+ *
+ * const response = withCors(new Response("hi"), corsPolicy(true), "https://app.example");
+ * console.log(response.headers.get("access-control-allow-origin")); // "*"
+ * ```
+ */
+export function withCors(
+  response: Response,
+  cors: CorsPolicy | undefined,
+  origin: string | null | undefined,
+): Response {
+  if (cors === undefined) return response;
+  const headers = cors.headersFor(origin ?? null);
+  if (headers === undefined) return response;
+  try {
+    addCors(response.headers, headers);
+    return response;
+  } catch {
+    // A passed-through Response may have immutable headers: copy it.
+    const copy = new Response(response.body, response);
+    addCors(copy.headers, headers);
+    return copy;
+  }
+}
+
+/** Appends to `Vary` (a passed-through response may vary on more), sets the rest. */
+function addCors(target: Headers, cors: Headers): void {
+  for (const [name, value] of cors) {
+    if (name === "vary") target.append(name, value);
+    else target.set(name, value);
+  }
+}

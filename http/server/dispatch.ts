@@ -25,7 +25,7 @@ import { createCall, InputError, type LeafCall } from "../../tree/call.ts";
 import type { HttpOperation, HttpRoute, ResponseKind } from "./route.ts";
 import type { MatcherStrategy, PatternSegment, RouteDefinition } from "./router/types.ts";
 import { HttpError } from "./problem.ts";
-import { type CorsOptions, type CorsPolicy, corsPolicy } from "./cors.ts";
+import { type CorsOptions, type CorsPolicy, corsPolicy, withCors } from "./cors.ts";
 import { decodeCapture, encodeSegment, splitUrl } from "./path.ts";
 import { type BodyLimits, mergeInput, parseQuery, readBody } from "./_request.ts";
 import { coerceStrings, type CoercionPlan, coercionPlan } from "./coerce.ts";
@@ -200,33 +200,6 @@ function invalidInput(error: InputError): Response {
       issues: error.issues,
     }),
   );
-}
-
-function withCors(
-  response: Response,
-  cors: CorsPolicy | undefined,
-  origin: string | null | undefined,
-): Response {
-  if (cors === undefined) return response;
-  const headers = cors.headersFor(origin ?? null);
-  if (headers === undefined) return response;
-  try {
-    addCors(response.headers, headers);
-    return response;
-  } catch {
-    // A passed-through Response may have immutable headers: copy it.
-    const copy = new Response(response.body, response);
-    addCors(copy.headers, headers);
-    return copy;
-  }
-}
-
-/** Appends to `Vary` (a passed-through response may vary on more), sets the rest. */
-function addCors(target: Headers, cors: Headers): void {
-  for (const [name, value] of cors) {
-    if (name === "vary") target.append(name, value);
-    else target.set(name, value);
-  }
 }
 
 function defaultOnError(error: unknown, request: Request) {

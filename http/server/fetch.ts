@@ -23,6 +23,7 @@ import { toRouter } from "./router/mod.ts";
 import type { HttpRoute } from "./route.ts";
 import { splitUrl } from "./path.ts";
 import { problem } from "./respond.ts";
+import { corsPolicy, withCors } from "./cors.ts";
 
 /**
  * Options of {@linkcode createFetch}: the router's, the projection's, and the
@@ -45,6 +46,7 @@ export interface CreateFetchOptions extends RouterOptions, HttpProjectionOptions
 }
 
 const OPENAPI_PATH = "/openapi.json";
+const DOCUMENT_ALLOW = "GET, HEAD, OPTIONS";
 
 /**
  * The fetch handler of a tree: its routes, and its OpenAPI document unless
@@ -84,23 +86,38 @@ export function createFetch(tree: Node, opts: CreateFetchOptions = {}): FetchHan
       ...opts.document,
       servers: opts.document?.servers ?? (base === "" ? undefined : [{ url: base }]),
     }).then((doc) => new TextEncoder().encode(JSON.stringify(doc)));
-  return async (request) => {
-    const method = request.method;
-    if ((method === "GET" || method === "HEAD") && splitUrl(request.url).path === documentPath) {
-      try {
-        const bytes = await documentBody();
-        return new Response(method === "HEAD" ? null : bytes.slice(), {
-          headers: {
-            "content-type": "application/json",
-            "content-length": String(bytes.byteLength),
-          },
-        });
-      } catch (error) {
-        body = undefined;
-        opts.onError?.(error, request);
-        return problem(500);
-      }
+  const cors = opts.cors === undefined ? undefined : corsPolicy(opts.cors);
+  // Other methods stay the tree's: it may route them at this path.
+  const answersOptions = route.children["openapi.json"] === undefined;
+  const serveDocument = async (request: Request, head: boolean): Promise<Response> => {
+    try {
+      const bytes = await documentBody();
+      return new Response(head ? null : bytes.slice(), {
+        headers: {
+          "content-type": "application/json",
+          "content-length": String(bytes.byteLength),
+        },
+      });
+    } catch (error) {
+      body = undefined;
+      opts.onError?.(error, request);
+      return problem(500);
     }
-    return router(request);
+  };
+  return async (request) => {
+    if (splitUrl(request.url).path !== documentPath) return router(request);
+    const method = request.method;
+    let response: Response;
+    if (method === "GET" || method === "HEAD") {
+      response = await serveDocument(request, method === "HEAD");
+    } else if (method === "OPTIONS" && answersOptions) {
+      if (cors !== undefined && request.headers.has("access-control-request-method")) {
+        return cors.preflight(request, DOCUMENT_ALLOW);
+      }
+      response = new Response(null, { status: 204, headers: { allow: DOCUMENT_ALLOW } });
+    } else {
+      return router(request);
+    }
+    return cors === undefined ? response : withCors(response, cors, request.headers.get("origin"));
   };
 }

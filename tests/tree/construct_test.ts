@@ -253,3 +253,14 @@ Deno.test("construction: objects, unions of objects and open schemas are accepte
   });
   assert.equal(Object.keys(ok.children).length, 9);
 });
+
+Deno.test("op: a schema passed where meta goes says how to pass it", () => {
+  const schema = z.object({ title: z.string() });
+  assert.throws(
+    () => op(function add() {}, schema as never),
+    (error: Error) =>
+      error instanceof TypeError &&
+      error.message ===
+        "op(add): contribution 1 is a schema, not meta; pass it as { input: schema } (or { output: schema })",
+  );
+});
