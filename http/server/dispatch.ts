@@ -22,6 +22,7 @@
 import { inputJsonSchema } from "../../tree/schema.ts";
 import type { HandlerContext, HttpVerb } from "../../tree/node.ts";
 import { createCall, InputError, type LeafCall } from "../../tree/call.ts";
+import { setOwn } from "../../tree/object.ts";
 import type { HttpOperation, HttpRoute, ResponseKind } from "./route.ts";
 import type { MatcherStrategy, PatternSegment, RouteDefinition } from "./router/types.ts";
 import { HttpError } from "./problem.ts";
@@ -58,6 +59,11 @@ export interface RouterOptions {
   readonly onError?: (error: unknown, request: Request) => void;
   /** CORS: `true` for any origin without credentials, or a policy. Default off. */
   readonly cors?: true | CorsOptions;
+  /**
+   * Milliseconds a Server-Sent Events stream may stay silent before a
+   * heartbeat comment keeps the connection alive; 0 sends none. Default 15,000.
+   */
+  readonly heartbeatMs?: number;
 }
 
 /**
@@ -75,6 +81,8 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 interface Compiled {
   readonly operation: HttpOperation;
   readonly call: LeafCall;
+  /** A stream whose input takes `lastEventId`, so a client can resume it. */
+  readonly resumable: boolean;
   readonly plan: CoercionPlan | undefined;
   readonly readsBody: boolean;
   readonly response: ResponseKind;
@@ -87,6 +95,7 @@ interface Slot {
 }
 
 const BODYLESS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
+const LAST_EVENT_ID = "lastEventId";
 
 /**
  * Builds a fetch handler from a route and a matcher strategy. The three
@@ -114,6 +123,7 @@ export function createRouter(
     maxKeys: opts.maxParams ?? 256,
   };
   const cors: CorsPolicy | undefined = opts.cors === undefined ? undefined : corsPolicy(opts.cors);
+  const heartbeatMs = opts.heartbeatMs ?? 15_000;
   const report = (error: unknown, request: Request) => {
     try {
       (opts.onError ?? defaultOnError)(error, request);
@@ -140,8 +150,13 @@ export function createRouter(
         ? coerceStrings(body.values, compiled.plan, limits.maxDepth)
         : body?.values;
       const input = mergeInput(queryValues, bodyValues, pairs);
+      const firstId = compiled.resumable ? resumeFrom(request, input) : 1;
       const result = await compiled.call(input, contextOf(request));
-      return resultResponse(result, compiled.response, (error) => report(error, request));
+      return await resultResponse(result, compiled.response, {
+        firstId,
+        heartbeatMs,
+        onError: (error) => report(error, request),
+      });
     } catch (error) {
       if (error instanceof HttpError) return errorResponse(error);
       if (error instanceof InputError) return invalidInput(error);
@@ -192,6 +207,19 @@ export function createRouter(
     }
     return withCors(response, cors, origin);
   };
+}
+
+/**
+ * A resumed stream: the client's `Last-Event-ID` reaches the leaf as
+ * `lastEventId` (unless the request names one itself), and the events go on
+ * numbering from there.
+ */
+function resumeFrom(request: Request, input: Record<string, unknown>): number {
+  const last = request.headers.get("last-event-id");
+  if (last === null) return 1;
+  if (!Object.hasOwn(input, LAST_EVENT_ID)) setOwn(input, LAST_EVENT_ID, last);
+  const seen = Number(input[LAST_EVENT_ID]);
+  return Number.isSafeInteger(seen) && seen >= 0 ? seen + 1 : 1;
 }
 
 function invalidInput(error: InputError): Response {
@@ -256,10 +284,23 @@ function compile(operation: HttpOperation, captures: readonly string[]): Compile
   return {
     operation,
     call: createCall(operation.node, { captures }),
+    resumable: operation.response === "event-stream" && acceptsLastEventId(operation),
     plan: operation.node.meta?.input === undefined ? undefined : planFor(operation),
     readsBody: !BODYLESS.has(method),
     response: operation.response,
   };
+}
+
+/** A stream resumes only where its input schema names `lastEventId`: others start over. */
+function acceptsLastEventId(operation: HttpOperation): boolean {
+  if (operation.node.meta?.input === undefined) return false;
+  try {
+    const properties = inputJsonSchema(operation.node)?.properties;
+    return typeof properties === "object" && properties !== null &&
+      Object.hasOwn(properties, LAST_EVENT_ID);
+  } catch {
+    return false;
+  }
 }
 
 function planFor(operation: HttpOperation): CoercionPlan | undefined {

@@ -11,6 +11,7 @@
 
 import { HttpError } from "./problem.ts";
 import type { ResponseKind } from "./route.ts";
+import { eventStream, type EventStreamOptions, toJson } from "./sse.ts";
 
 const JSON_HEADERS = { "content-type": "application/json" } as const;
 
@@ -33,17 +34,21 @@ export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown>
 }
 
 /**
- * The response for a successful result. `onStreamError` observes an error
- * thrown while a stream is already under way (its status is sent by then).
+ * The response for a successful result: a stream becomes Server-Sent Events
+ * (see `sse.ts`), which may still answer with an `HttpError`'s status or reject
+ * with a crash when its source fails before the first item.
  */
 export function resultResponse(
   result: unknown,
   kind: ResponseKind,
-  onStreamError: (error: unknown) => void,
-): Response {
+  stream: EventStreamOptions,
+): Response | Promise<Response> {
   if (result instanceof Response) return result;
   if (kind === "event-stream" || isAsyncIterable(result)) {
-    return eventStream(result, onStreamError);
+    const source: AsyncIterable<unknown> = isAsyncIterable(result) ? result : (async function* () {
+      yield result;
+    })();
+    return eventStream(source, stream, errorResponse);
   }
   if (result === undefined) return new Response(null, { status: 204 });
   return jsonResponse(result, 200, new Headers(JSON_HEADERS));
@@ -59,64 +64,4 @@ function jsonResponse(value: unknown, status: number, headers: Headers): Respons
   const bytes = encoder.encode(toJson(value));
   headers.set("content-length", String(bytes.byteLength));
   return new Response(bytes, { status, headers });
-}
-
-/** JSON text; a value JSON cannot hold (a function, a symbol) is a crash, not an empty 200. */
-function toJson(value: unknown): string {
-  const text = JSON.stringify(value);
-  if (text === undefined) throw new TypeError(`A ${typeof value} result is not JSON`);
-  return text;
-}
-
-/** One SSE event: the value as JSON on a `data:` line (JSON never holds a raw newline). */
-function sseEvent(value: unknown, event?: string): Uint8Array {
-  const head = event === undefined ? "" : `event: ${event}\n`;
-  return encoder.encode(`${head}data: ${toJson(value ?? null)}\n\n`);
-}
-
-function eventStream(result: unknown, onStreamError: (error: unknown) => void): Response {
-  const source: AsyncIterable<unknown> = isAsyncIterable(result) ? result : (async function* () {
-    yield result;
-  })();
-  const iterator = source[Symbol.asyncIterator]();
-  let cancelled = false;
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      let event: Uint8Array | undefined;
-      let failed = false;
-      try {
-        const step = await iterator.next();
-        if (!step.done) event = sseEvent(step.value);
-      } catch (error) {
-        onStreamError(error);
-        failed = true;
-        const problemBody = error instanceof HttpError
-          ? error.problem
-          : { type: "about:blank", title: "Internal Server Error", status: 500 };
-        event = sseEvent(problemBody, "error");
-      }
-      // Cancelled while the iterator was busy: the stream is closed, and
-      // enqueueing into it would throw.
-      if (cancelled) return;
-      if (event !== undefined) controller.enqueue(event);
-      if (event === undefined || failed) controller.close();
-    },
-    // The client went away: close the generator so its `finally` runs.
-    async cancel() {
-      cancelled = true;
-      try {
-        await iterator.return?.();
-      } catch (error) {
-        onStreamError(error);
-      }
-    },
-  });
-  return new Response(body, {
-    status: 200,
-    headers: {
-      "content-type": "text/event-stream",
-      "cache-control": "no-cache",
-      "x-accel-buffering": "no",
-    },
-  });
 }

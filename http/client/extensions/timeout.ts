@@ -13,6 +13,10 @@
  * Placed before `retry()` instead, it bounds the whole call, retries and waits
  * included.
  *
+ * A stream (a leaf tagged `streaming`) is not cut while it is healthy: there
+ * the deadline bounds the wait for the response headers, and `idleMs`, when
+ * set, the longest silence between two chunks of the stream.
+ *
  * @example
  * ```ts
  * import { timeout } from "@ramify/api/http/extensions/timeout";
@@ -42,6 +46,12 @@ export interface TimeoutOptions {
    * mean none.
    */
   readonly ms?: number;
+  /**
+   * For a stream: the longest gap between two chunks in milliseconds, then
+   * the stream fails with a `TimeoutError` and the request is aborted. Server
+   * heartbeats count as chunks. Default none.
+   */
+  readonly idleMs?: number;
 }
 
 /**
@@ -51,7 +61,8 @@ export interface TimeoutOptions {
  *
  * The deadline is a signal, `AbortSignal.any([request.signal, AbortSignal.timeout(ms)])`,
  * handed to the next sender in a copy of the request; it keeps running while
- * the client reads the response body, so it bounds the whole exchange. The
+ * the client reads the response body, so it bounds the whole exchange. For a
+ * streaming leaf it stops when the headers arrive (see `idleMs`). The
  * returned promise also rejects at the deadline even if an inner sender
  * ignores the signal (the late response's body is then cancelled). When the
  * caller aborts first, the rejection is the caller's reason.
@@ -72,6 +83,7 @@ export interface TimeoutOptions {
  */
 export function timeout(options: TimeoutOptions = {}): ClientExtension {
   checkMs(options.ms);
+  checkMs(options.idleMs);
   return {
     name: "timeout",
     wrap: (next) => (request) => {
@@ -81,7 +93,11 @@ export function timeout(options: TimeoutOptions = {}): ClientExtension {
       } catch (error) {
         return Promise.reject(error);
       }
-      if (ms === undefined || ms === 0 || ms === Infinity) return next(request);
+      const bounded = ms !== undefined && ms !== 0 && ms !== Infinity;
+      if (request.operation.tags.streaming === true) {
+        return sendStream(next, request, bounded ? ms : undefined, options.idleMs);
+      }
+      if (!bounded) return next(request);
       const deadline = AbortSignal.timeout(ms);
       const signal = request.signal === undefined
         ? deadline
@@ -119,5 +135,65 @@ function sendUntilAborted(
         reject(error);
       },
     );
+  });
+}
+
+function timedOut(ms: number): DOMException {
+  return new DOMException(`The request timed out after ${ms} ms`, "TimeoutError");
+}
+
+/**
+ * A stream's request: the deadline ends with the headers, and the body may
+ * then go quiet for at most `idleMs` at a time.
+ */
+async function sendStream(
+  next: Send,
+  request: ClientRequest,
+  ms: number | undefined,
+  idleMs: number | undefined,
+): Promise<Response> {
+  const deadline = new AbortController();
+  const signal = request.signal === undefined
+    ? deadline.signal
+    : AbortSignal.any([request.signal, deadline.signal]);
+  const timer = ms === undefined ? undefined : setTimeout(() => deadline.abort(timedOut(ms)), ms);
+  let response: Response;
+  try {
+    response = await sendUntilAborted(next, { ...request, signal }, signal);
+  } finally {
+    clearTimeout(timer);
+  }
+  if (idleMs === undefined || idleMs === 0 || idleMs === Infinity || response.body === null) {
+    return response;
+  }
+  return new Response(quietLimited(response.body, idleMs, deadline), response);
+}
+
+/** The body, failing with a `TimeoutError` (and aborting the request) after `idleMs` of silence. */
+function quietLimited(
+  body: ReadableStream<Uint8Array>,
+  idleMs: number,
+  deadline: AbortController,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const quiet = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(timedOut(idleMs)), idleMs);
+      });
+      try {
+        const { done, value } = await Promise.race([reader.read(), quiet]);
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        deadline.abort(error);
+        reader.cancel(error).catch(() => {});
+        controller.error(error);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
   });
 }

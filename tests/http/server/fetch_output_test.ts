@@ -78,13 +78,16 @@ Deno.test("a streaming leaf or an async-iterable result is Server-Sent Events", 
     assert.equal(ticks.status, 200);
     assert.equal(ticks.headers.get("content-type"), "text/event-stream");
     assert.equal(ticks.headers.get("cache-control"), "no-cache");
-    assert.equal(await ticks.text(), 'data: 1\n\ndata: {"n":2}\n\ndata: "three\\nlines"\n\n');
+    assert.equal(
+      await ticks.text(),
+      'id: 1\ndata: 1\n\nid: 2\ndata: {"n":2}\n\nid: 3\ndata: "three\\nlines"\n\n',
+    );
     const iterable = await fetch(`${base}/iterable`);
     assert.equal(iterable.headers.get("content-type"), "text/event-stream");
-    assert.equal(await iterable.text(), 'data: "a"\n\ndata: "b"\n\n');
+    assert.equal(await iterable.text(), 'id: 1\ndata: "a"\n\nid: 2\ndata: "b"\n\n');
     const single = await fetch(`${base}/single`);
     assert.equal(single.headers.get("content-type"), "text/event-stream");
-    assert.equal(await single.text(), 'data: {"only":true}\n\n');
+    assert.equal(await single.text(), 'id: 1\ndata: {"only":true}\n\n');
   });
 });
 
@@ -97,7 +100,7 @@ Deno.test("cancelling an event stream runs the generator's finally", async () =>
     assert.equal(response.headers.get("content-type"), "text/event-stream");
     const reader = response.body!.getReader();
     const { value } = await reader.read();
-    assert.match(new TextDecoder().decode(value), /^data: \{"tick":0\}\n\n/);
+    assert.match(new TextDecoder().decode(value), /^id: 1\ndata: \{"tick":0\}\n\n/);
     await reader.cancel();
     await finished.promise;
     assert.deepEqual(errors, []);

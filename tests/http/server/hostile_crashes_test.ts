@@ -58,23 +58,25 @@ Deno.test("a streaming handler that throws mid-stream ends with an error event",
     for (const leak of LEAKS) assert.doesNotMatch(text, leak);
     assert.equal(
       text,
-      "data: 1\n\nevent: error\n" +
+      "id: 1\ndata: 1\n\nevent: error\n" +
         'data: {"type":"about:blank","title":"Internal Server Error","status":500}\n\n',
     );
     assert.equal(errors.length, 1);
     assert.equal((errors[0] as Error).message, "secret stream failure");
 
+    errors.length = 0;
     const chosen = await (await fetch(`${base}/stream/chosen`)).text();
     assert.equal(
       chosen,
-      "data: 1\n\nevent: error\n" +
+      "id: 1\ndata: 1\n\nevent: error\n" +
         'data: {"type":"about:blank","title":"Conflict","status":409,"detail":"Changed under you"}\n\n',
     );
+    assert.deepEqual(errors, [], "an HttpError is the handler's answer, not a crash");
 
     errors.length = 0;
     const unencodable = await (await fetch(`${base}/stream/unencodable`)).text();
     for (const leak of LEAKS) assert.doesNotMatch(unencodable, leak);
-    assert.match(unencodable, /^data: 1\n\nevent: error\ndata: \{[^\n]*"status":500\}\n\n$/);
+    assert.match(unencodable, /^id: 1\ndata: 1\n\nevent: error\ndata: \{[^\n]*"status":500\}\n\n$/);
     assert.equal(errors.length, 1);
 
     // Thrown before there is a stream: an ordinary 500.

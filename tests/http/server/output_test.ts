@@ -57,7 +57,7 @@ Deno.test("HTTP: a stream's events are shaped by the output schema; a bad item e
     assert.equal(response.headers.get("content-type"), "text/event-stream");
     const events = (await response.text()).split("\n\n").filter((block) => block !== "");
     assert.deepEqual(events, [
-      'data: {"id":"1","name":"Ann"}',
+      'id: 1\ndata: {"id":"1","name":"Ann"}',
       'event: error\ndata: {"type":"about:blank","title":"Internal Server Error","status":500}',
     ]);
     assert.equal(reported.length, 1);

@@ -1,7 +1,8 @@
 // Client extension tests, timeout: a deadline per call, as an abort with a TimeoutError.
 import assert from "node:assert/strict";
 import { withServer } from "../../../support/server.ts";
-import type { Send } from "@ramify/api/http";
+import { createClient, createFetch, type Send } from "@ramify/api/http";
+import { api, op } from "@ramify/api/tree";
 import { retry } from "@ramify/api/http/extensions/retry";
 import { timeout } from "@ramify/api/http/extensions/timeout";
 import {
@@ -138,4 +139,39 @@ Deno.test("timeout (integration): a slow server is cut off with a TimeoutError",
       }
     },
   );
+});
+
+Deno.test("timeout (integration): a healthy stream outlives the deadline; idleMs bounds its silences", async () => {
+  let closed = 0;
+  const tree = api({
+    ticks: op(async function* () {
+      try {
+        yield 1;
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        yield 2;
+      } finally {
+        closed++;
+      }
+    }, { tags: { readOnly: true, streaming: true } }),
+  });
+  await withServer(createFetch(tree, { heartbeatMs: 0 }), async (base) => {
+    const patient = createClient(tree, { baseUrl: base, extensions: [timeout({ ms: 50 })] });
+    const items: unknown[] = [];
+    for await (const item of await patient.ticks()) items.push(item);
+    assert.deepEqual(items, [1, 2], "the deadline covered the headers only");
+
+    const strict = createClient(tree, {
+      baseUrl: base,
+      extensions: [timeout({ ms: 1_000, idleMs: 50 })],
+    });
+    const seen: unknown[] = [];
+    const error = await (async () => {
+      for await (const item of await strict.ticks()) seen.push(item);
+    })().catch((e) => e);
+    assert.deepEqual(seen, [1]);
+    assert.equal(error?.name, "TimeoutError");
+    // The server notices the closed connection and closes its generator.
+    for (let i = 0; i < 100 && closed < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(closed, 2);
+  });
 });

@@ -1,0 +1,117 @@
+/**
+ * A stream of results as Server-Sent Events. The first item is pulled before
+ * anything is sent, so an `HttpError` thrown before it answers with its own
+ * status (and any other error is a plain 500). After that each item is one
+ * `data:` event with an `id:` (counting from 1, or on from the `Last-Event-ID`
+ * the client resumed with), a comment line keeps the connection alive while the
+ * source is quiet, and an error ends the stream with an `event: error` holding
+ * a problem body. Closing the connection returns the source, so a generator's
+ * `finally` runs.
+ *
+ * Internal: not a public subpath. Used by the HTTP server's responses.
+ *
+ * @module
+ */
+
+import { HttpError } from "./problem.ts";
+
+/** How one event stream is written. */
+export interface EventStreamOptions {
+  /** The `id` of the first event. */
+  readonly firstId: number;
+  /** Milliseconds of silence before a heartbeat comment; 0 sends none. */
+  readonly heartbeatMs: number;
+  /** Observes a crash under way (an `HttpError` is the handler's answer, not a crash). */
+  readonly onError: (error: unknown) => void;
+}
+
+const encoder = new TextEncoder();
+const HEARTBEAT = encoder.encode(": heartbeat\n\n");
+const CRASH = { type: "about:blank", title: "Internal Server Error", status: 500 };
+
+/**
+ * The event-stream response of a source. Rejects with what the source threw
+ * before its first item, unless that is an `HttpError`, which becomes its own
+ * problem response through `refuse`.
+ */
+export async function eventStream(
+  source: AsyncIterable<unknown>,
+  opts: EventStreamOptions,
+  refuse: (error: HttpError) => Response,
+): Promise<Response> {
+  const iterator = source[Symbol.asyncIterator]();
+  let first: IteratorResult<unknown>;
+  try {
+    first = await iterator.next();
+  } catch (error) {
+    if (error instanceof HttpError) return refuse(error);
+    throw error;
+  }
+  let pending: IteratorResult<unknown> | undefined = first;
+  let id = opts.firstId;
+  let cancelled = false;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let event: Uint8Array | undefined;
+      let failed = false;
+      let heartbeat: ReturnType<typeof setInterval> | undefined;
+      try {
+        let step = pending;
+        pending = undefined;
+        if (step === undefined) {
+          if (opts.heartbeatMs > 0) {
+            heartbeat = setInterval(() => {
+              if (!cancelled) controller.enqueue(HEARTBEAT);
+            }, opts.heartbeatMs);
+          }
+          step = await iterator.next();
+        }
+        if (!step.done) event = dataEvent(step.value, id++);
+      } catch (error) {
+        failed = true;
+        if (!(error instanceof HttpError)) opts.onError(error);
+        event = errorEvent(error instanceof HttpError ? error.problem : CRASH);
+      } finally {
+        clearInterval(heartbeat);
+      }
+      // Cancelled while the source was busy: the stream is closed, and
+      // enqueueing into it would throw.
+      if (cancelled) return;
+      if (event !== undefined) controller.enqueue(event);
+      if (event === undefined || failed) controller.close();
+    },
+    // The client went away: close the source so its `finally` runs.
+    async cancel() {
+      cancelled = true;
+      try {
+        await iterator.return?.();
+      } catch (error) {
+        if (!(error instanceof HttpError)) opts.onError(error);
+      }
+    },
+  });
+  return new Response(body, {
+    status: 200,
+    headers: {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      "x-accel-buffering": "no",
+    },
+  });
+}
+
+/** JSON text; a value JSON cannot hold (a function, a symbol) is a crash, not an empty event. */
+export function toJson(value: unknown): string {
+  const text = JSON.stringify(value);
+  if (text === undefined) throw new TypeError(`A ${typeof value} result is not JSON`);
+  return text;
+}
+
+/** One event: the value as JSON on a `data:` line (JSON never holds a raw newline). */
+function dataEvent(value: unknown, id: number): Uint8Array {
+  return encoder.encode(`id: ${id}\ndata: ${toJson(value ?? null)}\n\n`);
+}
+
+function errorEvent(problem: unknown): Uint8Array {
+  return encoder.encode(`event: error\ndata: ${toJson(problem)}\n\n`);
+}
