@@ -68,6 +68,7 @@ import {
   type Media,
 } from "./_http_media.ts";
 import { fromJson, fromSearch, type Params, readJson, Refusal } from "./_http_params.ts";
+import { getSafety } from "./_http_safe.ts";
 
 /**
  * Makes the values a request's handlers see in their context, beside `request`
@@ -179,6 +180,7 @@ export function createHttpGraphQLServer(
     throw new TypeError(`createHttpGraphQLServer: path must start with "/", got "${path}"`);
   }
   const server = createGraphQLServer(tree, opts);
+  const safeOverGet = getSafety(tree, server.schema, opts);
   const maxBodyBytes = opts.maxBodyBytes ?? 1024 * 1024;
   const maxQueryLength = opts.maxQueryLength ?? 100_000;
   const maxDepth = opts.maxBodyDepth ?? 64;
@@ -232,6 +234,13 @@ export function createHttpGraphQLServer(
         }]);
       }
       if (method === "GET") throw mutationOverGet();
+    } else if (method === "GET" && !safeOverGet(prepared.document, operation)) {
+      throw new Refusal(
+        405,
+        "Only fields of leaves tagged readOnly run over GET; send this query with POST",
+        "METHOD_NOT_ALLOWED",
+        { allow: "POST" },
+      );
     }
 
     let context: HandlerContext;
