@@ -151,7 +151,7 @@ function variablesDeclaration(field: GraphQLLeafField, document: BuiltDocument):
       tsType(arg.type)
     };`
   );
-  const result = field.voidResult ? "undefined" : tsType(field.type);
+  const result = field.voidResult ? "undefined" : tsType(field.resultType);
   return [
     `/** The variables of ${document.operationName}. */`,
     `export interface ${document.operationName}Variables {${

@@ -79,8 +79,13 @@ export interface GraphQLLeafField {
   readonly captures: readonly string[];
   /** The arguments: input properties and captures. */
   readonly args: readonly ArgumentDefinition[];
-  /** The result type reference, such as `Book!` or `[Book!]!`. */
+  /**
+   * The field's type reference, always nullable (`Book`, `[Book!]`): a leaf
+   * that fails nulls its own field only, never its siblings.
+   */
   readonly type: string;
+  /** The type of the value a call gives when it succeeds, such as `Book!` or `[Book!]!`. */
+  readonly resultType: string;
   /** Whether arguments arrive as one `input: JSON` (the leaf has no input schema). */
   readonly jsonInput: boolean;
   /** Whether the leaf's output is void, so the field answers `true` when done. */
@@ -281,7 +286,9 @@ function leafField(
     : namespaceType(names.slice(0, -1));
   const name = inQuery ? leafName : camel(names.length === 0 ? ["root"] : names);
   const input = sideSchema(node, "input", steps);
-  const args = input === undefined
+  // A schema-less handler that declares no parameter takes no input: no argument.
+  const takesInput = input !== undefined || node.handler.length > 0;
+  const args = !takesInput ? [] : input === undefined
     ? [{
       name: "input",
       // Converting "no schema" registers the JSON scalar the argument needs.
@@ -294,7 +301,7 @@ function leafField(
       description: "The named inputs, as one JSON object",
     }]
     : argumentsOf(input, { name: `${hint}Input`, registry: types });
-  const jsonInput = input === undefined;
+  const jsonInput = input === undefined && takesInput;
   const withCaptures = [...args];
   for (const capture of captures) {
     const index = withCaptures.findIndex((arg) => arg.name === capture);
@@ -305,12 +312,13 @@ function leafField(
   }
   const outputSchema = node.meta?.output;
   const voidResult = outputSchema !== undefined && isVoidSchema(outputSchema);
-  const type = voidResult ? "Boolean!" : toGraphQLType(sideSchema(node, "output", steps), {
+  const resultType = voidResult ? "Boolean!" : toGraphQLType(sideSchema(node, "output", steps), {
     direction: "output",
     name: `${hint}Result`,
     registry: types,
     required: node.meta?.output !== undefined,
   });
+  const type = resultType.endsWith("!") ? resultType.slice(0, -1) : resultType;
   const description = node.meta?.description;
   return {
     kind,
@@ -320,6 +328,7 @@ function leafField(
     captures,
     args: withCaptures,
     type,
+    resultType,
     jsonInput,
     voidResult,
     ...(description === undefined ? {} : { description }),

@@ -127,7 +127,7 @@ Deno.test("handler errors are masked unless mapped; schema failures are BAD_USER
   await withServer(createHttpGraphQLServer(bookTree(), opts), async (url) => {
     const crash = await post(url, { query: "{ crash }" }, strict);
     assert.equal(crash.status, 200, "execution began: a field error");
-    assert.equal(crash.body.data, null);
+    assert.deepEqual(crash.body.data, { crash: null });
     assert.deepEqual(codes(crash), ["INTERNAL_SERVER_ERROR"]);
     assert.equal(crash.body.errors[0].message, "Unexpected error.");
     assert.ok(!crash.text.includes("hunter2"));
