@@ -33,7 +33,8 @@
 
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { HandlerContext, Node } from "./node.ts";
-import { normalizeIssue, type ValidationIssue } from "./schema.ts";
+import { datePathsOf, normalizeIssue, type ValidationIssue } from "./schema.ts";
+import { reviveDates } from "./dates.ts";
 import { isPlainObject, setOwn } from "./object.ts";
 
 /**
@@ -162,9 +163,13 @@ export function createCall(leaf: Node, opts: CreateCallOptions = {}): LeafCall {
   const input = leaf.meta?.input;
   const output = leaf.meta?.output;
   const captures = opts.captures ?? [];
+  // Dates arrive as date-time strings; the schema gets `Date`s.
+  const inputDates = input === undefined ? [] : datePathsOf(input, "input");
   const checkInput = input === undefined
     ? undefined
-    : (value: unknown) => parsed(input, value, InputError, captures);
+    : inputDates.length === 0
+    ? (value: unknown) => parsed(input, value, InputError, captures)
+    : (value: unknown) => parsed(input, reviveDates(value, inputDates), InputError, captures);
   const checkResult = output === undefined ? undefined : resultChecker(output);
   if (checkInput === undefined) {
     if (checkResult === undefined) return handler;

@@ -20,6 +20,7 @@
 
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "@standard-schema/spec";
 import type { Leaf, Node } from "./node.ts";
+import { dateOptions, type DatePath } from "./dates.ts";
 
 /**
  * A JSON Schema (draft 2020-12) object.
@@ -147,11 +148,16 @@ const cache = {
   input: new WeakMap<object, JsonSchema>(),
   output: new WeakMap<object, JsonSchema>(),
 };
+const dates = {
+  input: new WeakMap<object, readonly DatePath[]>(),
+  output: new WeakMap<object, readonly DatePath[]>(),
+};
 
 /**
  * The JSON Schema (draft 2020-12) of a Standard Schema's input or output side,
  * or `undefined` when the schema library offers no Standard JSON Schema
- * converter. Results are cached per schema.
+ * converter. Results are cached per schema. A date (zod's `z.date()`) is a
+ * date-time string, as it travels.
  *
  * @example
  * ```ts
@@ -171,8 +177,13 @@ export function toJsonSchema(
   const cached = cache[side].get(schema);
   if (cached !== undefined) return cached;
   let converted: JsonSchema;
+  const found: DatePath[] = [];
+  const libraryOptions = dateOptions(schema["~standard"].vendor, found);
   try {
-    converted = schema["~standard"].jsonSchema[side]({ target: "draft-2020-12" });
+    converted = schema["~standard"].jsonSchema[side]({
+      target: "draft-2020-12",
+      ...(libraryOptions === undefined ? {} : { libraryOptions }),
+    });
   } catch (error) {
     throw new TypeError(
       `The ${side} schema (${schema["~standard"].vendor}) cannot be expressed as JSON Schema: ${
@@ -182,7 +193,24 @@ export function toJsonSchema(
     );
   }
   cache[side].set(schema, converted);
+  dates[side].set(schema, found);
   return converted;
+}
+
+/**
+ * Where a schema's dates sit, as `toJsonSchema` found them (`[]` for none, or
+ * when the schema has no JSON Schema form).
+ */
+export function datePathsOf(
+  schema: StandardSchemaV1,
+  side: "input" | "output",
+): readonly DatePath[] {
+  try {
+    toJsonSchema(schema, side);
+  } catch {
+    return [];
+  }
+  return dates[side].get(schema) ?? [];
 }
 
 /**

@@ -30,6 +30,8 @@ import type { Node } from "../../tree/node.ts";
 import type { CallOptions } from "../../http/client/extension.ts";
 import type { Client } from "../../http/client/client.ts";
 import { isPlainObject, setOwn } from "../../tree/object.ts";
+import { datePathsOf } from "../../tree/schema.ts";
+import { reviveDates } from "../../tree/dates.ts";
 import { type Captures, materialize, shapeOf } from "../../http/client/shape.ts";
 import {
   type GraphQLLeafField,
@@ -254,7 +256,10 @@ function resultOf(
     value = isPlainObject(value) ? value[key] : undefined;
   }
   if (field.voidResult) return undefined;
-  return renamed(value, field.type, context.types, "fromGraphQL");
+  const result = renamed(value, field.type, context.types, "fromGraphQL");
+  // Dates travel as date-time strings; the output schema promises `Date`s.
+  const output = field.node.meta?.output;
+  return output === undefined ? result : reviveDates(result, datePathsOf(output, "output"));
 }
 
 async function* events(

@@ -27,7 +27,8 @@
  */
 
 import type { Fallback, Leaf, Node } from "../../tree/node.ts";
-import type { OutputOf } from "../../tree/schema.ts";
+import { datePathsOf, type OutputOf } from "../../tree/schema.ts";
+import { type DatePath, reviveDates } from "../../tree/dates.ts";
 import { httpProjection, type HttpProjectionOptions } from "../server/projection.ts";
 import { type HttpOperation, type HttpRoute, listOperations } from "../server/route.ts";
 import { ClientError } from "./client_error.ts";
@@ -299,6 +300,8 @@ interface Prepared {
   readonly segments: readonly (string | { readonly capture: string })[];
   readonly inQuery: boolean;
   readonly streams: boolean;
+  /** Where the output schema promises dates, which travel as date-time strings. */
+  readonly dates: readonly DatePath[];
 }
 
 const QUERY_VERBS: ReadonlySet<string> = new Set(["GET", "HEAD", "DELETE", "OPTIONS"]);
@@ -319,6 +322,9 @@ function prepare(operation: HttpOperation): Prepared {
     segments,
     inQuery: QUERY_VERBS.has(operation.method),
     streams: operation.response === "event-stream",
+    dates: operation.node.meta?.output === undefined
+      ? []
+      : datePathsOf(operation.node.meta.output, "output"),
   };
 }
 
@@ -360,7 +366,15 @@ async function call(
     options,
   };
   const response = await context.send(request);
-  return await decode(response, request, prepared.streams);
+  const result = await decode(response, request, prepared.streams);
+  if (prepared.dates.length === 0 || result === undefined) return result;
+  return prepared.streams
+    ? revivedItems(result as AsyncIterable<unknown>, prepared.dates)
+    : reviveDates(result, prepared.dates);
+}
+
+async function* revivedItems(source: AsyncIterable<unknown>, dates: readonly DatePath[]) {
+  for await (const item of source) yield reviveDates(item, dates);
 }
 
 /** `?a=1&tags=x&tags=y`: arrays as repeated keys, objects as JSON, `null` left out. */

@@ -20,7 +20,8 @@ import { httpProjection, type HttpProjectionOptions } from "./projection.ts";
 import type { FetchHandler, RouterOptions } from "./dispatch.ts";
 import { type OpenApiOptions, toOpenApiFromRoute } from "../openapi/openapi.ts";
 import { toRouter } from "./router/mod.ts";
-import type { HttpRoute } from "./route.ts";
+import { type HttpOperation, type HttpRoute, listOperations } from "./route.ts";
+import { toJsonSchema } from "../../tree/schema.ts";
 import { splitUrl } from "./path.ts";
 import { problem } from "./respond.ts";
 import { corsPolicy, withCors } from "./cors.ts";
@@ -76,6 +77,8 @@ export function createFetch(tree: Node, opts: CreateFetchOptions = {}): FetchHan
       "createFetch: the tree routes GET /openapi.json itself; pass openapi: false or rename it",
     );
   }
+  // A schema the document cannot describe fails here, not as a 500 on first request.
+  for (const operation of listOperations(route)) checkDescribable(operation);
   const base = opts.basePath === undefined || opts.basePath === "/"
     ? ""
     : opts.basePath.replace(/\/$/, "");
@@ -120,4 +123,24 @@ export function createFetch(tree: Node, opts: CreateFetchOptions = {}): FetchHan
     }
     return cors === undefined ? response : withCors(response, cors, request.headers.get("origin"));
   };
+}
+
+function checkDescribable(operation: HttpOperation): void {
+  for (const side of ["input", "output"] as const) {
+    const schema = operation.node.meta?.[side];
+    if (schema === undefined) continue;
+    try {
+      toJsonSchema(schema, side);
+    } catch (error) {
+      const leaf = operation.steps.map((step) =>
+        step.kind === "child" ? step.name : `{${step.name}}`
+      ).join(".");
+      throw new TypeError(
+        `createFetch: the ${side} schema of ${leaf} (${operation.method} ${operation.path}) has no JSON Schema form, so the OpenAPI document cannot describe it; pass openapi: false to serve without one. ${
+          error instanceof Error ? error.message : String(error)
+        }`,
+        { cause: error },
+      );
+    }
+  }
 }
