@@ -53,15 +53,16 @@ export type {
   Send,
 } from "./client/extension.ts";
 export { createClient, createClientFromRoute } from "./client/client.ts";
+export type { ClientOptions, FetchLike } from "./client/client.ts";
 export type {
   AllOptional,
   CallInput,
   ChildrenClient,
   Client,
-  ClientOptions,
   DynamicClient,
   FallbackClient,
-  FetchLike,
+  JsonOf,
   LeafClient,
+  ReceivedOf,
   ResultOf,
-} from "./client/client.ts";
+} from "./client/client_types.ts";

@@ -28,7 +28,7 @@
 import type { GraphQLFormattedError } from "graphql";
 import type { Node } from "../../tree/node.ts";
 import type { CallOptions } from "../../http/client/extension.ts";
-import type { Client } from "../../http/client/client.ts";
+import type { Client } from "../../http/client/client_types.ts";
 import { isPlainObject, setOwn } from "../../tree/object.ts";
 import { datePathsOf } from "../../tree/schema.ts";
 import { reviveDates } from "../../tree/dates.ts";

@@ -26,8 +26,8 @@
  * @module
  */
 
-import type { Fallback, Leaf, Node } from "../../tree/node.ts";
-import { datePathsOf, type OutputOf } from "../../tree/schema.ts";
+import type { Node } from "../../tree/node.ts";
+import { datePathsOf } from "../../tree/schema.ts";
 import { type DatePath, reviveDates } from "../../tree/dates.ts";
 import { httpProjection, type HttpProjectionOptions } from "../server/projection.ts";
 import { type HttpOperation, type HttpRoute, listOperations } from "../server/route.ts";
@@ -41,6 +41,7 @@ import type {
 } from "./extension.ts";
 import { encodeSegment } from "../server/path.ts";
 import { readEvents } from "./_sse.ts";
+import type { Client } from "./client_types.ts";
 import { type Captures, materialize, shapeOf } from "./shape.ts";
 
 /**
@@ -83,136 +84,6 @@ export interface ClientOptions extends HttpProjectionOptions {
   /** Extensions, the first outermost (see `ClientExtension`). */
   readonly extensions?: readonly ClientExtension[];
 }
-
-/**
- * Whether every key of T is optional, so the input may be left out.
- *
- * @example
- * ```ts
- * import type { AllOptional } from "@ramify/api/http";
- *
- * const yes: AllOptional<{ a?: number }> = true;
- * ```
- */
-export type AllOptional<T> = Record<PropertyKey, never> extends T ? true : false;
-
-/**
- * What a leaf resolves to on the client: a stream stays a stream, a passed-through
- * `Response` is unknown, nothing is `undefined`.
- *
- * @example
- * ```ts
- * import type { ResultOf } from "@ramify/api/http";
- *
- * const n: ResultOf<Promise<number>> = 1;
- * ```
- */
-export type ResultOf<O> = O extends AsyncIterable<infer E> ? AsyncIterable<E>
-  : Awaited<O> extends AsyncIterable<infer E> ? AsyncIterable<E>
-  : Awaited<O> extends Response ? unknown
-  : Awaited<O> extends void ? undefined
-  : Awaited<O>;
-
-/**
- * The input a caller gives: the leaf's input less what the fallbacks captured.
- *
- * @example
- * ```ts
- * import type { CallInput } from "@ramify/api/http";
- *
- * const input: CallInput<{ bookId: string; title: string }, "bookId"> = { title: "Dune" };
- * ```
- */
-export type CallInput<W, Caps extends string> = [Caps] extends [never] ? W : Omit<W, Caps>;
-
-/**
- * The client function of a leaf.
- *
- * @example
- * ```ts
- * import type { LeafClient } from "@ramify/api/http";
- * import { op } from "@ramify/api/tree";
- *
- * const read = op(({ id }: { id: string }) => ({ id }));
- * type Read = LeafClient<typeof read>; // (input: { id: string }, options?) => Promise<{ id: string }>
- * ```
- */
-export type LeafClient<L, Caps extends string = never> = L extends
-  Leaf<infer _I, infer _O, infer W, infer _S>
-  ? AllOptional<CallInput<W, Caps>> extends true
-    ? (input?: CallInput<W, Caps>, options?: CallOptions) => Promise<ResultOf<OutputOf<L>>>
-  : (input: CallInput<W, Caps>, options?: CallOptions) => Promise<ResultOf<OutputOf<L>>>
-  : unknown;
-
-/**
- * The clients of a node's static children, by name.
- *
- * @example
- * ```ts
- * import type { ChildrenClient } from "@ramify/api/http";
- * import { api, op } from "@ramify/api/tree";
- *
- * const tree = api({ ping: op(() => "pong") });
- * type Children = ChildrenClient<typeof tree, never>; // { ping: ... }
- * ```
- */
-export type ChildrenClient<N, Caps extends string> = N extends { readonly children: infer C }
-  ? { readonly [K in keyof C]: Client<C[K], Caps> }
-  : unknown;
-
-/**
- * The function a node's fallback becomes: the captured value in, the subtree's
- * client out, keyed by the capture name.
- *
- * @example
- * ```ts
- * import type { FallbackClient } from "@ramify/api/http";
- * import { api, op } from "@ramify/api/tree";
- *
- * const tree = api({}, { fallback: { name: "id", subtree: api({ read: op(() => 1) }) } });
- * type ById = FallbackClient<typeof tree, never>; // { id: (value: string) => ... }
- * ```
- */
-export type FallbackClient<N, Caps extends string> = N extends { readonly fallback?: infer F }
-  ? NonNullable<F> extends Fallback<infer Name, infer Sub>
-    ? { readonly [P in Name]: (value: string) => Client<Sub, Caps | Name> }
-  : unknown
-  : unknown;
-
-/**
- * A client of a node whose types were lost (a route without its tree): every
- * name is reachable and every leaf takes and returns unknown values.
- *
- * @example
- * ```ts
- * import type { DynamicClient } from "@ramify/api/http";
- *
- * async function ping(client: DynamicClient) {
- *   return await client.health.ping();
- * }
- * ```
- */
-export interface DynamicClient {
-  /** Calls the leaf at this position. */
-  (input?: Record<string, unknown>, options?: CallOptions): Promise<unknown>;
-  /** A child, or a fallback (call it with the captured value). */
-  readonly [name: string]: DynamicClient;
-}
-
-/**
- * The typed client of a tree: its shape mirrors the tree.
- *
- * @example
- * ```ts
- * import type { Client } from "@ramify/api/http";
- * import { api, op } from "@ramify/api/tree";
- *
- * const tree = api({ ping: op(() => "pong") });
- * type PingClient = Client<typeof tree>; // { ping: (input?, options?) => Promise<string> }
- * ```
- */
-export type Client<N, Caps extends string = never> = Node extends N ? DynamicClient
-  : LeafClient<N, Caps> & ChildrenClient<N, Caps> & FallbackClient<N, Caps>;
 
 /**
  * The client of a tree. Each leaf becomes an async function of its input and

@@ -74,9 +74,8 @@ Deno.test("types: handler-typed leaves, optional inputs, streams, nested fallbac
   });
   const c = createClient(t);
   assertType<Equal<Awaited<ReturnType<typeof c.plain>>, number>>(true);
-  assertType<Equal<Awaited<ReturnType<typeof c.typed>>, { sum: number; b: string | undefined }>>(
-    true,
-  );
+  // What arrives is the JSON form: a key holding undefined is left out.
+  assertType<Equal<Awaited<ReturnType<typeof c.typed>>, { sum: number; b?: string }>>(true);
   assertType<Equal<Awaited<ReturnType<typeof c.ticks>>, AsyncIterable<{ n: number }>>>(true);
   const read = c.orgs.org("acme").members.user("ann").read;
   assertType<
@@ -88,7 +87,7 @@ Deno.test("types: handler-typed leaves, optional inputs, streams, nested fallbac
   assertType<
     Equal<
       Awaited<ReturnType<typeof read>>,
-      { org: string; user: string; full: boolean | undefined }
+      { org: string; user: string; full?: boolean }
     >
   >(true);
   const _call = () => {
@@ -118,5 +117,27 @@ Deno.test("types: crud resources and Client<T> agree", () => {
   const _call = () => {
     // @ts-expect-error crud was given no add
     c.notes.add();
+  };
+});
+
+Deno.test("types: without an output schema, clients are typed with the JSON form of the result", () => {
+  const t = api({
+    stamp: op(() => ({ at: new Date(), note: undefined as string | undefined, run: () => 1 })),
+    list: op(() => [new Date(), undefined, () => 1]),
+    items: op(async function* () {
+      yield { at: new Date() };
+    }, { tags: { streaming: true } }),
+    nothing: op(() => undefined),
+    anything: op((): unknown => 1),
+  });
+  const c = createClient(t, { baseUrl: "http://localhost" });
+  assertType<Equal<Awaited<ReturnType<typeof c.stamp>>, { at: string; note?: string }>>(true);
+  assertType<Equal<Awaited<ReturnType<typeof c.list>>, (string | null)[]>>(true);
+  assertType<Equal<Awaited<ReturnType<typeof c.items>>, AsyncIterable<{ at: string }>>>(true);
+  assertType<Equal<Awaited<ReturnType<typeof c.nothing>>, undefined>>(true);
+  assertType<Equal<Awaited<ReturnType<typeof c.anything>>, unknown>>(true);
+  const _call = async () => {
+    // @ts-expect-error a Date arrives as a string
+    (await c.stamp()).at.getTime();
   };
 });

@@ -1,0 +1,221 @@
+/**
+ * The types of the typed HTTP client, worked out from the tree: what each leaf
+ * takes (its input less the captures) and what it resolves to (its output
+ * schema's type, else the JSON form of its handler's result), through branches
+ * and fallbacks. The GraphQL client has the same types.
+ *
+ * @example
+ * ```ts
+ * import type { Client } from "@ramify/api/http";
+ * import { api, op } from "@ramify/api/tree";
+ *
+ * const tree = api({ ping: op(() => "pong") });
+ * type Ping = Client<typeof tree>; // { ping: (input?, options?) => Promise<string> }
+ * ```
+ *
+ * @module
+ */
+
+import type { Fallback, Leaf, Node } from "../../tree/node.ts";
+import type { OutputOf } from "../../tree/schema.ts";
+import type { StandardSchemaV1 } from "@standard-schema/spec";
+import type { CallOptions } from "./extension.ts";
+
+/**
+ * Whether every key of T is optional, so the input may be left out.
+ *
+ * @example
+ * ```ts
+ * import type { AllOptional } from "@ramify/api/http";
+ *
+ * const yes: AllOptional<{ a?: number }> = true;
+ * ```
+ */
+export type AllOptional<T> = Record<PropertyKey, never> extends T ? true : false;
+
+/**
+ * What a leaf resolves to on the client: a stream stays a stream, a passed-through
+ * `Response` is unknown, nothing is `undefined`.
+ *
+ * @example
+ * ```ts
+ * import type { ResultOf } from "@ramify/api/http";
+ *
+ * const n: ResultOf<Promise<number>> = 1;
+ * ```
+ */
+export type ResultOf<O> = O extends AsyncIterable<infer E> ? AsyncIterable<E>
+  : Awaited<O> extends AsyncIterable<infer E> ? AsyncIterable<E>
+  : Awaited<O> extends Response ? unknown
+  : Awaited<O> extends void ? undefined
+  : Awaited<O>;
+
+/**
+ * The JSON form of a value's type, which is what a client receives when no
+ * output schema says how to revive it: a `Date` (anything with `toJSON`) is
+ * what `toJSON` gives, keys holding `undefined`, functions or symbols are
+ * left out (optional when they may be `undefined`), array slots that cannot
+ * be JSON are `null`, and a `Map` or `Set` is an empty object.
+ *
+ * @example
+ * ```ts
+ * import type { JsonOf } from "@ramify/api/http";
+ *
+ * const sent: JsonOf<{ at: Date; note?: string; run: () => void }> = { at: "2026-01-01T00:00:00.000Z" };
+ * ```
+ */
+export type JsonOf<T> = T extends string | number | boolean | null ? T
+  : T extends { toJSON(): infer J } ? JsonOf<J>
+  : T extends undefined | symbol | ((...args: never[]) => unknown) ? never
+  : T extends ReadonlyMap<unknown, unknown> | ReadonlySet<unknown> ? Record<string, never>
+  : T extends readonly (infer U)[] ? JsonSlot<U>[]
+  : T extends object ? JsonObject<T>
+  : never;
+
+type JsonSlot<T> = [JsonOf<T>] extends [never] ? null
+  : JsonOf<T> | (undefined extends T ? null : never);
+
+type Dropped = undefined | symbol | ((...args: never[]) => unknown);
+
+type JsonObject<T> = Simplify<
+  & {
+    [
+      K in keyof T as K extends string
+        ? undefined extends T[K] ? never : [T[K]] extends [Dropped] ? never : K
+        : never
+    ]: JsonOf<T[K]>;
+  }
+  & {
+    [
+      K in keyof T as K extends string
+        ? undefined extends T[K] ? [Exclude<T[K], undefined>] extends [never] ? never : K
+        : never
+        : never
+    ]?: JsonOf<Exclude<T[K], undefined>>;
+  }
+>;
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/**
+ * What a leaf's client receives: its output schema's output type (the client
+ * revives what the schema promises, such as dates), else the JSON form of the
+ * handler's result.
+ *
+ * @example
+ * ```ts
+ * import type { ReceivedOf } from "@ramify/api/http";
+ * import { op } from "@ramify/api/tree";
+ *
+ * const stamp = op(() => ({ at: new Date() }));
+ * const received: ReceivedOf<typeof stamp> = { at: "2026-01-01T00:00:00.000Z" };
+ * ```
+ */
+export type ReceivedOf<L> = L extends Leaf<infer _I, infer O, infer _W, infer S>
+  ? [S] extends [StandardSchemaV1] ? ResultOf<OutputOf<L>> : JsonResultOf<ResultOf<O>>
+  : never;
+
+type JsonResultOf<R> = R extends AsyncIterable<infer E> ? AsyncIterable<JsonOf<E>>
+  : unknown extends R ? R
+  : JsonOf<R> | (undefined extends R ? undefined : never);
+
+/**
+ * The input a caller gives: the leaf's input less what the fallbacks captured.
+ *
+ * @example
+ * ```ts
+ * import type { CallInput } from "@ramify/api/http";
+ *
+ * const input: CallInput<{ bookId: string; title: string }, "bookId"> = { title: "Dune" };
+ * ```
+ */
+export type CallInput<W, Caps extends string> = [Caps] extends [never] ? W : Omit<W, Caps>;
+
+/**
+ * The client function of a leaf.
+ *
+ * @example
+ * ```ts
+ * import type { LeafClient } from "@ramify/api/http";
+ * import { op } from "@ramify/api/tree";
+ *
+ * const read = op(({ id }: { id: string }) => ({ id }));
+ * type Read = LeafClient<typeof read>; // (input: { id: string }, options?) => Promise<{ id: string }>
+ * ```
+ */
+export type LeafClient<L, Caps extends string = never> = L extends
+  Leaf<infer _I, infer _O, infer W, infer _S>
+  ? AllOptional<CallInput<W, Caps>> extends true
+    ? (input?: CallInput<W, Caps>, options?: CallOptions) => Promise<ReceivedOf<L>>
+  : (input: CallInput<W, Caps>, options?: CallOptions) => Promise<ReceivedOf<L>>
+  : unknown;
+
+/**
+ * The clients of a node's static children, by name.
+ *
+ * @example
+ * ```ts
+ * import type { ChildrenClient } from "@ramify/api/http";
+ * import { api, op } from "@ramify/api/tree";
+ *
+ * const tree = api({ ping: op(() => "pong") });
+ * type Children = ChildrenClient<typeof tree, never>; // { ping: ... }
+ * ```
+ */
+export type ChildrenClient<N, Caps extends string> = N extends { readonly children: infer C }
+  ? { readonly [K in keyof C]: Client<C[K], Caps> }
+  : unknown;
+
+/**
+ * The function a node's fallback becomes: the captured value in, the subtree's
+ * client out, keyed by the capture name.
+ *
+ * @example
+ * ```ts
+ * import type { FallbackClient } from "@ramify/api/http";
+ * import { api, op } from "@ramify/api/tree";
+ *
+ * const tree = api({}, { fallback: { name: "id", subtree: api({ read: op(() => 1) }) } });
+ * type ById = FallbackClient<typeof tree, never>; // { id: (value: string) => ... }
+ * ```
+ */
+export type FallbackClient<N, Caps extends string> = N extends { readonly fallback?: infer F }
+  ? NonNullable<F> extends Fallback<infer Name, infer Sub>
+    ? { readonly [P in Name]: (value: string) => Client<Sub, Caps | Name> }
+  : unknown
+  : unknown;
+
+/**
+ * A client of a node whose types were lost (a route without its tree): every
+ * name is reachable and every leaf takes and returns unknown values.
+ *
+ * @example
+ * ```ts
+ * import type { DynamicClient } from "@ramify/api/http";
+ *
+ * async function ping(client: DynamicClient) {
+ *   return await client.health.ping();
+ * }
+ * ```
+ */
+export interface DynamicClient {
+  /** Calls the leaf at this position. */
+  (input?: Record<string, unknown>, options?: CallOptions): Promise<unknown>;
+  /** A child, or a fallback (call it with the captured value). */
+  readonly [name: string]: DynamicClient;
+}
+
+/**
+ * The typed client of a tree: its shape mirrors the tree.
+ *
+ * @example
+ * ```ts
+ * import type { Client } from "@ramify/api/http";
+ * import { api, op } from "@ramify/api/tree";
+ *
+ * const tree = api({ ping: op(() => "pong") });
+ * type PingClient = Client<typeof tree>; // { ping: (input?, options?) => Promise<string> }
+ * ```
+ */
+export type Client<N, Caps extends string = never> = Node extends N ? DynamicClient
+  : LeafClient<N, Caps> & ChildrenClient<N, Caps> & FallbackClient<N, Caps>;
