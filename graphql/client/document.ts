@@ -108,8 +108,8 @@ export function buildDocument(
     path.unshift(namespace.name);
     parent = namespace.parent;
   }
-  const operationName = field.steps.filter((s) => s.kind === "child")
-    .map((s) => s.name.charAt(0).toUpperCase() + s.name.slice(1)).join("") || "Root";
+  // The path is GraphQL names already (a tree name like `list-all` is converted).
+  const operationName = path.map((name) => name.charAt(0).toUpperCase() + name.slice(1)).join("");
   const head = variables === "" ? operationName : `${operationName}(${variables})`;
   return {
     query: `${field.kind} ${head} { ${body} }`,

@@ -35,6 +35,7 @@
 
 import type { Leaf, Node, TreeStep } from "../../tree/node.ts";
 import { tagsOf } from "../../tree/tags.ts";
+import { fieldName } from "./_names.ts";
 import { isVoidSchema, toJsonSchema } from "../../tree/schema.ts";
 import {
   type ArgumentDefinition,
@@ -274,7 +275,6 @@ function leafField(
   types: GraphQLTypeRegistry,
 ): GraphQLLeafField {
   const names = childNames(steps);
-  for (const name of names) checkName(name, steps);
   const leafName = names.at(-1) ?? "root";
   const kind = kindOf(node, leafName, readNames);
   const hint = pascal(names.length === 0 ? ["root"] : names);
@@ -373,8 +373,12 @@ function checkName(name: string, steps: readonly TreeStep[]) {
   }
 }
 
+/**
+ * The GraphQL names of the child steps: a name that is a path segment but no
+ * GraphQL name is converted as properties are (`list-all` is `listAll`).
+ */
 function childNames(steps: readonly TreeStep[]): string[] {
-  return steps.filter((step) => step.kind === "child").map((step) => step.name);
+  return steps.filter((step) => step.kind === "child").map((step) => fieldName(step.name));
 }
 
 /** The namespace type of a branch path: `books.checkout` is `BooksCheckoutQuery`. */

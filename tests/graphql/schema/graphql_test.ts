@@ -161,10 +161,13 @@ Deno.test("two leaves on one GraphQL name are an error naming both", () => {
   );
 });
 
-Deno.test("a name that cannot be a GraphQL name is refused", () => {
+Deno.test("a fallback name that cannot be a GraphQL argument name is refused", () => {
   assert.throws(
-    () => projectGraphQL(api({ "list-all": op(() => 1) })),
-    /"list-all" .* not a GraphQL name/,
+    () =>
+      projectGraphQL(
+        api({}, { fallback: { name: "book-id", subtree: api({ read: op(() => 1) }) } }),
+      ),
+    /"book-id" in \{book-id\} is not a GraphQL name/,
   );
 });
 
