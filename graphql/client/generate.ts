@@ -90,6 +90,7 @@ export function generateGraphQLClient(
   for (const { field, document } of operations) {
     out.push(variablesDeclaration(field, document), "");
   }
+  out.push(shapesTable(definitions), "");
   out.push(runtime(), "");
   out.push("/** The operations' documents, by operation name. */");
   out.push("export const documents = {");
@@ -99,6 +100,49 @@ export function generateGraphQLClient(
   out.push("} as const;", "");
   out.push(...clientFactory(operations));
   return out.join("\n");
+}
+
+/**
+ * What the runtime needs of the types to give values in the tree's shape: the
+ * fields of object types (type, and whether null stands for "absent") and the
+ * unions, whose `__typename` is left out of results.
+ */
+function shapesTable(definitions: readonly NamedTypeDefinition[]): string {
+  const shapes: Record<string, unknown> = {};
+  for (const definition of definitions) {
+    if (definition.kind === "union") shapes[definition.name] = { union: true };
+    if (definition.kind === "object") {
+      shapes[definition.name] = {
+        fields: Object.fromEntries(
+          definition.fields.map((field) => [field.name, [field.type, field.optional === true]]),
+        ),
+      };
+    }
+  }
+  return `type Shape = { union: true } | { fields: Record<string, [type: string, optional: boolean]> };
+const SHAPES: Record<string, Shape> = ${JSON.stringify(shapes)};
+
+/** A value in the tree's shape: no \`__typename\` from unions, no null for an absent field. */
+function tidy(value: unknown, type: string): unknown {
+  if (Array.isArray(value)) return value.map((item) => tidy(item, type));
+  if (typeof value !== "object" || value === null) return value;
+  const record = value as Record<string, unknown>;
+  let name = type.replace(/[[\\]!]/g, "");
+  const union = SHAPES[name];
+  if (union !== undefined && "union" in union && typeof record.__typename === "string") {
+    name = record.__typename;
+  }
+  const shape = SHAPES[name];
+  if (shape === undefined || !("fields" in shape)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(record)) {
+    if (key === "__typename") continue;
+    const [fieldType, optional] = shape.fields[key] ?? ["", false];
+    if (item === null && optional) continue;
+    out[key] = tidy(item, fieldType);
+  }
+  return out;
+}`;
 }
 
 function tsType(typeRef: string, optionalNull = true): string {
@@ -229,11 +273,15 @@ function callOf(
   if (field.kind === "subscription") {
     return `(${param}): AsyncIterable<${name}Result> =>\n${indent}  stream<${name}Result>(transport, documents.${name}, ${
       JSON.stringify(name)
-    }, { ...variables, ...${captures} }, ${path}, ${field.voidResult})`;
+    }, { ...variables, ...${captures} }, ${path}, ${field.voidResult}, ${
+      JSON.stringify(field.type)
+    })`;
   }
   return `(${param}): Promise<${name}Result> =>\n${indent}  call<${name}Result>(transport, documents.${name}, ${
     JSON.stringify(name)
-  }, { ...variables, ...${captures} }, ${path}, ${field.voidResult})`;
+  }, { ...variables, ...${captures} }, ${path}, ${field.voidResult}, ${
+    JSON.stringify(field.type)
+  })`;
 }
 
 function runtime(): string {
@@ -289,7 +337,7 @@ export function httpTransport(
   };
 }
 
-function pick(response: Response, path: readonly string[], voidResult: boolean): unknown {
+function pick(response: Response, path: readonly string[], voidResult: boolean, type: string): unknown {
   if (response.errors !== undefined && response.errors.length > 0) {
     throw new GraphQLClientError(response.errors, response.data);
   }
@@ -297,7 +345,7 @@ function pick(response: Response, path: readonly string[], voidResult: boolean):
   for (const key of path) {
     value = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
   }
-  return voidResult ? undefined : value;
+  return voidResult ? undefined : tidy(value, type);
 }
 
 async function call<T>(
@@ -307,8 +355,9 @@ async function call<T>(
   variables: Record<string, unknown>,
   path: readonly string[],
   voidResult: boolean,
+  type: string,
 ): Promise<T> {
-  return pick(await transport.request({ query, operationName, variables }), path, voidResult) as T;
+  return pick(await transport.request({ query, operationName, variables }), path, voidResult, type) as T;
 }
 
 async function* stream<T>(
@@ -318,9 +367,10 @@ async function* stream<T>(
   variables: Record<string, unknown>,
   path: readonly string[],
   voidResult: boolean,
+  type: string,
 ): AsyncGenerator<T> {
   for await (const response of transport.subscribe({ query, operationName, variables })) {
-    yield pick(response, path, voidResult) as T;
+    yield pick(response, path, voidResult, type) as T;
   }
 }`;
 }
