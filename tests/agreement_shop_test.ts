@@ -18,7 +18,6 @@ import {
   createGraphQLServer,
   createHttpGraphQLServer,
   generateGraphQLClient,
-  GraphQLClientError,
   httpTransport,
   wsTransport,
 } from "@ramify/api/graphql";

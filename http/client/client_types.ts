@@ -95,7 +95,7 @@ type JsonObject<T> = Simplify<
   }
 >;
 
-type Simplify<T> = { [K in keyof T]: T[K] } & {};
+type Simplify<T> = { [K in keyof T]: T[K] };
 
 /**
  * What a leaf's client receives: its output schema's output type (the client
