@@ -22,6 +22,7 @@ import {
   wsTransport,
 } from "@ramify/api/graphql";
 import { createWsHandler } from "@ramify/api/graphql/ws";
+import { callThrough, leafAt, type Step } from "./support/agreement.ts";
 
 const Status = z.enum(["draft", "live"]);
 const Shape = z.discriminatedUnion("kind", [
@@ -113,7 +114,6 @@ const tree = api({
 });
 
 type Kind = "input" | "fault" | "notFound" | "conflict";
-type Step = string | readonly [string, string];
 type Outcome = { readonly value: unknown } | { readonly error: Kind };
 interface Case {
   readonly name: string;
@@ -309,16 +309,6 @@ interface Surface {
   classify(error: unknown): Kind | undefined;
 }
 
-function callThrough(client: unknown, steps: readonly Step[], input?: Record<string, unknown>) {
-  let at = client as Record<string, unknown>;
-  for (const step of steps) {
-    at = typeof step === "string"
-      ? at[step] as Record<string, unknown>
-      : (at[step[0]] as (value: string) => Record<string, unknown>)(step[1]);
-  }
-  return (at as unknown as (input?: Record<string, unknown>) => Promise<unknown>)(input);
-}
-
 const BY_STATUS: Record<number, Kind> = {
   404: "notFound",
   409: "conflict",
@@ -414,15 +404,7 @@ Deno.test("agreement (shop): every surface gives the same values and error kinds
         name: "call path",
         revives: true,
         call: async (steps, input) => {
-          let node: Node = tree;
-          const captures: Record<string, string> = {};
-          for (const step of steps) {
-            if (typeof step === "string") node = node.children![step];
-            else {
-              captures[step[0]] = step[1];
-              node = node.fallback!.subtree;
-            }
-          }
+          const { node, captures } = leafAt(tree, steps);
           // What arrives over any wire: JSON, dates as strings.
           return await createCall(node, { captures: Object.keys(captures) })(
             { ...jsonForm(input ?? {}), ...captures },

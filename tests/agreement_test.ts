@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { createClient as createWsClient } from "graphql-ws";
-import { api, createCall, InputError, type Node, op, OutputError } from "@ramify/api/tree";
+import { api, createCall, InputError, op, OutputError } from "@ramify/api/tree";
 import { ClientError, createClient, createFetch, http } from "@ramify/api/http";
 import {
   createGraphQLClient,
@@ -18,6 +18,7 @@ import {
   wsTransport,
 } from "@ramify/api/graphql";
 import { createWsHandler } from "@ramify/api/graphql/ws";
+import { callThrough, leafAt, type Step } from "./support/agreement.ts";
 
 const User = z.object({ id: z.string(), name: z.string() });
 type UserIn = z.input<typeof User>;
@@ -54,8 +55,6 @@ const tree = api({
   }, { tags: { streaming: true }, output: User }),
 });
 
-/** A step to a leaf: a child's name, or a fallback's name with its captured value. */
-type Step = string | readonly [string, string];
 type Outcome =
   | { readonly value: unknown }
   | { readonly items: readonly unknown[]; readonly error?: "input" | "fault" }
@@ -124,17 +123,6 @@ interface Surface {
   readonly reported?: unknown[];
 }
 
-/** Walks a client object along the steps and calls the leaf. */
-function callThrough(client: unknown, steps: readonly Step[], input?: Record<string, unknown>) {
-  let at = client as Record<string, unknown>;
-  for (const step of steps) {
-    at = typeof step === "string"
-      ? at[step] as Record<string, unknown>
-      : (at[step[0]] as (value: string) => Record<string, unknown>)(step[1]);
-  }
-  return (at as unknown as (input?: Record<string, unknown>) => Promise<unknown>)(input);
-}
-
 function graphqlKind(error: unknown): "input" | "fault" | undefined {
   const errors = (error as { errors?: { message: string; extensions?: { code?: unknown } }[] })
     .errors;
@@ -145,20 +133,6 @@ function graphqlKind(error: unknown): "input" | "fault" | undefined {
     return "fault";
   }
   return undefined;
-}
-
-/** The leaf at the steps, and the captures along the way. */
-function leafAt(root: Node, steps: readonly Step[]) {
-  let node = root;
-  const captures: Record<string, string> = {};
-  for (const step of steps) {
-    if (typeof step === "string") node = node.children![step];
-    else {
-      captures[step[0]] = step[1];
-      node = node.fallback!.subtree;
-    }
-  }
-  return { node, captures };
 }
 
 async function outcomeOf(surface: Surface, test: Case): Promise<Outcome> {
