@@ -92,6 +92,8 @@ export interface FieldDefinition {
    * stands for "absent" (clients drop it to give back the schema's shape).
    */
   optional?: boolean;
+  /** An input field's default (the schema's `default`), as JSON. */
+  defaultValue?: unknown;
 }
 
 /**
@@ -113,6 +115,8 @@ export interface ArgumentDefinition {
   description?: string;
   /** The JSON property the argument fills, when it differs from `name`. */
   key?: string;
+  /** The argument's default (the schema's `default`), as JSON. */
+  defaultValue?: unknown;
 }
 
 export interface UnionMember {
@@ -288,6 +292,7 @@ function copyField(field: FieldDefinition, where: string, kind: "object" | "inpu
     copy.key = field.key;
   }
   if (field.optional === true) copy.optional = true;
+  if (field.defaultValue !== undefined) copy.defaultValue = field.defaultValue;
   if (field.args !== undefined && field.args.length > 0) {
     if (kind === "input") {
       throw new Error(`GraphQLTypeRegistry.define: ${at} is an input field and takes no arguments`);
@@ -300,6 +305,7 @@ function copyField(field: FieldDefinition, where: string, kind: "object" | "inpu
         type: checkType(arg.type, argAt),
         ...optionalText(arg.description, argAt),
         ...(arg.key === undefined ? {} : { key: String(arg.key) }),
+        ...(arg.defaultValue === undefined ? {} : { defaultValue: arg.defaultValue }),
       };
     });
     uniqueNames(args.map((arg) => arg.name), `${at} has the argument`);

@@ -86,6 +86,7 @@ function emitObject(shape: ObjectShape, emission: Emission): string {
       ...described(field.description),
       ...(field.key === field.name ? {} : { key: field.key }),
       ...(field.optional ? { optional: true } : {}),
+      ...(kind === "input" && field.default !== undefined ? { defaultValue: field.default } : {}),
     });
   }
   emission.building.delete(name);
@@ -203,7 +204,7 @@ function printShape(
       shape.consts,
     ]);
     const fields = shape.fields.map((field) =>
-      `${JSON.stringify([field.key, field.name, field.description ?? null])}:${
+      `${JSON.stringify([field.key, field.name, field.description ?? null, field.default])}:${
         inner(field.type.shape)
       }${field.type.nullable ? "" : "!"}`
     );

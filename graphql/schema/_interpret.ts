@@ -39,6 +39,8 @@ export interface FieldShape {
   readonly type: Use;
   /** Not required, and its schema does not allow null. */
   readonly optional: boolean;
+  /** The schema's `default`, when it has one. */
+  readonly default?: unknown;
 }
 
 export interface EnumShape {
@@ -348,12 +350,19 @@ function objectUse(schema: Schema, ctx: Interpretation, hint: string, nullable: 
         description: describeProperty(property),
         type: orNull(type, !requiredKeys.has(key)),
         optional: !requiredKeys.has(key) && !type.nullable,
+        ...defaultOf(property),
       });
     }
   } finally {
     ctx.active = outer;
   }
   return use;
+}
+
+function defaultOf(property: unknown): { default?: unknown } {
+  return isSchemaObject(property) && property.default !== undefined
+    ? { default: property.default }
+    : {};
 }
 
 function upperFirst(value: string): string {

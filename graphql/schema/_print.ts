@@ -1,6 +1,7 @@
 // Definitions to graphql-js AST nodes, for printing SDL.
 
 import {
+  type ConstValueNode,
   type DefinitionNode,
   type FieldDefinitionNode,
   type InputValueDefinitionNode,
@@ -12,6 +13,7 @@ import {
   type StringValueNode,
 } from "graphql";
 import type { ArgumentDefinition, NamedTypeDefinition } from "./_definitions.ts";
+import { isEnumValueName, isGraphQLName } from "./_names.ts";
 
 function nameNode(value: string): NameNode {
   return { kind: Kind.NAME, value };
@@ -39,17 +41,77 @@ function descriptionNode(text: string | undefined): { description?: StringValueN
   return { description: exact ? block : { kind: Kind.STRING, value: description, block: false } };
 }
 
-function argumentNode(arg: ArgumentDefinition): InputValueDefinitionNode {
+function argumentNode(
+  arg: ArgumentDefinition,
+  enums: ReadonlySet<string>,
+): InputValueDefinitionNode {
+  const defaultValue = arg.defaultValue === undefined
+    ? undefined
+    : constValue(arg.defaultValue, arg.type, enums);
   return {
     kind: Kind.INPUT_VALUE_DEFINITION,
     ...descriptionNode(arg.description),
     name: nameNode(arg.name),
     type: parseType(arg.type),
+    ...(defaultValue === undefined ? {} : { defaultValue }),
   };
 }
 
+/**
+ * A default as a GraphQL literal of its type: strings of an enum type are enum
+ * values, lists hold their items; `undefined` for what GraphQL cannot write
+ * (an object key that is no GraphQL name), which then prints no default.
+ */
+function constValue(
+  value: unknown,
+  typeRef: string,
+  enums: ReadonlySet<string>,
+): ConstValueNode | undefined {
+  const inner = typeRef.endsWith("!") ? typeRef.slice(0, -1) : typeRef;
+  if (value === null) return { kind: Kind.NULL };
+  if (Array.isArray(value)) {
+    const itemType = inner.startsWith("[") ? inner.slice(1, -1) : inner;
+    const values = value.map((item) => constValue(item, itemType, enums));
+    return values.every((item) => item !== undefined)
+      ? { kind: Kind.LIST, values: values as ConstValueNode[] }
+      : undefined;
+  }
+  switch (typeof value) {
+    case "string":
+      return enums.has(inner) && isEnumValueName(value)
+        ? { kind: Kind.ENUM, value }
+        : { kind: Kind.STRING, value };
+    case "boolean":
+      return { kind: Kind.BOOLEAN, value };
+    case "number":
+      if (!Number.isFinite(value)) return undefined;
+      return Number.isInteger(value) && inner !== "Float"
+        ? { kind: Kind.INT, value: String(value) }
+        : { kind: Kind.FLOAT, value: String(value) };
+    case "object": {
+      const entries = Object.entries(value as Record<string, unknown>);
+      if (!entries.every(([key]) => isGraphQLName(key))) return undefined;
+      const fields = entries.map(([key, item]) => [key, constValue(item, "JSON", enums)] as const);
+      if (fields.some(([, item]) => item === undefined)) return undefined;
+      return {
+        kind: Kind.OBJECT,
+        fields: fields.map(([key, item]) => ({
+          kind: Kind.OBJECT_FIELD,
+          name: nameNode(key),
+          value: item as ConstValueNode,
+        })),
+      };
+    }
+    default:
+      return undefined;
+  }
+}
+
 /** The AST node of one named type's definition. */
-export function definitionNode(definition: NamedTypeDefinition): DefinitionNode {
+export function definitionNode(
+  definition: NamedTypeDefinition,
+  enums: ReadonlySet<string>,
+): DefinitionNode {
   const common = { ...descriptionNode(definition.description), name: nameNode(definition.name) };
   switch (definition.kind) {
     case "scalar":
@@ -88,7 +150,7 @@ export function definitionNode(definition: NamedTypeDefinition): DefinitionNode 
       return {
         kind: Kind.INPUT_OBJECT_TYPE_DEFINITION,
         ...common,
-        fields: definition.fields.map(argumentNode),
+        fields: definition.fields.map((field) => argumentNode(field, enums)),
       };
     case "object":
       return {
@@ -98,7 +160,7 @@ export function definitionNode(definition: NamedTypeDefinition): DefinitionNode 
           kind: Kind.FIELD_DEFINITION,
           ...descriptionNode(field.description),
           name: nameNode(field.name),
-          arguments: (field.args ?? []).map(argumentNode),
+          arguments: (field.args ?? []).map((arg) => argumentNode(arg, enums)),
           type: parseType(field.type),
         })),
       };

@@ -304,6 +304,7 @@ export function argumentsOf(schema: JsonSchema | undefined, options: {
       type: field.type.nullable || use.nullable ? named : `${named}!`,
       ...(field.description === undefined ? {} : { description: field.description }),
       ...(field.key === field.name ? {} : { key: field.key }),
+      ...(field.default === undefined ? {} : { defaultValue: field.default }),
     };
   });
 }
@@ -327,7 +328,9 @@ export function argumentsOf(schema: JsonSchema | undefined, options: {
  * ```
  */
 export function toGraphQL(registry: GraphQLTypeRegistry): string {
-  const definitions = stateOf(registry).definitions.map(definitionNode);
+  const all = stateOf(registry).definitions;
+  const enums = new Set(all.filter((d) => d.kind === "enum").map((d) => d.name));
+  const definitions = all.map((definition) => definitionNode(definition, enums));
   if (definitions.length === 0) return "";
   return print({ kind: Kind.DOCUMENT, definitions });
 }
