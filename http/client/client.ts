@@ -216,13 +216,16 @@ async function call(
     "accept",
     prepared.streams ? "text/event-stream" : "application/json, application/problem+json",
   );
-  let body: string | undefined;
+  let body: string | FormData | undefined;
   const values = Object.entries(input).filter(([key, value]) =>
     value !== undefined && !captured.has(key)
   );
   let query = "";
   if (prepared.inQuery) {
     query = queryOf(values);
+  } else if (values.some(([, value]) => holdsBlob(value))) {
+    // fetch writes the multipart Content-Type, boundary included.
+    body = formOf(values);
   } else {
     body = JSON.stringify(Object.fromEntries(values));
     headers.set("content-type", "application/json");
@@ -246,6 +249,26 @@ async function call(
 
 async function* revivedItems(source: AsyncIterable<unknown>, dates: readonly DatePath[]) {
   for await (const item of source) yield reviveDates(item, dates);
+}
+
+function holdsBlob(value: unknown): boolean {
+  return value instanceof Blob || (Array.isArray(value) && value.some((v) => v instanceof Blob));
+}
+
+/** Multipart fields the server reads back: files as files, arrays repeated, objects as JSON. */
+function formOf(values: readonly [string, unknown][]): FormData {
+  const form = new FormData();
+  const add = (key: string, value: unknown) => {
+    if (value instanceof Blob) form.append(key, value);
+    else if (value === null) return;
+    else form.append(key, typeof value === "object" ? JSON.stringify(value) : String(value));
+  };
+  for (const [key, value] of values) {
+    if (Array.isArray(value) && value.some((v) => v instanceof Blob)) {
+      for (const item of value) add(key, item);
+    } else add(key, value);
+  }
+  return form;
 }
 
 /** `?a=1&tags=x&tags=y`: arrays as repeated keys, objects as JSON, `null` left out. */

@@ -74,7 +74,7 @@ export interface CallOptions {
 
 /**
  * One request on its way out. Extensions may change `url`, `headers` and
- * `signal`, or send it more than once; the body is text, so it can be resent.
+ * `signal`, or send it more than once; the body (text or form data) can be resent.
  *
  * @example
  * ```ts
@@ -92,8 +92,11 @@ export interface ClientRequest {
   url: string;
   /** The request headers (mutable). */
   readonly headers: Headers;
-  /** The JSON body text, for verbs that carry one. */
-  readonly body: string | undefined;
+  /**
+   * The body, for verbs that carry one: JSON text, or multipart form data when
+   * the input holds a `File` or `Blob`. Both can be sent more than once.
+   */
+  readonly body: string | FormData | undefined;
   /** The signal the request is sent with. */
   signal: AbortSignal | undefined;
   /** The call's options. */

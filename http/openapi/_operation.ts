@@ -133,10 +133,25 @@ function bodyOf(
   const schema = input === undefined
     ? { type: "object", description: "Any named inputs (no schema is declared)" }
     : withoutParams(input, params, registry, hint);
+  // Files travel as multipart form data, which the server reads like JSON.
+  const media = carriesFiles(input) ? "multipart/form-data" : "application/json";
   return {
     required: [...required].some((name) => !params.includes(name)),
-    content: { "application/json": { schema } },
+    content: { [media]: { schema } },
   };
+}
+
+/** Whether a top-level property (or its items) is binary: a file (`z.file()`). */
+function carriesFiles(input: JsonSchema | undefined): boolean {
+  const properties = input?.properties;
+  if (typeof properties !== "object" || properties === null) return false;
+  const binary = (schema: unknown) =>
+    typeof schema === "object" && schema !== null &&
+    (schema as JsonSchema).format === "binary";
+  return Object.values(properties).some((property) =>
+    binary(property) ||
+    (typeof property === "object" && property !== null && binary((property as JsonSchema).items))
+  );
 }
 
 /** The body schema: the input less its path captures, named when titled. */
