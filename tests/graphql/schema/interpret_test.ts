@@ -428,6 +428,6 @@ Deno.test("nullability: object properties are non-null only when required and no
   input(zodIn(Row), "RowInput", inRegistry);
   assert.equal(
     validSDL(inRegistry),
-    "input RowInput {\n  a: String!\n  b: String\n  c: String\n  d: String\n  e: String = \"x\"\n}",
+    'input RowInput {\n  a: String!\n  b: String\n  c: String\n  d: String\n  e: String = "x"\n}',
   );
 });
