@@ -94,6 +94,8 @@ export interface FieldDefinition {
   optional?: boolean;
   /** An input field's default (the schema's `default`), as JSON. */
   defaultValue?: unknown;
+  /** The one value the field holds (a schema `const`): typed clients give it a literal type. */
+  literal?: string | number | boolean;
 }
 
 /**
@@ -293,6 +295,7 @@ function copyField(field: FieldDefinition, where: string, kind: "object" | "inpu
   }
   if (field.optional === true) copy.optional = true;
   if (field.defaultValue !== undefined) copy.defaultValue = field.defaultValue;
+  if (["string", "number", "boolean"].includes(typeof field.literal)) copy.literal = field.literal;
   if (field.args !== undefined && field.args.length > 0) {
     if (kind === "input") {
       throw new Error(`GraphQLTypeRegistry.define: ${at} is an input field and takes no arguments`);

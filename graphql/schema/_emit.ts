@@ -87,6 +87,7 @@ function emitObject(shape: ObjectShape, emission: Emission): string {
       ...(field.key === field.name ? {} : { key: field.key }),
       ...(field.optional ? { optional: true } : {}),
       ...(kind === "input" && field.default !== undefined ? { defaultValue: field.default } : {}),
+      ...(field.literal === undefined ? {} : { literal: field.literal }),
     });
   }
   emission.building.delete(name);
@@ -204,9 +205,15 @@ function printShape(
       shape.consts,
     ]);
     const fields = shape.fields.map((field) =>
-      `${JSON.stringify([field.key, field.name, field.description ?? null, field.default])}:${
-        inner(field.type.shape)
-      }${field.type.nullable ? "" : "!"}`
+      `${
+        JSON.stringify([
+          field.key,
+          field.name,
+          field.description ?? null,
+          field.default,
+          field.literal,
+        ])
+      }:${inner(field.type.shape)}${field.type.nullable ? "" : "!"}`
     );
     text = `object${head}{${fields.join(",")}}`;
   } else {

@@ -41,6 +41,8 @@ export interface FieldShape {
   readonly optional: boolean;
   /** The schema's `default`, when it has one. */
   readonly default?: unknown;
+  /** The one value the property holds (a `const`), when it is a string, number or boolean. */
+  readonly literal?: string | number | boolean;
 }
 
 export interface EnumShape {
@@ -351,12 +353,21 @@ function objectUse(schema: Schema, ctx: Interpretation, hint: string, nullable: 
         type: orNull(type, !requiredKeys.has(key)),
         optional: !requiredKeys.has(key) && !type.nullable,
         ...defaultOf(property),
+        ...literalOf(property),
       });
     }
   } finally {
     ctx.active = outer;
   }
   return use;
+}
+
+function literalOf(property: unknown): { literal?: string | number | boolean } {
+  if (!isSchemaObject(property)) return {};
+  const value = property.const;
+  return typeof value === "string" || typeof value === "number" || typeof value === "boolean"
+    ? { literal: value }
+    : {};
 }
 
 function defaultOf(property: unknown): { default?: unknown } {

@@ -82,3 +82,39 @@ export async function run(url: string) {
   return { listed, added, read, replaced, searched, removed, failed };
 }
 `;
+
+Deno.test("the generated module type-checks with unnamed outputs; union members are told apart by literal types", async () => {
+  const Shape = z.discriminatedUnion("kind", [
+    z.object({ kind: z.literal("circle"), r: z.number() }).meta({ title: "Circle" }),
+    z.object({ kind: z.literal("square"), side: z.number() }).meta({ title: "Square" }),
+  ]);
+  const source = generateGraphQLClient(api({
+    shapes: op(() => [], { tags: { readOnly: true }, output: z.array(Shape) }),
+    point: op(() => ({ x: 1 }), { tags: { readOnly: true }, output: z.object({ x: z.number() }) }),
+  }));
+  assert.match(source, /export interface Circle \{\n {2}kind: "circle";/);
+  assert.match(source, /export type ShapesResult = Circle \| Square;/);
+  assert.match(source, /export type ShapesResponse = Array<ShapesResult>;/);
+  const dir = await Deno.makeTempDir({ prefix: "ramify-generated-" });
+  try {
+    await Deno.writeTextFile(`${dir}/client.ts`, source);
+    await Deno.writeTextFile(
+      `${dir}/use.ts`,
+      `import type { ShapesResponse } from "./client.ts";
+export function area(shapes: ShapesResponse): number {
+  let total = 0;
+  for (const shape of shapes) total += shape.kind === "circle" ? shape.r * shape.r * 3 : shape.side * shape.side;
+  return total;
+}
+`,
+    );
+    const check = await new Deno.Command(Deno.execPath(), {
+      args: ["check", "--no-config", "--no-lock", `${dir}/use.ts`],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(check.code, 0, new TextDecoder().decode(check.stderr));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
