@@ -124,7 +124,8 @@ async function main(): Promise<number> {
       };
 
       step(`graphql ${major}: type-checking a consumer against the shipped .d.ts`);
-      add(`types, graphql ${major}`, typeCheckConsumer(dir) ? ok : ko);
+      add(`types, graphql ${major}`, typeCheckConsumer(dir, "web") ? ok : ko);
+      add(`types without DOM, graphql ${major}`, typeCheckConsumer(dir, "node") ? ok : ko);
 
       step(`graphql ${major}: Node suite (node ${await nodeVersion()})`);
       add(`node, graphql ${major}`, await nodeSuite(dir, major));

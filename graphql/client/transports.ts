@@ -40,7 +40,7 @@ export interface HttpTransportOptions {
   /** The fetch to send with (a server's own handler works too). Default: the global `fetch`. */
   readonly fetch?: FetchLike;
   /** Headers for every request. */
-  readonly headers?: HeadersInit;
+  readonly headers?: ConstructorParameters<typeof Headers>[0];
 }
 
 /**

@@ -172,7 +172,10 @@ export interface WsPeer {
  */
 export interface BunServerLike {
   /** Upgrades a request to a WebSocket: `data` becomes the socket's `data`. */
-  upgrade(request: Request, options: { headers?: HeadersInit; data: WsPeerData }): boolean;
+  upgrade(
+    request: Request,
+    options: { headers?: ConstructorParameters<typeof Headers>[0]; data: WsPeerData },
+  ): boolean;
 }
 
 /**

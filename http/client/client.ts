@@ -80,7 +80,7 @@ export interface ClientOptions extends HttpProjectionOptions {
   /** The fetch to send with. Default: the global `fetch`. */
   readonly fetch?: FetchLike;
   /** Headers sent with every call. */
-  readonly headers?: HeadersInit;
+  readonly headers?: ConstructorParameters<typeof Headers>[0];
   /** Extensions, the first outermost (see `ClientExtension`). */
   readonly extensions?: readonly ClientExtension[];
 }

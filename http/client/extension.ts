@@ -65,7 +65,7 @@ export interface CallOptions {
   /** Aborts the call. An aborted call is never retried. */
   readonly signal?: AbortSignal;
   /** Headers for this call, over the client's defaults. */
-  readonly headers?: HeadersInit;
+  readonly headers?: ConstructorParameters<typeof Headers>[0];
   /** Milliseconds before this call times out (read by the `timeout` extension). */
   readonly timeout?: number;
   /** Further values for extensions. */

@@ -77,7 +77,7 @@ export interface HttpErrorOptions {
   /** The problem title. Default: the status's reason phrase. */
   readonly title?: string;
   /** Headers for the response, such as `Retry-After` or `WWW-Authenticate`. */
-  readonly headers?: HeadersInit;
+  readonly headers?: ConstructorParameters<typeof Headers>[0];
   /** Validation issues to report. */
   readonly issues?: readonly ValidationIssue[];
   /** The underlying error; never sent to the client. */

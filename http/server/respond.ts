@@ -23,7 +23,11 @@ export function errorResponse(error: HttpError): Response {
 }
 
 /** A problem+json response for a status. */
-export function problem(status: number, detail?: string, headers?: HeadersInit): Response {
+export function problem(
+  status: number,
+  detail?: string,
+  headers?: ConstructorParameters<typeof Headers>[0],
+): Response {
   return errorResponse(new HttpError(status, detail, { headers }));
 }
 

@@ -68,10 +68,17 @@ export async function installConsumer(
   console.log(`consumer: graphql ${installed.version}`);
 }
 
-/** Type-checks `consumer_types.ts` against the installed package's `.d.ts`, with nothing skipped. */
-export function typeCheckConsumer(dir: string): boolean {
+/**
+ * Type-checks `consumer_types.ts` against the installed package's `.d.ts`, with
+ * nothing skipped: with the web platform's DOM types, or (`node`) as a Node
+ * project has them, `@types/node` and no DOM lib.
+ */
+export function typeCheckConsumer(dir: string, platform: "web" | "node"): boolean {
   const { options } = ts.convertCompilerOptionsFromJson({
     ...BASE_COMPILER_OPTIONS,
+    ...(platform === "node"
+      ? { lib: ["ES2022"], types: ["node"], typeRoots: [join(dir, "node_modules", "@types")] }
+      : {}),
     noEmit: true,
     skipLibCheck: false,
   }, dir);
@@ -86,7 +93,7 @@ export function typeCheckConsumer(dir: string): boolean {
   if (diagnostics.length > 0) {
     console.error(ts.formatDiagnosticsWithColorAndContext(diagnostics, diagnosticHost()));
   }
-  console.log(`checked consumer_types.ts with ${shipped.length} shipped .d.ts files`);
+  console.log(`checked consumer_types.ts (${platform}) with ${shipped.length} shipped .d.ts files`);
   return diagnostics.length === 0 && shipped.length > 0;
 }
 

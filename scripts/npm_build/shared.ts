@@ -29,9 +29,16 @@ export const GRAPHQL_VERSIONS: Readonly<Record<string, string>> = {
  * from `node:http` to fetch handlers: widely used, kept up, Node >= 20, and it
  * streams response bodies (Server-Sent Events) and forwards aborts, so our
  * `createFetch` runs on Node as written. `ws` is the WebSocket server (and, on
- * Node 20, the client's `WebSocket`), `graphql-ws` the client, `zod` the schemas.
+ * Node 20, the client's `WebSocket`), `graphql-ws` the client, `zod` the schemas, and
+ * `@types/node` the types a Node project has instead of the DOM lib.
  */
-export const CONSUMER_DEPENDENCIES = ["@hono/node-server", "ws", "graphql-ws", "zod"];
+export const CONSUMER_DEPENDENCIES = [
+  "@hono/node-server",
+  "ws",
+  "graphql-ws",
+  "zod",
+  "@types/node",
+];
 
 export const TOOLS = {
   publint: "publint@^0.3.0",
