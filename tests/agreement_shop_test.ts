@@ -6,12 +6,9 @@
 // Each must give the same value (in its JSON form where a client does not
 // revive dates) or the same kind of error.
 import assert from "node:assert/strict";
-import openapiFetch from "openapi-fetch";
 import { createClient as createWsClient } from "graphql-ws";
 import { createCall, InputError, type Node, OutputError } from "@ramify/api/tree";
 import { ClientError, createClient, createFetch, HttpError } from "@ramify/api/http";
-import { httpProjection } from "@ramify/api/http/dx";
-import { listOperations } from "@ramify/api/http";
 import {
   createGraphQLClient,
   createGraphQLServer,
@@ -21,7 +18,7 @@ import {
   wsTransport,
 } from "@ramify/api/graphql";
 import { createWsHandler } from "@ramify/api/graphql/ws";
-import { callThrough, leafAt, type Step } from "./support/agreement.ts";
+import { callThrough, leafAt, openapiCall, type Step } from "./support/agreement.ts";
 import { CASES, type Kind, type Outcome, reset, tree } from "./support/shop.ts";
 
 interface Surface {
@@ -62,35 +59,10 @@ const jsonForm = (value: unknown) => JSON.parse(JSON.stringify(value));
 
 /** openapi-fetch over the served document: the leaf's method and path, from the route. */
 function openapiSurface(base: string, root: Node): Surface {
-  const client = openapiFetch({ baseUrl: base });
-  const operations = listOperations(httpProjection(root));
-  const send = client as unknown as Record<
-    string,
-    (path: string, init: Record<string, unknown>) => Promise<
-      { data?: unknown; error?: unknown; response: Response }
-    >
-  >;
   return {
     name: "openapi-fetch",
     revives: false,
-    async call(steps, input) {
-      const names = steps.map((step) => typeof step === "string" ? step : step[0]);
-      const operation = operations.find((o) =>
-        o.steps.map((s) => s.name).join("/") === names.join("/")
-      )!;
-      const path: Record<string, string> = {};
-      for (const step of steps) if (typeof step !== "string") path[step[0]] = step[1];
-      const body = operation.method === "GET" ? undefined : jsonForm(input ?? {});
-      const query = operation.method === "GET" ? input : undefined;
-      const { data, error, response } = await send[operation.method](operation.path, {
-        params: { path, query },
-        ...(body === undefined ? {} : { body }),
-      });
-      if (error !== undefined) {
-        throw Object.assign(new Error("openapi-fetch"), { status: response.status });
-      }
-      return data;
-    },
+    call: openapiCall(base, root),
     classify: (error) => BY_STATUS[(error as { status?: number }).status ?? 0],
   };
 }

@@ -1,6 +1,7 @@
 // The agreement suite: one tree, one table of calls, run through every surface
-// and client (the call path itself, the HTTP client over a live createFetch, the
-// GraphQL client over HTTP and over WebSocket, the generated GraphQL client).
+// and client (the call path itself, the HTTP client over a live createFetch,
+// openapi-fetch over the served document, the GraphQL client over HTTP and over
+// WebSocket, the generated GraphQL client).
 // Every surface must give the same values and the same kinds of error, report
 // server faults to its onError, and never put a hidden field on the wire.
 import assert from "node:assert/strict";
@@ -18,7 +19,7 @@ import {
   wsTransport,
 } from "@ramify/api/graphql";
 import { createWsHandler } from "@ramify/api/graphql/ws";
-import { callThrough, leafAt, type Step } from "./support/agreement.ts";
+import { callThrough, leafAt, openapiCall, type Step } from "./support/agreement.ts";
 
 const User = z.object({ id: z.string(), name: z.string() });
 type UserIn = z.input<typeof User>;
@@ -205,6 +206,7 @@ Deno.test("agreement: every surface gives the same values and errors, and hides 
       call: (steps, input) => callThrough(client, steps, input),
       classify: (error) => error instanceof ErrorClass ? graphqlKind(error) : undefined,
     });
+    const openapi = openapiCall(`http://${origin}`, tree, recording(fetch));
     const surfaces: Surface[] = [
       {
         name: "call path",
@@ -235,6 +237,16 @@ Deno.test("agreement: every surface gives the same values and errors, and hides 
           if (error.status === 422) return "input";
           if (error.status === 500) return "fault";
           return undefined;
+        },
+      },
+      {
+        name: "openapi-fetch over the served document",
+        streams: false,
+        reported: httpReported,
+        call: openapi,
+        classify: (error) => {
+          const status = (error as { status?: number }).status;
+          return status === 422 ? "input" : status === 500 ? "fault" : undefined;
         },
       },
       graphqlSurface(

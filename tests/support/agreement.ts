@@ -1,7 +1,10 @@
 // Shared by the agreement suites: a leaf addressed by the steps a client takes
 // (a child's name, or a fallback's name with its captured value), walked on a
 // client object or on the tree itself.
+import openapiFetch from "openapi-fetch";
 import type { Node } from "@ramify/api/tree";
+import { listOperations } from "@ramify/api/http";
+import { httpProjection } from "@ramify/api/http/dx";
 
 /** A step to a leaf: a child's name, or a fallback's name with its captured value. */
 export type Step = string | readonly [string, string];
@@ -36,4 +39,44 @@ export function leafAt(root: Node, steps: readonly Step[]): {
     }
   }
   return { node, captures };
+}
+
+/**
+ * Calls through openapi-fetch as a user of the served document would: the
+ * leaf's method and path template from the route, captures as path
+ * parameters, the input as the query (GET) or the JSON body. A non-OK answer
+ * throws an error with its `status`.
+ */
+export function openapiCall(
+  base: string,
+  root: Node,
+  fetchImpl: typeof fetch = fetch,
+): (steps: readonly Step[], input?: Record<string, unknown>) => Promise<unknown> {
+  const client = openapiFetch({ baseUrl: base, fetch: fetchImpl });
+  const operations = listOperations(httpProjection(root));
+  const send = client as unknown as Record<
+    string,
+    (path: string, init: Record<string, unknown>) => Promise<
+      { data?: unknown; error?: unknown; response: Response }
+    >
+  >;
+  return async (steps, input) => {
+    const names = steps.map((step) => typeof step === "string" ? step : step[0]);
+    const operation = operations.find((o) =>
+      o.steps.map((s) => s.name).join("/") === names.join("/")
+    )!;
+    const path: Record<string, string> = {};
+    for (const step of steps) if (typeof step !== "string") path[step[0]] = step[1];
+    const inQuery = operation.method === "GET";
+    const { data, error, response } = await send[operation.method](operation.path, {
+      params: { path, query: inQuery ? input : undefined },
+      ...(inQuery ? {} : { body: JSON.parse(JSON.stringify(input ?? {})) }),
+    });
+    if (error !== undefined) {
+      throw Object.assign(new Error(`${operation.method} ${operation.path}`), {
+        status: response.status,
+      });
+    }
+    return data;
+  };
 }
