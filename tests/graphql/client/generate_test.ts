@@ -6,6 +6,16 @@ import { api, op } from "@ramify/api/tree";
 import { z } from "zod";
 import { BookStore, bookstore } from "../../../examples/bookstore.ts";
 
+/** Type-checks a program on its own: no config, no import map, no lock file. */
+async function assertChecksStandalone(file: string): Promise<void> {
+  const check = await new Deno.Command(Deno.execPath(), {
+    args: ["check", "--no-config", "--no-lock", file],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(check.code, 0, new TextDecoder().decode(check.stderr));
+}
+
 Deno.test("the generated client type-checks standalone and calls a live server", async () => {
   const tree = bookstore(new BookStore([{ title: "Dune", author: "Frank Herbert" }]));
   const dir = await Deno.makeTempDir({ prefix: "ramify-generated-" });
@@ -16,12 +26,7 @@ Deno.test("the generated client type-checks standalone and calls a live server",
   try {
     await Deno.writeTextFile(`${dir}/client.ts`, generateGraphQLClient(tree));
     await Deno.writeTextFile(`${dir}/use.ts`, USE_PROGRAM);
-    const check = await new Deno.Command(Deno.execPath(), {
-      args: ["check", "--no-config", "--no-lock", `${dir}/use.ts`],
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    assert.equal(check.code, 0, new TextDecoder().decode(check.stderr));
+    await assertChecksStandalone(`${dir}/use.ts`);
     const { run } = await import(`file://${dir}/use.ts`);
     assert.deepEqual(await run(`http://127.0.0.1:${server.addr.port}/graphql`), {
       listed: ["Dune"],
@@ -108,12 +113,7 @@ export function area(shapes: ShapesResponse): number {
 }
 `,
     );
-    const check = await new Deno.Command(Deno.execPath(), {
-      args: ["check", "--no-config", "--no-lock", `${dir}/use.ts`],
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    assert.equal(check.code, 0, new TextDecoder().decode(check.stderr));
+    await assertChecksStandalone(`${dir}/use.ts`);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
