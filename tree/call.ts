@@ -35,7 +35,7 @@ import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { HandlerContext, Node } from "./node.ts";
 import { datePathsOf, normalizeIssue, type ValidationIssue } from "./schema.ts";
 import { reviveDates } from "./dates.ts";
-import { isPlainObject, setOwn } from "./object.ts";
+import { isAsyncIterable, isPlainObject, setOwn } from "./object.ts";
 
 /**
  * The input did not satisfy the leaf's `meta.input`: the caller's fault, with
@@ -238,11 +238,6 @@ async function* checkedItems(
   check: (item: unknown) => unknown,
 ): AsyncGenerator<unknown> {
   for await (const item of source) yield await check(item);
-}
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return typeof value === "object" && value !== null &&
-    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === "function";
 }
 
 // A web `Response` is the HTTP surface's escape hatch: it is sent as it is.

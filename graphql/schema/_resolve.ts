@@ -6,7 +6,7 @@
 import { GraphQLError } from "graphql";
 import type { HandlerContext } from "../../tree/node.ts";
 import { createCall, InputError, OutputError } from "../../tree/call.ts";
-import { isPlainObject, setOwn } from "../../tree/object.ts";
+import { isAsyncIterable, isPlainObject, setOwn } from "../../tree/object.ts";
 import type { GraphQLLeafField } from "./projection.ts";
 import type { ArgumentDefinition, NamedTypeDefinition } from "./types.ts";
 import { graphqlErrors, type ResolveOptions } from "./errors.ts";
@@ -53,12 +53,12 @@ export function subscriptionResolver(
   const toClient = clientError(opts);
   return async (_parent, args, context) => {
     const source = await run(args, context);
-    if (typeof source !== "object" || source === null || !(Symbol.asyncIterator in source)) {
+    if (!isAsyncIterable(source)) {
       throw toClient(
         new TypeError(`${field.name}: a streaming handler must return an async iterable`),
       );
     }
-    return mapped(source as AsyncIterable<unknown>, toClient);
+    return mapped(source, toClient);
   };
 }
 

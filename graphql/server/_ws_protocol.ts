@@ -14,6 +14,7 @@ import {
 } from "graphql";
 import { CloseCode, type Context, makeServer, type OperationResult } from "graphql-ws";
 import type { HandlerContext } from "../../tree/node.ts";
+import { isAsyncIterable } from "../../tree/object.ts";
 import { graphqlErrors } from "../schema/errors.ts";
 import type { GraphQLServer } from "./server.ts";
 import type { WsHandlerOptions } from "./ws_options.ts";
@@ -214,11 +215,6 @@ function abortingOnReturn(result: OperationResult, extra: Extra, id: string): Op
     throw: (error?: unknown) => iterator.throw?.(error) ?? Promise.reject(error),
   };
   return stream;
-}
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<ExecutionResult> {
-  return typeof value === "object" && value !== null &&
-    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === "function";
 }
 
 /** `{ request, signal, ...own }`: own properties copied as they are (getters stay lazy). */

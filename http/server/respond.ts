@@ -10,6 +10,7 @@
  */
 
 import { HttpError } from "./problem.ts";
+import { isAsyncIterable } from "../../tree/object.ts";
 import type { ResponseKind } from "./route.ts";
 import { eventStream, type EventStreamOptions, toJson } from "./sse.ts";
 
@@ -29,12 +30,6 @@ export function problem(
   headers?: ConstructorParameters<typeof Headers>[0],
 ): Response {
   return errorResponse(new HttpError(status, detail, { headers }));
-}
-
-/** Whether a value can be iterated with `for await`. */
-export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return typeof value === "object" && value !== null &&
-    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === "function";
 }
 
 /**
