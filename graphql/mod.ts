@@ -22,6 +22,7 @@
 export {
   argumentsOf,
   DATE_TIME_SCALAR,
+  FILE_SCALAR,
   GraphQLTypeRegistry,
   JSON_SCALAR,
   toGraphQL,

@@ -1,6 +1,6 @@
 // The agreement suite, part two: a shop with enums, unions, optional and
-// nullable fields, nested objects, arrays, dates, captures, HttpError 404/409,
-// validation and crashes, one table of calls through every surface and client:
+// nullable fields, nested objects, arrays, dates, captures, files, HttpError
+// 404/409, validation and crashes, one table of calls through every surface and client:
 // the call path, the HTTP client, openapi-fetch over the served document, the
 // GraphQL client over HTTP and WebSocket, and the generated GraphQL client.
 // Each must give the same value (in its JSON form where a client does not
@@ -25,6 +25,8 @@ interface Surface {
   readonly name: string;
   /** Whether the values come back with dates revived, as the output schema says. */
   readonly revives: boolean;
+  /** False for a transport that cannot carry files (a WebSocket): it must refuse them. */
+  readonly carriesFiles?: false;
   call(steps: readonly Step[], input: Record<string, unknown> | undefined): Promise<unknown>;
   classify(error: unknown): Kind | undefined;
 }
@@ -56,6 +58,20 @@ function graphqlInputKind(error: unknown): Kind | undefined {
 }
 
 const jsonForm = (value: unknown) => JSON.parse(JSON.stringify(value));
+
+/** What arrives over a wire: the JSON form, with files as multipart parts (a Blob is a File named "blob"). */
+function wireForm(value: unknown): unknown {
+  if (value instanceof File) return value;
+  if (value instanceof Blob) return new File([value], "blob", { type: value.type });
+  if (Array.isArray(value)) return value.map(wireForm);
+  if (typeof value !== "object" || value === null) return jsonForm(value);
+  if (value instanceof Date) return value.toISOString();
+  return Object.fromEntries(
+    Object.entries(value).filter(([, item]) => item !== undefined).map((
+      [key, item],
+    ) => [key, wireForm(item)]),
+  );
+}
 
 /** openapi-fetch over the served document: the leaf's method and path, from the route. */
 function openapiSurface(base: string, root: Node): Surface {
@@ -100,9 +116,9 @@ Deno.test("agreement (shop): every surface gives the same values and error kinds
         revives: true,
         call: async (steps, input) => {
           const { node, captures } = leafAt(tree, steps);
-          // What arrives over any wire: JSON, dates as strings.
+          // What arrives over any wire: JSON, dates as strings, files as parts.
           return await createCall(node, { captures: Object.keys(captures) })(
-            { ...jsonForm(input ?? {}), ...captures },
+            { ...wireForm(input ?? {}) as Record<string, unknown>, ...captures },
             {},
           );
         },
@@ -129,23 +145,30 @@ Deno.test("agreement (shop): every surface gives the same values and error kinds
         createGraphQLClient(tree, { transport: httpTransport({ url: `${base}/graphql` }) }),
         true,
       ),
-      graphqlSurface(
-        "GraphQL client over WebSocket",
-        createGraphQLClient(tree, { transport: wsTransport(socket) }),
-        true,
-      ),
+      {
+        ...graphqlSurface(
+          "GraphQL client over WebSocket",
+          createGraphQLClient(tree, { transport: wsTransport(socket) }),
+          true,
+        ),
+        carriesFiles: false,
+      },
       graphqlSurface(
         "generated GraphQL client",
         generated.createClient(generated.httpTransport(`${base}/graphql`)),
         false,
       ),
     ];
-    assert.ok(CASES.length >= 34);
+    assert.ok(CASES.length >= 40);
     for (const surface of surfaces) {
       await t.step(surface.name, async () => {
         for (const test of CASES) {
           reset();
           const where = `${surface.name}: ${test.name}`;
+          if (test.files && surface.carriesFiles === false) {
+            await assert.rejects(surface.call(test.steps, test.input), /cannot send files/, where);
+            continue;
+          }
           let outcome: Outcome;
           try {
             outcome = { value: await surface.call(test.steps, test.input) };

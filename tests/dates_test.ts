@@ -87,6 +87,16 @@ Deno.test("dates: the OpenAPI document and the SDL describe them; GraphQL takes 
   assert.deepEqual(JSON.parse(JSON.stringify(next.data)), {
     events: { next: { at: "2030-01-01T00:00:00.000Z" } },
   });
+  // The scalar itself refuses a non-date (in a variable and as a literal), before any resolver runs.
+  const badVariable = await server.execute({
+    query: 'mutation($at: DateTime!) { eventsAdd(title: "T", at: $at) { title } }',
+    variables: { at: "2026-02-30T00:00:00Z" },
+  });
+  assert.match(String(badVariable.errors?.[0].message), /DateTime cannot represent/);
+  const badLiteral = await server.execute({
+    query: 'mutation { eventsAdd(title: "T", at: "soon") { title } }',
+  });
+  assert.match(String(badLiteral.errors?.[0].message), /DateTime cannot represent the literal/);
 });
 
 Deno.test("dates: the call path revives date-time strings for the schema", async () => {
@@ -131,4 +141,53 @@ Deno.test("dates: the HTTP and GraphQL clients revive the dates an output schema
       }
     },
   );
+});
+
+Deno.test("dates: a zod codec to Date is revived by both clients", async () => {
+  const { createClient } = await import("@ramify/api/http");
+  const { createGraphQLClient, httpTransport } = await import("@ramify/api/graphql");
+  const isoDate = z.codec(z.iso.datetime(), z.date(), {
+    decode: (text) => new Date(text),
+    encode: (date) => date.toISOString(),
+  });
+  const coded = api({
+    stamp: op(() => ({ at: "2031-02-03T04:05:06.000Z" }), http.get, {
+      output: z.object({ at: isoDate }),
+    }),
+  });
+  const rest = createFetch(coded);
+  const graphql = createHttpGraphQLServer(coded);
+  await withServer(
+    (request) => new URL(request.url).pathname === "/graphql" ? graphql(request) : rest(request),
+    async (base) => {
+      const clients = [
+        createClient(coded, { baseUrl: base }),
+        createGraphQLClient(coded, { transport: httpTransport({ url: `${base}/graphql` }) }),
+      ];
+      for (const client of clients) {
+        const stamp = await client.stamp();
+        const at: Date = stamp.at;
+        assert.equal(at.toISOString(), "2031-02-03T04:05:06.000Z");
+      }
+    },
+  );
+});
+
+Deno.test("dates: an output schema that makes a non-JSON value is typed as what arrives", async () => {
+  const { createClient } = await import("@ramify/api/http");
+  const sets = api({
+    tags: op(() => ["b", "a", "b"], http.get, {
+      output: z.array(z.string()).transform((items) => new Set(items)),
+    }),
+  });
+  // A transform has no JSON Schema form: only a server without a document serves it.
+  await withServer(createFetch(sets, { openapi: false }), async (base) => {
+    const tags = await createClient(sets, { baseUrl: base }).tags();
+    // A Set has no JSON form: it arrives as an empty object, and the type says so.
+    const arrived: Record<string, never> = tags;
+    // @ts-expect-error the client does not claim the Set the schema made on the server
+    const claimed: Set<string> = tags;
+    assert.equal(claimed instanceof Set, false);
+    assert.deepEqual(arrived, {});
+  });
 });

@@ -50,6 +50,7 @@ const SCALARS: Readonly<Record<string, string>> = {
   Boolean: "boolean",
   JSON: "unknown",
   DateTime: "string",
+  File: "Blob",
 };
 
 /**
@@ -329,7 +330,11 @@ export class GraphQLClientError extends Error {
   }
 }
 
-/** Queries and mutations over GraphQL-over-HTTP POSTs. */
+/**
+ * Queries and mutations over GraphQL-over-HTTP POSTs; an operation whose
+ * variables hold files goes as a multipart request (the GraphQL multipart
+ * request spec).
+ */
 export function httpTransport(
   url: string,
   init: { headers?: Record<string, string>; fetch?: (request: Request) => Promise<globalThis.Response> } = {},
@@ -337,21 +342,39 @@ export function httpTransport(
   const send = init.fetch ?? ((request: Request) => fetch(request));
   return {
     async request(operation) {
-      const response = await send(new Request(url, {
-        method: "POST",
-        headers: {
-          ...init.headers,
-          "content-type": "application/json",
-          accept: "application/graphql-response+json, application/json",
-        },
-        body: JSON.stringify(operation),
-      }));
+      const files = new Map<Blob, string[]>();
+      const variables = withoutFiles(operation.variables, "variables", files);
+      const accept = "application/graphql-response+json, application/json";
+      let body: string | FormData = JSON.stringify(operation);
+      let headers: Record<string, string> = { ...init.headers, "content-type": "application/json", accept };
+      if (files.size > 0) {
+        body = new FormData();
+        body.set("operations", JSON.stringify({ ...operation, variables }));
+        body.set("map", JSON.stringify(Object.fromEntries([...files.values()].map((paths, i) => [i, paths]))));
+        [...files.keys()].forEach((file, i) => (body as FormData).set(String(i), file));
+        headers = { ...init.headers, accept, "graphql-require-preflight": "1" };
+      }
+      const response = await send(new Request(url, { method: "POST", headers, body }));
       return await response.json() as Response;
     },
     subscribe() {
       throw new TypeError("httpTransport cannot subscribe: give a WebSocket transport");
     },
   };
+}
+
+function withoutFiles(value: unknown, path: string, files: Map<Blob, string[]>): unknown {
+  if (value instanceof Blob) {
+    files.set(value, [...files.get(value) ?? [], path]);
+    return null;
+  }
+  if (Array.isArray(value)) return value.map((item, i) => withoutFiles(item, path + "." + i, files));
+  if (typeof value !== "object" || value === null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    Object.defineProperty(copy, key, { value: withoutFiles(item, path + "." + key, files), enumerable: true, writable: true });
+  }
+  return copy;
 }
 
 function pick(response: Response, path: readonly string[], voidResult: boolean, type: string): unknown {

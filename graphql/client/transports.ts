@@ -23,6 +23,7 @@ import type { FetchLike } from "../../http/client/client.ts";
 import type { GraphQLOperation, GraphQLResponse, GraphQLTransport } from "./client.ts";
 import type { GraphQLServer } from "../server/server.ts";
 import type { HandlerContext } from "../../tree/node.ts";
+import { holdsFile, multipartBody } from "./_multipart.ts";
 
 /**
  * Options of {@linkcode httpTransport}.
@@ -44,8 +45,10 @@ export interface HttpTransportOptions {
 }
 
 /**
- * Queries and mutations as GraphQL-over-HTTP POSTs. Subscriptions need a
- * WebSocket: this transport refuses them.
+ * Queries and mutations as GraphQL-over-HTTP POSTs. An operation whose
+ * variables hold a `File` or `Blob` goes as a multipart request (the GraphQL
+ * multipart request spec, with a `GraphQL-Require-Preflight` header).
+ * Subscriptions need a WebSocket: this transport refuses them.
  *
  * @example
  * ```ts
@@ -61,13 +64,19 @@ export function httpTransport(opts: HttpTransportOptions): GraphQLTransport {
     async request(operation, options) {
       const headers = new Headers(opts.headers);
       for (const [name, value] of new Headers(options?.headers)) headers.set(name, value);
-      headers.set("content-type", "application/json");
       headers.set("accept", "application/graphql-response+json, application/json");
+      const form = multipartBody(operation);
+      if (form === undefined) headers.set("content-type", "application/json");
+      else {
+        // fetch writes the multipart boundary itself.
+        headers.delete("content-type");
+        headers.set("graphql-require-preflight", "1");
+      }
       const response = await send(
         new Request(url, {
           method: "POST",
           headers,
-          body: JSON.stringify(operation),
+          body: form ?? JSON.stringify(operation),
           signal: options?.signal,
         }),
       );
@@ -115,7 +124,8 @@ export interface WsClientLike {
 
 /**
  * Every operation over one `graphql-ws` connection: subscriptions as streams,
- * queries and mutations as their single result.
+ * queries and mutations as their single result. Files cannot go over a
+ * WebSocket: an operation whose variables hold one is refused.
  *
  * @example
  * ```ts
@@ -130,6 +140,7 @@ export interface WsClientLike {
 export function wsTransport(client: WsClientLike): GraphQLTransport {
   return {
     async request(operation, options) {
+      refuseFiles(operation);
       const iterator = client.iterate(operation);
       const abort = () => void iterator.return?.();
       options?.signal?.addEventListener("abort", abort, { once: true });
@@ -149,6 +160,7 @@ export function wsTransport(client: WsClientLike): GraphQLTransport {
       }
     },
     subscribe(operation, options) {
+      refuseFiles(operation);
       return mapStream(client.iterate(operation), options);
     },
   };
@@ -187,6 +199,14 @@ export function serverTransport(server: GraphQLServer, context?: HandlerContext)
       })();
     },
   };
+}
+
+function refuseFiles(operation: GraphQLOperation): void {
+  if (holdsFile(operation.variables)) {
+    throw new TypeError(
+      "wsTransport cannot send files: send operations with File inputs over httpTransport",
+    );
+  }
 }
 
 function contextOf(context: HandlerContext | undefined, options: CallOptions | undefined) {

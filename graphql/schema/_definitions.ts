@@ -40,6 +40,24 @@ export const JSON_SCALAR = "JSON";
 export const DATE_TIME_SCALAR = "DateTime";
 
 /**
+ * The name of the scalar for files (`format: "binary"`, zod's `z.file()`):
+ * input only, sent as parts of a multipart request.
+ *
+ * @example
+ * ```ts
+ * import { FILE_SCALAR, GraphQLTypeRegistry, toGraphQLType } from "@ramify/api/graphql";
+ *
+ * const type = toGraphQLType({ type: "string", format: "binary" }, {
+ *   direction: "input",
+ *   name: "Upload",
+ *   registry: new GraphQLTypeRegistry(),
+ * });
+ * console.log(type === `${FILE_SCALAR}!`); // true
+ * ```
+ */
+export const FILE_SCALAR = "File";
+
+/**
  * A named GraphQL type as plain data.
  *
  * @example
@@ -141,12 +159,13 @@ export const RESERVED = new Set([
   ...BUILT_IN_SCALARS,
   JSON_SCALAR,
   DATE_TIME_SCALAR,
+  FILE_SCALAR,
   "Query",
   "Mutation",
   "Subscription",
 ]);
 
-/** The definitions of the two custom scalars, registered on first use. */
+/** The definitions of the custom scalars, registered on first use. */
 export const SCALAR_DEFINITIONS: Readonly<Record<string, NamedTypeDefinition>> = {
   [JSON_SCALAR]: {
     kind: "scalar",
@@ -158,6 +177,12 @@ export const SCALAR_DEFINITIONS: Readonly<Record<string, NamedTypeDefinition>> =
     name: DATE_TIME_SCALAR,
     description: "A date and time as an RFC 3339 string, like 2024-05-01T12:30:00Z.",
     specifiedByURL: "https://datatracker.ietf.org/doc/html/rfc3339",
+  },
+  [FILE_SCALAR]: {
+    kind: "scalar",
+    name: FILE_SCALAR,
+    description: "A file, sent as a part of a multipart request (input only).",
+    specifiedByURL: "https://github.com/jaydenseric/graphql-multipart-request-spec",
   },
 };
 

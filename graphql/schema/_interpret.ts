@@ -1,7 +1,7 @@
 // Phase one of the conversion: a JSON Schema to a shape (what GraphQL type it
 // is), no names yet.
 
-import { DATE_TIME_SCALAR, JSON_SCALAR } from "./_definitions.ts";
+import { DATE_TIME_SCALAR, FILE_SCALAR, JSON_SCALAR } from "./_definitions.ts";
 import { fieldName, freeName, isEnumValueName, typeName } from "./_names.ts";
 
 export interface Use {
@@ -62,7 +62,7 @@ export interface UnionShape {
 }
 
 const SCALARS = new Map<string, ScalarShape>(
-  ["String", "Int", "Float", "Boolean", JSON_SCALAR, DATE_TIME_SCALAR].map((name) => [
+  ["String", "Int", "Float", "Boolean", JSON_SCALAR, DATE_TIME_SCALAR, FILE_SCALAR].map((name) => [
     name,
     { kind: "scalar", name },
   ]),
@@ -73,6 +73,11 @@ function scalar(name: string, nullable: boolean): Use {
 }
 
 const ANY: Use = scalar(JSON_SCALAR, true);
+
+function stringScalar(format: unknown): string {
+  if (format === "date-time") return DATE_TIME_SCALAR;
+  return format === "binary" ? FILE_SCALAR : "String";
+}
 
 interface Interpretation {
   readonly root: unknown;
@@ -161,7 +166,7 @@ function interpretSchema(schema: Schema, ctx: Interpretation, hint: string): Use
   }
   switch (concrete[0]) {
     case "string":
-      return scalar(schema.format === "date-time" ? DATE_TIME_SCALAR : "String", nullable);
+      return scalar(stringScalar(schema.format), nullable);
     case "integer":
       return scalar(integerFits(schema) ? "Int" : "Float", nullable);
     case "number":

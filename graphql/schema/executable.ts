@@ -67,6 +67,11 @@ export function toSchema(
         serialize: implementation.serialize,
         parseValue: implementation.parseValue,
         parseLiteral: implementation.parseLiteral,
+        // graphql 17 coerces through these; graphql 16 has no such fields.
+        coerceOutputValue: (implementation as unknown as Record<string, unknown>).coerceOutputValue,
+        coerceInputValue: (implementation as unknown as Record<string, unknown>).coerceInputValue,
+        coerceInputLiteral:
+          (implementation as unknown as Record<string, unknown>).coerceInputLiteral,
       });
     } else if (type instanceof GraphQLUnionType) {
       Object.assign(type, {

@@ -36,7 +36,7 @@
 import type { Leaf, Node, TreeStep } from "../../tree/node.ts";
 import { tagsOf } from "../../tree/tags.ts";
 import { fieldName } from "./_names.ts";
-import { isVoidSchema, toJsonSchema } from "../../tree/schema.ts";
+import { isVoidSchema, type JsonSchema, toJsonSchema } from "../../tree/schema.ts";
 import {
   type ArgumentDefinition,
   argumentsOf,
@@ -351,8 +351,9 @@ function kindOf(node: Node, name: string, readNames: readonly string[]): Operati
 function sideSchema(node: Node, side: "input" | "output", steps: readonly TreeStep[]) {
   const schema = node.meta?.[side];
   if (schema === undefined) return undefined;
+  let json: JsonSchema | undefined;
   try {
-    return toJsonSchema(schema, side);
+    json = toJsonSchema(schema, side);
   } catch (error) {
     throw new Error(
       `projectGraphQL: the ${side} schema of ${describe(steps)} has no JSON Schema form: ${
@@ -361,6 +362,22 @@ function sideSchema(node: Node, side: "input" | "output", steps: readonly TreeSt
       { cause: error },
     );
   }
+  if (side === "output" && holdsFile(json)) {
+    throw new Error(
+      `projectGraphQL: the output schema of ${
+        describe(steps)
+      } holds a file; File is an input type in GraphQL, a result cannot carry one`,
+    );
+  }
+  return json;
+}
+
+/** Whether a JSON Schema has a file (`format: "binary"`) anywhere in it. */
+function holdsFile(schema: unknown): boolean {
+  if (Array.isArray(schema)) return schema.some(holdsFile);
+  if (typeof schema !== "object" || schema === null) return false;
+  if ((schema as JsonSchema).format === "binary") return true;
+  return Object.values(schema).some(holdsFile);
 }
 
 function checkName(name: string, steps: readonly TreeStep[]) {

@@ -1,6 +1,6 @@
 /**
- * The two custom scalars of the GraphQL projection: `JSON` for any JSON value
- * and `DateTime` for RFC 3339 date-time strings.
+ * The custom scalars of the GraphQL projection: `JSON` for any JSON value,
+ * `DateTime` for RFC 3339 date-time strings and `File` for uploaded files.
  *
  * @example
  * ```ts
@@ -21,14 +21,16 @@ import {
   print,
   type ValueNode,
 } from "graphql";
-import { DATE_TIME_SCALAR, JSON_SCALAR, SCALAR_DEFINITIONS } from "./_definitions.ts";
+import { DATE_TIME_SCALAR, FILE_SCALAR, JSON_SCALAR, SCALAR_DEFINITIONS } from "./_definitions.ts";
 
 /**
- * The implementations of the `JSON` and `DateTime` scalars, by name. `JSON`
+ * The implementations of the `JSON`, `DateTime` and `File` scalars, by name. `JSON`
  * passes any JSON value through and reads literals of every kind (objects,
  * lists, strings, numbers, booleans, null, variables inside). `DateTime` is an
  * RFC 3339 date-time string: output accepts a `Date` (as its ISO string) or a
- * valid string; input must be a valid string and stays that string.
+ * valid string; input must be a valid string and stays that string. `File`
+ * is input only: a variable holding a `File` (or `Blob`), which a multipart
+ * request (the GraphQL multipart request spec) puts there.
  *
  * @example
  * ```ts
@@ -39,7 +41,11 @@ import { DATE_TIME_SCALAR, JSON_SCALAR, SCALAR_DEFINITIONS } from "./_definition
  * ```
  */
 export function scalarImplementations(): Record<string, GraphQLScalarType> {
-  scalars ??= { [JSON_SCALAR]: jsonScalar(), [DATE_TIME_SCALAR]: dateTimeScalar() };
+  scalars ??= {
+    [JSON_SCALAR]: jsonScalar(),
+    [DATE_TIME_SCALAR]: dateTimeScalar(),
+    [FILE_SCALAR]: fileScalar(),
+  };
   return { ...scalars };
 }
 
@@ -153,6 +159,41 @@ function dateTimeScalar(): GraphQLScalarType {
   };
   return new GraphQLScalarType({
     name: DATE_TIME_SCALAR,
+    description: definition.description,
+    specifiedByURL: definition.specifiedByURL,
+    serialize: output,
+    parseValue: input,
+    parseLiteral: literal,
+    coerceOutputValue: output,
+    coerceInputValue: input,
+    coerceInputLiteral: literal,
+  });
+}
+
+function fileScalar(): GraphQLScalarType {
+  const input = (value: unknown): Blob => {
+    if (value instanceof Blob) return value;
+    throw new GraphQLError(
+      `File cannot represent ${show(value)}: send the file as a part of a multipart request`,
+    );
+  };
+  const literal = (node: ValueNode): never => {
+    throw new GraphQLError(
+      `File cannot be written in the document (${
+        print(node)
+      }): pass it as a variable sent as a part of a multipart request`,
+      { nodes: node },
+    );
+  };
+  const output = (): never => {
+    throw new GraphQLError("File is an input type: a result cannot hold a file");
+  };
+  const definition = SCALAR_DEFINITIONS[FILE_SCALAR] as {
+    description: string;
+    specifiedByURL: string;
+  };
+  return new GraphQLScalarType({
+    name: FILE_SCALAR,
     description: definition.description,
     specifiedByURL: definition.specifiedByURL,
     serialize: output,

@@ -76,19 +76,18 @@ import {
   BUILT_IN_SCALARS,
   canonical,
   copyDefinition,
-  DATE_TIME_SCALAR,
   freezeDefinition,
-  JSON_SCALAR,
   type NamedTypeDefinition,
   register,
   type RegistryState,
   sameJson,
+  SCALAR_DEFINITIONS,
 } from "./_definitions.ts";
 import { interpret, newInterpretation } from "./_interpret.ts";
 import { emit, newEmission } from "./_emit.ts";
 import { definitionNode } from "./_print.ts";
 
-export { DATE_TIME_SCALAR, JSON_SCALAR } from "./_definitions.ts";
+export { DATE_TIME_SCALAR, FILE_SCALAR, JSON_SCALAR } from "./_definitions.ts";
 export type { ArgumentDefinition, FieldDefinition, NamedTypeDefinition } from "./_definitions.ts";
 
 const STATES = new WeakMap<GraphQLTypeRegistry, RegistryState>();
@@ -169,7 +168,7 @@ export class GraphQLTypeRegistry {
     if (BUILT_IN_SCALARS.has(copy.name)) {
       throw new Error(`GraphQLTypeRegistry.define: "${copy.name}" is a built-in scalar`);
     }
-    if ((copy.name === JSON_SCALAR || copy.name === DATE_TIME_SCALAR) && copy.kind !== "scalar") {
+    if (Object.hasOwn(SCALAR_DEFINITIONS, copy.name) && copy.kind !== "scalar") {
       throw new Error(`GraphQLTypeRegistry.define: "${copy.name}" is reserved for a scalar`);
     }
     register(state, freezeDefinition(copy));

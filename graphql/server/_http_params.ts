@@ -154,7 +154,7 @@ export async function readJson(request: Request, maxBytes: number): Promise<unkn
   if (unsupported !== undefined) {
     await request.body?.cancel().catch(() => {});
     throw new Refusal(415, unsupported, "UNSUPPORTED_MEDIA_TYPE", {
-      "accept-post": APPLICATION_JSON,
+      "accept-post": `${APPLICATION_JSON}, multipart/form-data`,
     });
   }
   const read = await readBodyBytes(request, maxBytes);
@@ -187,7 +187,7 @@ function unsupportedType(contentType: string | null): string | undefined {
   const type = (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim()
     .toLowerCase();
   if (type !== APPLICATION_JSON) {
-    return `Content-Type ${type} is not accepted; send ${APPLICATION_JSON}`;
+    return `Content-Type ${type} is not accepted; send ${APPLICATION_JSON} (or multipart/form-data with files)`;
   }
   if (semicolon === -1) return undefined;
   for (const parameter of contentType.slice(semicolon + 1).split(";")) {

@@ -68,6 +68,7 @@ import {
   type Media,
 } from "./_http_media.ts";
 import { fromJson, fromSearch, type Params, readJson, Refusal } from "./_http_params.ts";
+import { isMultipart, readMultipart } from "./_http_multipart.ts";
 import { getSafety } from "./_http_safe.ts";
 
 /**
@@ -117,7 +118,7 @@ export interface HttpGraphQLServerOptions extends GraphQLServerOptions {
    * Default off.
    */
   readonly cors?: true | CorsOptions;
-  /** The largest `POST` body accepted, in bytes (`413` above it). Default 1 MiB. */
+  /** The largest `POST` body accepted, in bytes, a multipart request's files included (`413` above it). Default 1 MiB. */
   readonly maxBodyBytes?: number;
   /**
    * The longest document (`query`) accepted, in characters: `413` in a `POST`
@@ -199,6 +200,8 @@ export function createHttpGraphQLServer(
   const handle = async (request: Request, media: Media, method: string): Promise<Response> => {
     const params = method === "GET"
       ? fromSearch(splitUrl(request.url).query, maxQueryLength, maxDepth)
+      : isMultipart(request)
+      ? await readMultipart(request, { maxBytes: maxBodyBytes, maxQueryLength, maxDepth })
       : fromJson(await readJson(request, maxBodyBytes), maxQueryLength, maxDepth);
 
     let prepared: PreparedDocument;

@@ -57,33 +57,37 @@ export type ResultOf<O> = O extends AsyncIterable<infer E> ? AsyncIterable<E>
  * left out (optional when they may be `undefined`), array slots that cannot
  * be JSON are `null`, and a `Map` or `Set` is an empty object.
  *
+ * `Kept` names the types a client revives and so receives as they are.
+ *
  * @example
  * ```ts
  * import type { JsonOf } from "@ramify/api/http";
  *
  * const sent: JsonOf<{ at: Date; note?: string; run: () => void }> = { at: "2026-01-01T00:00:00.000Z" };
+ * const revived: JsonOf<{ at: Date; tags: Set<string> }, Date> = { at: new Date(), tags: {} };
  * ```
  */
-export type JsonOf<T> = T extends string | number | boolean | null ? T
-  : T extends { toJSON(): infer J } ? JsonOf<J>
+export type JsonOf<T, Kept = never> = T extends Kept ? T
+  : T extends string | number | boolean | null ? T
+  : T extends { toJSON(): infer J } ? JsonOf<J, Kept>
   : T extends undefined | symbol | ((...args: never[]) => unknown) ? never
   : T extends ReadonlyMap<unknown, unknown> | ReadonlySet<unknown> ? Record<string, never>
-  : T extends readonly (infer U)[] ? JsonSlot<U>[]
-  : T extends object ? JsonObject<T>
+  : T extends readonly (infer U)[] ? JsonSlot<U, Kept>[]
+  : T extends object ? JsonObject<T, Kept>
   : never;
 
-type JsonSlot<T> = [JsonOf<T>] extends [never] ? null
-  : JsonOf<T> | (undefined extends T ? null : never);
+type JsonSlot<T, Kept> = [JsonOf<T, Kept>] extends [never] ? null
+  : JsonOf<T, Kept> | (undefined extends T ? null : never);
 
 type Dropped = undefined | symbol | ((...args: never[]) => unknown);
 
-type JsonObject<T> = Simplify<
+type JsonObject<T, Kept> = Simplify<
   & {
     [
       K in keyof T as K extends string
         ? undefined extends T[K] ? never : [T[K]] extends [Dropped] ? never : K
         : never
-    ]: JsonOf<T[K]>;
+    ]: JsonOf<T[K], Kept>;
   }
   & {
     [
@@ -91,16 +95,16 @@ type JsonObject<T> = Simplify<
         ? undefined extends T[K] ? [Exclude<T[K], undefined>] extends [never] ? never : K
         : never
         : never
-    ]?: JsonOf<Exclude<T[K], undefined>>;
+    ]?: JsonOf<Exclude<T[K], undefined>, Kept>;
   }
 >;
 
 type Simplify<T> = { [K in keyof T]: T[K] };
 
 /**
- * What a leaf's client receives: its output schema's output type (the client
- * revives what the schema promises, such as dates), else the JSON form of the
- * handler's result.
+ * What a leaf's client receives: the JSON form of its output schema's output
+ * type, where the dates the schema promises stay `Date`s (the clients revive
+ * them), else the JSON form of the handler's result.
  *
  * @example
  * ```ts
@@ -112,12 +116,14 @@ type Simplify<T> = { [K in keyof T]: T[K] };
  * ```
  */
 export type ReceivedOf<L> = L extends Leaf<infer _I, infer O, infer _W, infer S>
-  ? [S] extends [StandardSchemaV1] ? ResultOf<OutputOf<L>> : JsonResultOf<ResultOf<O>>
+  ? [S] extends [StandardSchemaV1] ? JsonResultOf<ResultOf<OutputOf<L>>, Date>
+  : JsonResultOf<ResultOf<O>>
   : never;
 
-type JsonResultOf<R> = R extends AsyncIterable<infer E> ? AsyncIterable<JsonOf<E>>
+type JsonResultOf<R, Kept = never> = R extends AsyncIterable<infer E>
+  ? AsyncIterable<JsonOf<E, Kept>>
   : unknown extends R ? R
-  : JsonOf<R> | (undefined extends R ? undefined : never);
+  : JsonOf<R, Kept> | (undefined extends R ? undefined : never);
 
 /**
  * The input a caller gives: the leaf's input less what the fallbacks captured.

@@ -68,9 +68,15 @@ export function openapiCall(
     const path: Record<string, string> = {};
     for (const step of steps) if (typeof step !== "string") path[step[0]] = step[1];
     const inQuery = operation.method === "GET";
+    const withFiles = Object.values(input ?? {}).some((value) =>
+      value instanceof Blob || (Array.isArray(value) && value.some((item) => item instanceof Blob))
+    );
     const { data, error, response } = await send[operation.method](operation.path, {
       params: { path, query: inQuery ? input : undefined },
-      ...(inQuery ? {} : { body: JSON.parse(JSON.stringify(input ?? {})) }),
+      ...(inQuery ? {} : withFiles
+        // The document says multipart/form-data: files as parts, arrays repeated.
+        ? { body: input, bodySerializer: formOf }
+        : { body: JSON.parse(JSON.stringify(input ?? {})) }),
     });
     if (error !== undefined) {
       throw Object.assign(new Error(`${operation.method} ${operation.path}`), {
@@ -79,4 +85,14 @@ export function openapiCall(
     }
     return data;
   };
+}
+
+function formOf(input: Record<string, unknown>): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(input)) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      form.append(name, item instanceof Blob ? item : String(item));
+    }
+  }
+  return form;
 }

@@ -1,5 +1,5 @@
 // The shop of the agreement suite: a tree with enums, unions, optional and
-// nullable fields, nested objects, arrays, dates and captures over an in-memory
+// nullable fields, nested objects, arrays, dates, captures and files over an in-memory
 // store, and the table of calls every surface must answer alike.
 import { z } from "zod";
 import { api, op } from "@ramify/api/tree";
@@ -79,6 +79,29 @@ export const tree = api({
           input: z.object({ itemId: z.string() }),
           output: Item,
         }),
+        attach: op(async ({ itemId, file, label }) => {
+          found(itemId);
+          return { itemId, name: file.name, text: await file.text(), ...(label ? { label } : {}) };
+        }, {
+          input: z.object({
+            itemId: z.string(),
+            file: z.file().max(64),
+            label: z.string().optional(),
+          }),
+          output: z.object({
+            itemId: z.string(),
+            name: z.string(),
+            text: z.string(),
+            label: z.string().optional(),
+          }),
+        }),
+        attachMany: op(async ({ itemId, files }) => {
+          found(itemId);
+          return { itemId, texts: await Promise.all(files.map((file) => file.text())) };
+        }, {
+          input: z.object({ itemId: z.string(), files: z.array(z.file()).min(1) }),
+          output: z.object({ itemId: z.string(), texts: z.array(z.string()) }),
+        }),
         rename: op(({ itemId, name }) => {
           const item = found(itemId);
           item.name = name;
@@ -103,6 +126,8 @@ export interface Case {
   readonly steps: readonly Step[];
   readonly input?: Record<string, unknown>;
   readonly expect: Outcome;
+  /** The input holds files: a surface that cannot carry them must refuse the call. */
+  readonly files?: true;
 }
 
 const lamp = SEED[0];
@@ -118,6 +143,8 @@ const newItem = (extra: Partial<z.input<typeof Fields>> = {}): Omit<ItemValue, "
   at: new Date("2026-03-01T00:00:00.000Z"),
   ...extra,
 } as Omit<ItemValue, "id">);
+
+const note = new File(["hello ✓"], "note.txt", { type: "text/plain" });
 
 export const CASES: Case[] = [
   { name: "list all", steps: ["items", "list"], expect: { value: [lamp, desk] } },
@@ -311,4 +338,45 @@ export const CASES: Case[] = [
     expect: { value: { ...lamp, name: "L".repeat(200) } },
   },
   { name: "a crash", steps: ["boom"], expect: { error: "fault" } },
+  {
+    name: "attach a file",
+    steps: ["items", ["itemId", "1"], "attach"],
+    input: { file: note },
+    files: true,
+    expect: { value: { itemId: "1", name: "note.txt", text: "hello ✓" } },
+  },
+  {
+    name: "attach a file with a label",
+    steps: ["items", ["itemId", "2"], "attach"],
+    input: { file: note, label: "greeting" },
+    files: true,
+    expect: { value: { itemId: "2", name: "note.txt", text: "hello ✓", label: "greeting" } },
+  },
+  {
+    name: "attach a file over the size limit",
+    steps: ["items", ["itemId", "1"], "attach"],
+    input: { file: new File(["x".repeat(65)], "big.txt") },
+    files: true,
+    expect: { error: "input" },
+  },
+  {
+    name: "attach a file to a missing item",
+    steps: ["items", ["itemId", "9"], "attach"],
+    input: { file: note },
+    files: true,
+    expect: { error: "notFound" },
+  },
+  {
+    name: "attach without the file",
+    steps: ["items", ["itemId", "1"], "attach"],
+    input: { label: "empty" },
+    expect: { error: "input" },
+  },
+  {
+    name: "attach several files, one of them twice",
+    steps: ["items", ["itemId", "1"], "attachMany"],
+    input: { files: [note, new Blob(["blob"]), note] },
+    files: true,
+    expect: { value: { itemId: "1", texts: ["hello ✓", "blob", "hello ✓"] } },
+  },
 ];

@@ -164,3 +164,43 @@ Deno.test("logging (integration): each request over the wire is logged with its 
   assert.match(String(lines[0][2].url), /\/books\?token=\[redacted\]$/);
   assert.equal(typeof lines[0][2].durationMs, "number");
 });
+
+Deno.test("logging (client): each call is logged once in the documented order, streams included", async () => {
+  const { createClient, createFetch, HttpError, http } = await import("@ramify/api/http");
+  const { api, op } = await import("@ramify/api/tree");
+  const { retry } = await import("@ramify/api/http/extensions/retry");
+  const { timeout } = await import("@ramify/api/http/extensions/timeout");
+  const tree = api({
+    ping: op(() => "pong", http.get),
+    missing: op(() => {
+      throw new HttpError(404, "no such thing");
+    }, http.get),
+    ticks: op(async function* () {
+      yield 1;
+      yield 2;
+      yield 3;
+    }, http.get),
+  });
+  const { logger, lines } = recordingLogger();
+  await withServer(createFetch(tree), async (base) => {
+    const client = createClient(tree, {
+      baseUrl: base,
+      extensions: [retry(), timeout({ ms: 5_000 }), logging({ logger })],
+    });
+    assert.equal(await client.ping(), "pong");
+    await assert.rejects(client.missing());
+    const ticks: unknown[] = [];
+    for await (const tick of await client.ticks()) ticks.push(tick);
+    assert.deepEqual(ticks, [1, 2, 3]);
+  });
+  assert.deepEqual(
+    lines.map((
+      [level, message],
+    ) => [level, message.replace(/^(\S+) \S+\/(\w+).*?( \d{3})? \(.*$/, "$1 $2$3")]),
+    [
+      ["info", "GET ping 200"],
+      ["warn", "GET missing 404"],
+      ["info", "GET ticks 200"],
+    ],
+  );
+});

@@ -1,0 +1,47 @@
+// The client half of the GraphQL multipart request spec: an operation whose
+// variables hold files goes as `operations` (files replaced by null), `map`
+// and one part per distinct file.
+
+import { isPlainObject, setOwn } from "../../tree/object.ts";
+import type { GraphQLOperation } from "./client.ts";
+
+/** The multipart body of an operation, or `undefined` when its variables hold no file. */
+export function multipartBody(operation: GraphQLOperation): FormData | undefined {
+  const paths = new Map<Blob, string[]>();
+  const variables = withoutFiles(operation.variables, "variables", paths);
+  if (paths.size === 0) return undefined;
+  const form = new FormData();
+  form.set("operations", JSON.stringify({ ...operation, variables }));
+  const map: Record<string, string[]> = {};
+  let part = 0;
+  for (const list of paths.values()) map[String(part++)] = list;
+  form.set("map", JSON.stringify(map));
+  part = 0;
+  for (const file of paths.keys()) form.set(String(part++), file);
+  return form;
+}
+
+/** Whether an operation's variables hold a file. */
+export function holdsFile(value: unknown): boolean {
+  if (value instanceof Blob) return true;
+  if (Array.isArray(value)) return value.some(holdsFile);
+  return isPlainObject(value) && Object.values(value).some(holdsFile);
+}
+
+function withoutFiles(value: unknown, path: string, paths: Map<Blob, string[]>): unknown {
+  if (value instanceof Blob) {
+    const list = paths.get(value) ?? [];
+    list.push(path);
+    paths.set(value, list);
+    return null;
+  }
+  if (Array.isArray(value)) {
+    return value.map((item, i) => withoutFiles(item, `${path}.${i}`, paths));
+  }
+  if (!isPlainObject(value)) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    setOwn(copy, key, withoutFiles(item, `${path}.${key}`, paths));
+  }
+  return copy;
+}
