@@ -93,6 +93,27 @@ export interface OpenApiMeta {
 }
 
 /**
+ * How a leaf appears on the tool surface (`toTools`, the MCP server): its tool
+ * name and title in place of the ones derived from the tree, and its
+ * description there. `meta.tools: false` keeps the leaf off that surface.
+ *
+ * @example
+ * ```ts
+ * import type { ToolsMeta } from "@ramify/api/tree/node";
+ *
+ * const tools: ToolsMeta = { name: "search_books", title: "Search the catalogue" };
+ * ```
+ */
+export interface ToolsMeta {
+  /** The tool name (`[A-Za-z0-9._-]`, at most 128 characters) in place of the joined path. */
+  readonly name?: string;
+  /** The tool's display title. */
+  readonly title?: string;
+  /** The tool's description, in place of `meta.description`. */
+  readonly description?: string;
+}
+
+/**
  * Behavioural tags: each is `true` (asserted), `false` (negated) or absent
  * (unknown). Custom tags are allowed beside the standard five.
  *
@@ -140,6 +161,8 @@ export interface Meta {
   readonly http?: HttpMeta;
   /** OpenAPI overrides for this operation. */
   readonly openapi?: OpenApiMeta;
+  /** The leaf on the tool surface; `false` keeps it off. */
+  readonly tools?: ToolsMeta | false;
   /** A human description of the operation. */
   readonly description?: string;
   /** Validates and types the handler's input (a Standard Schema). */

@@ -1,0 +1,49 @@
+// The tree the MCP tests serve over Streamable HTTP and stdio: a value, a
+// structured result, a 404, a crash, a stream and a call that waits to be
+// cancelled.
+import { z } from "zod";
+import { api, op } from "@ramify/api/tree";
+import { HttpError } from "@ramify/api/http";
+
+/** Settles when the pending call's signal aborts. */
+export const cancelled: { resolve?: (reason: unknown) => void } = {};
+
+export const tree = api({
+  ping: op(() => "pong", { tags: { readOnly: true }, description: "Answers pong" }),
+  books: api({
+    add: op(({ title, pages }) => ({ id: "b1", title, pages, secret: "hidden" }), {
+      input: z.object({ title: z.string().min(1), pages: z.number().int().positive() }),
+      output: z.object({ id: z.string(), title: z.string(), pages: z.number() }),
+      tags: { idempotent: false },
+    }),
+  }, {
+    fallback: {
+      name: "bookId",
+      subtree: api({
+        read: op(({ bookId }) => {
+          if (bookId !== "b1") throw new HttpError(404, `No book ${bookId}`);
+          return { id: bookId, title: "Dune" };
+        }, { tags: { readOnly: true } }),
+      }),
+    },
+  }),
+  boom: op((): string => {
+    throw new Error("secret database password in this message");
+  }),
+  ticks: op(async function* ({ count }) {
+    // A stream has gaps between items: the SDK client over stdio drops progress
+    // that arrives in the same read as the result (the server's order is right).
+    for (let i = 1; i <= count; i++) {
+      yield { tick: i };
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }, { input: z.object({ count: z.number().int().min(0).max(10) }), tags: { streaming: true } }),
+  wait: op((_input: Record<string, never>, { signal }) =>
+    new Promise<string>((_, reject) => {
+      signal?.addEventListener("abort", () => {
+        cancelled.resolve?.(signal.reason);
+        reject(signal.reason);
+      }, { once: true });
+    })
+  ),
+});

@@ -1,0 +1,312 @@
+// The MCP server end to end, with the official SDK's own Client: over
+// Streamable HTTP against a live Deno.serve, and over stdio against a spawned
+// process. Listing (paged), values, structured output, validation errors,
+// HttpErrors, masked crashes, streams as progress, cancellation, origins.
+import assert from "node:assert/strict";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { createMcpHandler, type McpHandlerOptions } from "@ramify/api/tools";
+import { cancelled, tree } from "../support/mcp_tree.ts";
+
+type Connected = { client: Client; crashes: unknown[]; close(): Promise<void> };
+
+async function overHttp(
+  opts: McpHandlerOptions = {},
+  era: "legacy" | "modern" = "legacy",
+): Promise<Connected & { base: string }> {
+  const crashes: unknown[] = [];
+  const mcp = createMcpHandler(tree, {
+    name: "ramify-test",
+    version: "1.0.0",
+    onError: (error) => crashes.push(error),
+    ...opts,
+  });
+  const server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", onListen() {} },
+    (request) =>
+      new URL(request.url).pathname === "/mcp" ? mcp(request) : new Response(null, { status: 404 }),
+  );
+  const base = `http://127.0.0.1:${server.addr.port}`;
+  const client = new Client(
+    { name: "test", version: "1.0.0" },
+    era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
+  );
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+  return {
+    client,
+    crashes,
+    base,
+    close: async () => {
+      await client.close();
+      await mcp.close();
+      await server.shutdown();
+    },
+  };
+}
+
+const text = (result: { content?: unknown }) =>
+  ((result.content as { text: string }[])[0] ?? { text: "" }).text;
+
+/** The cases both transports must answer alike. */
+async function sharedCases(t: Deno.TestContext, { client }: Connected, crashes: () => unknown[]) {
+  await t.step("tools/list gives every tool with schemas and annotations", async () => {
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((tool) => tool.name), [
+      "ping",
+      "books.add",
+      "books.read",
+      "boom",
+      "ticks",
+      "wait",
+    ]);
+    const read = tools.find((tool) => tool.name === "books.read")!;
+    assert.deepEqual(read.inputSchema.required, ["bookId"]);
+    assert.deepEqual(read.annotations, { readOnlyHint: true, idempotentHint: true });
+    const add = tools.find((tool) => tool.name === "books.add")!;
+    assert.deepEqual(add.annotations, { idempotentHint: false });
+    assert.equal(add.outputSchema?.type, "object");
+  });
+  await t.step("a value is JSON text", async () => {
+    const result = await client.callTool({ name: "ping", arguments: {} });
+    assert.equal(result.isError, undefined);
+    assert.equal(text(result), '"pong"');
+  });
+  await t.step(
+    "an output schema gives structured content, stripped as on every surface",
+    async () => {
+      const result = await client.callTool({
+        name: "books.add",
+        arguments: { title: "Dune", pages: 412 },
+      });
+      assert.deepEqual(result.structuredContent, { id: "b1", title: "Dune", pages: 412 });
+      assert.deepEqual(JSON.parse(text(result)), { id: "b1", title: "Dune", pages: 412 });
+    },
+  );
+  await t.step("arguments the schema refuses are a tool error saying why", async () => {
+    const result = await client.callTool({
+      name: "books.add",
+      arguments: { title: "", pages: -1 },
+    });
+    assert.equal(result.isError, true);
+    assert.match(text(result), /^422 Unprocessable Content: .*title: .*pages: /);
+  });
+  await t.step("a capture is a required string argument", async () => {
+    const found = await client.callTool({ name: "books.read", arguments: { bookId: "b1" } });
+    assert.deepEqual(JSON.parse(text(found)), { id: "b1", title: "Dune" });
+    const missing = await client.callTool({ name: "books.read", arguments: {} });
+    assert.match(text(missing), /^422 .*bookId is required/);
+  });
+  await t.step("an HttpError is a tool error with its status", async () => {
+    const result = await client.callTool({ name: "books.read", arguments: { bookId: "b9" } });
+    assert.equal(result.isError, true);
+    assert.equal(text(result), "404 Not Found: No book b9");
+  });
+  await t.step("a crash is masked and observed", async () => {
+    const before = crashes().length;
+    const result = await client.callTool({ name: "boom", arguments: {} });
+    assert.equal(result.isError, true);
+    assert.equal(text(result), "500 Internal Server Error: the tool failed");
+    assert.doesNotMatch(JSON.stringify(result), /password/);
+    assert.equal(crashes().length, before + 1);
+  });
+  await t.step("an unknown tool is JSON-RPC error -32602", async () => {
+    await assert.rejects(
+      client.callTool({ name: "nope", arguments: {} }),
+      (error: { code?: number; message?: string }) =>
+        error.code === -32602 && /Unknown tool: "nope"/.test(String(error.message)),
+    );
+  });
+  await t.step("a stream sends each item as progress and returns them all", async () => {
+    const progress: { progress: number; message?: string }[] = [];
+    const result = await client.callTool({ name: "ticks", arguments: { count: 3 } }, {
+      onprogress: (update) => void progress.push(update),
+    });
+    assert.deepEqual(JSON.parse(text(result)), [{ tick: 1 }, { tick: 2 }, { tick: 3 }]);
+    assert.deepEqual(progress.map((p) => [p.progress, JSON.parse(p.message!)]), [
+      [1, { tick: 1 }],
+      [2, { tick: 2 }],
+      [3, { tick: 3 }],
+    ]);
+  });
+}
+
+for (const era of ["legacy", "modern"] as const) {
+  Deno.test(`MCP over Streamable HTTP, with the SDK's Client (${era === "legacy" ? "2025 sessions" : "2026-07-28 per request"})`, async (t) => {
+    const connected = await overHttp({}, era);
+    try {
+      await sharedCases(t, connected, () => connected.crashes);
+      await t.step("cancelling a call aborts the handler's signal", async () => {
+        const aborted = new Promise((resolve) => cancelled.resolve = resolve);
+        const controller = new AbortController();
+        const call = connected.client.callTool({ name: "wait", arguments: {} }, {
+          signal: controller.signal,
+        });
+        setTimeout(() => controller.abort(new Error("user gave up")), 50);
+        await assert.rejects(call);
+        await aborted;
+      });
+    } finally {
+      await connected.close();
+    }
+  });
+}
+
+Deno.test("MCP over HTTP: tools/list pages with a cursor; a bad cursor is -32602", async () => {
+  const connected = await overHttp({ pageSize: 4 });
+  try {
+    const first = await connected.client.listTools({ cursor: undefined as unknown as string });
+    assert.equal(first.tools.length, 6, "no cursor: the SDK walks every page");
+    const page = await connected.client.listTools({ cursor: "4" });
+    assert.deepEqual(page.tools.map((tool) => tool.name), ["ticks", "wait"]);
+    assert.equal(page.nextCursor, undefined);
+    await assert.rejects(
+      connected.client.listTools({ cursor: "nonsense" }),
+      (error: { code?: number }) => error.code === -32602,
+    );
+  } finally {
+    await connected.close();
+  }
+});
+
+Deno.test("MCP over HTTP: a browser Origin outside the allow-list is refused (DNS rebinding)", async () => {
+  const connected = await overHttp({ allowedOrigins: ["localhost", "app.example"] });
+  try {
+    const post = (origin: string) =>
+      fetch(`${connected.base}/mcp`, {
+        method: "POST",
+        headers: {
+          origin,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: {
+            protocolVersion: "2025-06-18",
+            capabilities: {},
+            clientInfo: { name: "x", version: "1" },
+          },
+        }),
+      });
+    const evil = await post("http://evil.example");
+    assert.equal(evil.status, 403);
+    await evil.body?.cancel();
+    const allowed = await post("https://app.example");
+    assert.equal(allowed.status, 200);
+    await allowed.body?.cancel();
+  } finally {
+    await connected.close();
+  }
+});
+
+Deno.test("MCP over stdio, against a spawned process", async (t) => {
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", "-A", "--quiet", new URL("../support/mcp_stdio.ts", import.meta.url).pathname],
+    env: { ...getDefaultEnvironment(), NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" },
+    stderr: "pipe",
+  });
+  const lines: string[] = [];
+  const stderr = transport.stderr as unknown as NodeJS.ReadableStream;
+  stderr.setEncoding("utf8");
+  stderr.on("data", (chunk: string) => lines.push(...chunk.split("\n").filter(Boolean)));
+  const client = new Client({ name: "test", version: "1.0.0" });
+  await client.connect(transport);
+  try {
+    assert.deepEqual(client.getServerVersion(), { name: "ramify-test", version: "1.0.0" });
+    const crashes = () => lines.filter((line) => line.startsWith("crash:"));
+    await sharedCases(t, { client, crashes: [], close: () => client.close() }, crashes);
+    await t.step("cancelling a call aborts the handler's signal", async () => {
+      const controller = new AbortController();
+      const call = client.callTool({ name: "wait", arguments: {} }, { signal: controller.signal });
+      setTimeout(() => controller.abort(new Error("user gave up")), 50);
+      await assert.rejects(call);
+      while (!lines.includes("cancelled")) await new Promise((r) => setTimeout(r, 20));
+    });
+  } finally {
+    await client.close();
+  }
+});
+
+Deno.test("MCP over stdio: the wire carries every item as progress before the result", async () => {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", new URL("../support/mcp_stdio.ts", import.meta.url).pathname],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  const messages = [
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "raw", version: "1" },
+      },
+    },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "ticks", arguments: { count: 3 }, _meta: { progressToken: "t" } },
+    },
+  ];
+  const writer = child.stdin.getWriter();
+  await writer.write(
+    new TextEncoder().encode(messages.map((m) => JSON.stringify(m)).join("\n") + "\n"),
+  );
+  const lines: Record<string, unknown>[] = [];
+  let buffered = "";
+  for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
+    buffered += chunk;
+    const parts = buffered.split("\n");
+    buffered = parts.pop()!;
+    lines.push(...parts.filter(Boolean).map((line) => JSON.parse(line)));
+    if (lines.some((line) => line.id === 2)) break;
+  }
+  await writer.close();
+  await child.status;
+  const afterInit = lines.filter((line) => line.id !== 1);
+  assert.deepEqual(afterInit.map((line) => line.method ?? `result ${line.id}`), [
+    "notifications/progress",
+    "notifications/progress",
+    "notifications/progress",
+    "result 2",
+  ]);
+  assert.deepEqual(
+    afterInit.slice(0, 3).map((line) => (line.params as { progress: number }).progress),
+    [1, 2, 3],
+  );
+});
+
+Deno.test("MCP over HTTP: 2025 sessions are bounded; an unknown session is a 404", async () => {
+  const first = await overHttp({ maxSessions: 1 });
+  try {
+    const unknown = await fetch(`${first.base}/mcp`, {
+      method: "POST",
+      headers: {
+        "mcp-session-id": "not-a-session",
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-06-18",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    assert.equal(unknown.status, 404);
+    assert.equal((await unknown.json()).error.message, "Session not found");
+    // A second session on the same handler closes the least recently used one.
+    const second = new Client({ name: "second", version: "1.0.0" });
+    await second.connect(new StreamableHTTPClientTransport(new URL(`${first.base}/mcp`)));
+    assert.equal((await second.listTools()).tools.length, 6);
+    await assert.rejects(first.client.listTools());
+    await second.close();
+  } finally {
+    await first.close();
+  }
+});

@@ -1,0 +1,117 @@
+// Runs a tool through the one call path and writes the outcome as an MCP tool
+// result: the value as JSON text (and as structured content when the leaf has
+// an output schema), a stream's items collected, and every failure a result
+// with isError whose text starts with the HTTP status the other surfaces give.
+
+import type { HandlerContext } from "../tree/node.ts";
+import { createCall, InputError } from "../tree/call.ts";
+import { isAsyncIterable, isPlainObject, setOwn } from "../tree/object.ts";
+import { HttpError } from "../http/server/problem.ts";
+import type { ToolEntry } from "./_collect.ts";
+
+/** A `tools/call` result as plain data. */
+export interface ToolResult {
+  readonly content: { readonly type: "text"; readonly text: string }[];
+  readonly structuredContent?: unknown;
+  readonly isError?: true;
+}
+
+export interface RunOptions {
+  /** Each item of a stream, as it comes. */
+  readonly onItem?: (item: unknown, index: number) => void | Promise<void>;
+  /** Observes a crash before the masked result is sent. */
+  readonly onError: (error: unknown) => void;
+}
+
+/** Calls the tool with the client's arguments; never throws. */
+export async function runTool(
+  entry: ToolEntry,
+  args: unknown,
+  context: HandlerContext,
+  opts: RunOptions,
+): Promise<ToolResult> {
+  try {
+    const input = inputOf(entry, args);
+    const call = createCall(entry.leaf, { captures: entry.captures });
+    const result = await call(input, context);
+    if (isAsyncIterable(result)) {
+      const items: unknown[] = [];
+      for await (const item of result) {
+        // A cancelled call stops pulling; leaving the loop ends the handler's stream.
+        if (context.signal?.aborted === true) break;
+        const json = jsonOf(item);
+        await opts.onItem?.(json, items.length);
+        items.push(json);
+      }
+      return success(items, entry);
+    }
+    if (result instanceof Response) return await fromResponse(result);
+    return success(jsonOf(result), entry);
+  } catch (error) {
+    return failure(error, opts.onError);
+  }
+}
+
+/** The arguments as the call path's flat input; captures must be strings. */
+function inputOf(entry: ToolEntry, args: unknown): Record<string, unknown> {
+  if (args !== undefined && !isPlainObject(args)) {
+    throw new InputError([{ message: "The arguments must be an object", path: [] }]);
+  }
+  const input: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args ?? {})) setOwn(input, key, value);
+  const issues = entry.captures.filter((name) => typeof input[name] !== "string").map((name) => ({
+    message: `${name} is required: a string`,
+    path: [name],
+  }));
+  if (issues.length > 0) throw new InputError(issues);
+  return input;
+}
+
+function jsonOf(value: unknown): unknown {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+}
+
+function success(value: unknown, entry: ToolEntry): ToolResult {
+  const content = value === undefined
+    ? []
+    : [{ type: "text" as const, text: JSON.stringify(value) }];
+  return entry.descriptor.outputSchema === undefined || value === undefined
+    ? { content }
+    : { content, structuredContent: value };
+}
+
+async function fromResponse(response: Response): Promise<ToolResult> {
+  const text = await response.text();
+  const content = text === "" ? [] : [{ type: "text" as const, text }];
+  return response.ok ? { content } : { content, isError: true };
+}
+
+function failure(error: unknown, onError: (error: unknown) => void): ToolResult {
+  if (error instanceof InputError) {
+    const issues = error.issues.map((issue) =>
+      issue.path.length === 0 ? issue.message : `${issue.path.join(".")}: ${issue.message}`
+    );
+    return errorResult(
+      `422 Unprocessable Content: the arguments do not match the tool's input schema: ${
+        issues.join("; ")
+      }`,
+    );
+  }
+  if (error instanceof HttpError) {
+    const { title, detail } = error.problem;
+    return errorResult(
+      `${error.status} ${title}${detail === undefined || detail === title ? "" : `: ${detail}`}`,
+    );
+  }
+  // A crash, or a result that breaks its output schema: the server's fault, never shown.
+  try {
+    onError(error);
+  } catch {
+    // An observer that throws must not change what the client sees.
+  }
+  return errorResult("500 Internal Server Error: the tool failed");
+}
+
+function errorResult(text: string): ToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}

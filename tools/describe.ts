@@ -1,0 +1,67 @@
+/**
+ * The tool-description projection: one descriptor per leaf, as MCP's
+ * `tools/list` (and most model APIs' function calling) expects it.
+ *
+ * - Names: the child names on the leaf's path joined with `.`
+ *   (`books.list`); a fallback adds no name, its capture is a required
+ *   string argument (`books.read` takes `bookId`). Inside a child name,
+ *   characters outside `[A-Za-z0-9_-]` are written `_x` plus two uppercase
+ *   hex digits per UTF-8 byte (`a.b` is `a_x2Eb`), and a `_` that would read
+ *   as such is `_x5F`: the joining is injective. Names are at most 128 characters. `meta.tools.name`
+ *   overrides; two leaves with one name fail, naming both. A leaf at the root
+ *   is `root`.
+ * - Annotations from the leaf's own tags only (never an ancestor's), with the
+ *   standard implications (`readOnly` implies `idempotent`): `readOnlyHint`,
+ *   `idempotentHint`, `destructiveHint`, `openWorldHint`. A tag authored
+ *   `false` is written `false`, since MCP assumes destructive and open-world
+ *   when a hint is missing; a tag not authored is left out.
+ * - `meta.tools: false` keeps a leaf off; `meta.tools.title` and
+ *   `.description` override the derived title and `meta.description`.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { api, op } from "@ramify/api/tree";
+ * import { toTools } from "@ramify/api/tools";
+ *
+ * const tree = api({
+ *   books: api({
+ *     list: op(() => [], { tags: { readOnly: true } }),
+ *   }, {
+ *     fallback: {
+ *       name: "bookId",
+ *       subtree: api({ remove: op(() => undefined, { tags: { destructive: true } }) }),
+ *     },
+ *   }),
+ * });
+ * const [list, remove] = toTools(tree);
+ * console.log(list.name, list.annotations); // books.list { readOnlyHint: true, idempotentHint: true }
+ * console.log(remove.name, remove.inputSchema.required); // books.remove [ "bookId" ]
+ * ```
+ *
+ * @module
+ */
+
+import type { Node } from "../tree/node.ts";
+import { collectTools, type ToolDescriptor } from "./_collect.ts";
+
+export type { ToolAnnotations, ToolDescriptor } from "./_collect.ts";
+
+/**
+ * The tool descriptors of a tree, in tree order.
+ *
+ * @throws {Error} when two leaves get one name, a name breaks MCP's rule, or
+ * a schema has no JSON Schema form (each naming the leaf)
+ *
+ * @example
+ * ```ts
+ * import { api, op } from "@ramify/api/tree";
+ * import { toTools } from "@ramify/api/tools";
+ *
+ * const [ping] = toTools(api({ ping: op(() => "pong", { description: "Answers pong" }) }));
+ * console.log(ping.description); // "Answers pong"
+ * ```
+ */
+export function toTools(tree: Node): ToolDescriptor[] {
+  return collectTools(tree, "toTools").map((entry) => entry.descriptor);
+}

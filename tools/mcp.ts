@@ -1,0 +1,261 @@
+/**
+ * An MCP server over a tree, on the official TypeScript SDK
+ * (`@modelcontextprotocol/server`, an optional peer: loaded on the first
+ * request, so a program that only describes tools never needs it).
+ *
+ * Every tool call goes through the one call path: input validated, handler
+ * run with a signal the client's cancellation aborts, output checked. A
+ * failure is a tool result with `isError: true` whose text starts with the
+ * HTTP status the other surfaces give (`404 Not Found: ...`, `422 ...` for
+ * arguments the input schema refuses, `500 ...` for a crash, its details
+ * masked). An unknown tool is the JSON-RPC error -32602. A streaming leaf
+ * sends each item as a progress notification (when the client asked for
+ * progress) and its result holds every item, as a list.
+ *
+ * @example
+ * ```ts
+ * import { api, op } from "@ramify/api/tree";
+ * import { createMcpHandler } from "@ramify/api/tools";
+ *
+ * const mcp = createMcpHandler(api({ ping: op(() => "pong") }), { name: "pinger" });
+ * const serve = (request: Request) =>
+ *   new URL(request.url).pathname === "/mcp" ? mcp(request) : new Response(null, { status: 404 });
+ * ```
+ *
+ * @module
+ */
+
+import type {
+  CallToolResult,
+  ListToolsResult,
+  McpHttpHandler,
+  Server,
+  ServerContext,
+} from "@modelcontextprotocol/server";
+import type { Node } from "../tree/node.ts";
+import { collectTools, type ToolEntry } from "./_collect.ts";
+import { runTool } from "./_result.ts";
+import { type LegacySessions, legacySessions } from "./_sessions.ts";
+
+/**
+ * Options of the MCP server, over either transport.
+ *
+ * @example
+ * ```ts
+ * import type { McpOptions } from "@ramify/api/tools";
+ *
+ * const opts: McpOptions = { name: "bookstore", version: "1.2.0", pageSize: 20 };
+ * ```
+ */
+export interface McpOptions {
+  /** The server's name in the handshake. Default `"ramify"`. */
+  readonly name?: string;
+  /** The server's version in the handshake. Default `"0.0.0"`. */
+  readonly version?: string;
+  /** Instructions for the model, sent in the handshake. */
+  readonly instructions?: string;
+  /** Tools per `tools/list` page (with a cursor to the next). Default 100. */
+  readonly pageSize?: number;
+  /** Observes a crash (an error that is not an `HttpError`) before the masked result is sent. Default: `console.error`. */
+  readonly onError?: (error: unknown) => void;
+}
+
+/**
+ * Options of {@linkcode createMcpHandler}.
+ *
+ * @example
+ * ```ts
+ * import type { McpHandlerOptions } from "@ramify/api/tools";
+ *
+ * const opts: McpHandlerOptions = { allowedOrigins: ["localhost", "app.example.com"] };
+ * ```
+ */
+export interface McpHandlerOptions extends McpOptions {
+  /**
+   * The hostnames a browser's `Origin` may name (port-agnostic); a request
+   * from any other origin is a 403, which keeps DNS rebinding out. Requests
+   * without `Origin` (non-browser clients) pass. Default: localhost names.
+   */
+  readonly allowedOrigins?: readonly string[];
+  /** When given, the hostnames the `Host` header may name (403 otherwise). */
+  readonly allowedHosts?: readonly string[];
+  /** 2025-era sessions kept at once; past it the least recently used is closed. Default 1000. */
+  readonly maxSessions?: number;
+  /** A 2025-era session idle this long (ms) is closed when another starts. Default 30 minutes. */
+  readonly sessionIdleMs?: number;
+}
+
+/**
+ * A fetch handler speaking MCP's Streamable HTTP transport; `close()` ends
+ * the calls in flight.
+ *
+ * @example
+ * ```ts
+ * import type { McpFetchHandler } from "@ramify/api/tools";
+ *
+ * const shutdown = (mcp: McpFetchHandler) => mcp.close();
+ * ```
+ */
+export interface McpFetchHandler {
+  /** Answers one HTTP request. */
+  (request: Request): Promise<Response>;
+  /** Aborts the calls in flight. */
+  close(): Promise<void>;
+}
+
+type Sdk = typeof import("@modelcontextprotocol/server");
+
+let sdk: Promise<Sdk> | undefined;
+
+function loadSdk(): Promise<Sdk> {
+  sdk ??= import("@modelcontextprotocol/server").catch((error) => {
+    sdk = undefined;
+    throw new Error(
+      "ramify: the MCP server needs @modelcontextprotocol/server (npm i @modelcontextprotocol/server)",
+      { cause: error },
+    );
+  });
+  return sdk;
+}
+
+/**
+ * Serves the tree's tools over MCP's Streamable HTTP transport: a fetch
+ * handler to mount (at `/mcp` by convention). Tool names and schemas are
+ * checked now, so a tree that cannot be described fails here, not on a call.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { api, op } from "@ramify/api/tree";
+ * import { createMcpHandler } from "@ramify/api/tools";
+ *
+ * const tree = api({
+ *   add: op(({ a, b }) => a + b, {
+ *     input: z.object({ a: z.number(), b: z.number() }),
+ *     tags: { readOnly: true },
+ *   }),
+ * });
+ * const mcp = createMcpHandler(tree, { name: "calculator" });
+ * ```
+ */
+export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpFetchHandler {
+  const tools = collectTools(tree, "createMcpHandler");
+  const origins = opts.allowedOrigins;
+  const hosts = opts.allowedHosts;
+  let served: { modern: McpHttpHandler; legacy: LegacySessions } | undefined;
+  const fetch = async (request: Request): Promise<Response> => {
+    const loaded = await loadSdk();
+    const rejected =
+      (hosts === undefined
+        ? undefined
+        : loaded.hostHeaderValidationResponse(request, [...hosts])) ??
+        loaded.originValidationResponse(
+          request,
+          origins === undefined ? loaded.localhostAllowedOrigins() : [...origins],
+        );
+    if (rejected !== undefined) return rejected;
+    const makeServer = () => serverOf(loaded, tools, opts);
+    served ??= {
+      // 2026-07-28 clients: one instance per request; cancelling closes the request.
+      modern: loaded.createMcpHandler(makeServer, { legacy: "reject", onerror: () => {} }),
+      legacy: legacySessions(loaded, makeServer, {
+        maxSessions: opts.maxSessions ?? 1000,
+        idleMs: opts.sessionIdleMs ?? 30 * 60_000,
+      }),
+    };
+    return await loaded.isLegacyRequest(request)
+      ? await served.legacy.handle(request)
+      : await served.modern.fetch(request);
+  };
+  return Object.assign(fetch, {
+    close: async () => {
+      await served?.modern.close();
+      await served?.legacy.close();
+    },
+  });
+}
+
+/**
+ * Serves the tree's tools over MCP's stdio transport (this process's stdin
+ * and stdout), for clients that start the server as a command. Resolves once
+ * serving has begun; `close()` ends it.
+ *
+ * @example
+ * ```ts ignore
+ * import { api, op } from "@ramify/api/tree";
+ * import { serveMcpStdio } from "@ramify/api/tools";
+ *
+ * await serveMcpStdio(api({ ping: op(() => "pong") }), { name: "pinger" });
+ * ```
+ */
+export async function serveMcpStdio(
+  tree: Node,
+  opts: McpOptions = {},
+): Promise<{ close(): Promise<void> }> {
+  const tools = collectTools(tree, "serveMcpStdio");
+  const loaded = await loadSdk();
+  const { serveStdio } = await import("@modelcontextprotocol/server/stdio");
+  return serveStdio(() => serverOf(loaded, tools, opts));
+}
+
+/** One SDK server answering `tools/list` and `tools/call` from the tools. */
+function serverOf(loaded: Sdk, tools: readonly ToolEntry[], opts: McpOptions): Server {
+  const byName = new Map(tools.map((entry) => [entry.descriptor.name, entry]));
+  const pageSize = opts.pageSize ?? 100;
+  if (!Number.isInteger(pageSize) || pageSize < 1) {
+    throw new RangeError(`MCP: pageSize must be a positive integer, got ${pageSize}`);
+  }
+  const onError = opts.onError ??
+    ((error: unknown) => console.error("ramify: MCP tool crashed:", error));
+  const server = new loaded.Server(
+    { name: opts.name ?? "ramify", version: opts.version ?? "0.0.0" },
+    {
+      capabilities: { tools: {} },
+      ...(opts.instructions === undefined ? {} : { instructions: opts.instructions }),
+    },
+  );
+  server.setRequestHandler("tools/list", (request): ListToolsResult => {
+    const cursor = request.params?.cursor;
+    const start = cursor === undefined ? 0 : Number(cursor);
+    if (!Number.isInteger(start) || start < 0 || start > tools.length || cursor === "") {
+      throw new loaded.ProtocolError(
+        loaded.ProtocolErrorCode.InvalidParams,
+        `Invalid cursor: ${JSON.stringify(cursor)}`,
+      );
+    }
+    const end = start + pageSize;
+    return {
+      tools: tools.slice(start, end).map(({ descriptor }) =>
+        descriptor as ListToolsResult["tools"][number]
+      ),
+      ...(end < tools.length ? { nextCursor: String(end) } : {}),
+    };
+  });
+  server.setRequestHandler("tools/call", async (request, ctx: ServerContext) => {
+    const { name, arguments: args } = request.params;
+    const entry = byName.get(name);
+    if (entry === undefined) {
+      throw new loaded.ProtocolError(
+        loaded.ProtocolErrorCode.InvalidParams,
+        `Unknown tool: ${JSON.stringify(name)}`,
+      );
+    }
+    const progressToken = ctx.mcpReq._meta?.progressToken;
+    const result = await runTool(entry, args, {
+      signal: ctx.mcpReq.signal,
+      ...(ctx.http?.req === undefined ? {} : { request: ctx.http.req }),
+    }, {
+      onError,
+      onItem: progressToken === undefined ? undefined : (item, index) =>
+        ctx.mcpReq.notify({
+          method: "notifications/progress",
+          params: { progressToken, progress: index + 1, message: JSON.stringify(item) },
+        }),
+    });
+    return server.projectCallToolResult(
+      result as CallToolResult,
+      entry.descriptor.outputSchema as Record<string, unknown> | undefined,
+    );
+  });
+  return server;
+}
