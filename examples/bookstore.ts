@@ -15,12 +15,18 @@
  *   GET    /catalog/featured, /catalog/search
  *   GET    /openapi.json
  *   POST   /graphql (and GET): the same tree as GraphQL
+ *   POST   /mcp: the same tree as MCP tools (Streamable HTTP)
+ *
+ * The same tools over stdio, for MCP clients that start a command:
+ *
+ *   deno run --allow-env examples/bookstore.ts --mcp-stdio
  *
  * @module
  */
 
 import { api, createFetch, HttpError, op } from "@ramify/api";
 import { createHttpGraphQLServer } from "@ramify/api/graphql";
+import { createMcpHandler, serveMcpStdio } from "@ramify/api/tools";
 import { http } from "@ramify/api/http/verbs";
 import { z } from "zod";
 
@@ -154,33 +160,63 @@ export function bookstore(store: BookStore = new BookStore()) {
   });
 }
 
-/** The bookstore's one fetch handler: GraphQL at `/graphql`, the HTTP API everywhere else. */
-export function bookstoreHandler(store?: BookStore): (request: Request) => Promise<Response> {
+const SERVER_INFO = {
+  name: "bookstore",
+  version: "1.0.0",
+  instructions: "A bookstore: list, search, add and check out books.",
+};
+
+/** The bookstore's one fetch handler: GraphQL at `/graphql`, MCP at `/mcp`, the HTTP API everywhere else. */
+export function bookstoreHandler(
+  store?: BookStore,
+): ((request: Request) => Promise<Response>) & { close(): Promise<void> } {
   const tree = bookstore(store);
   const rest = createFetch(tree, { document: { title: "Bookstore", version: "1.0.0" } });
   const graphql = createHttpGraphQLServer(tree, { path: "/graphql" });
-  return (request) =>
-    new URL(request.url).pathname === "/graphql" ? graphql(request) : rest(request);
+  const mcp = createMcpHandler(tree, SERVER_INFO);
+  const handler = (request: Request) => {
+    const { pathname } = new URL(request.url);
+    return pathname === "/graphql"
+      ? graphql(request)
+      : pathname === "/mcp"
+      ? mcp(request)
+      : rest(request);
+  };
+  // MCP clients hold a stream open: end those before the server drains.
+  return Object.assign(handler, { close: () => mcp.close() });
+}
+
+/** A running bookstore: where it listens, and a graceful shutdown. */
+export interface RunningBookstore {
+  readonly addr: Deno.NetAddr;
+  shutdown(): Promise<void>;
 }
 
 /** Starts the bookstore on `Deno.serve`. */
-export function serve(port: number, store?: BookStore): Deno.HttpServer<Deno.NetAddr> {
-  return Deno.serve({
+export function serve(port: number, store?: BookStore): RunningBookstore {
+  const handler = bookstoreHandler(store);
+  const server = Deno.serve({
     port,
     onListen({ hostname, port }) {
       console.log(
-        `Bookstore listening on http://${hostname}:${port}/ (OpenAPI at /openapi.json, GraphQL at /graphql)`,
+        `Bookstore listening on http://${hostname}:${port}/ (OpenAPI at /openapi.json, GraphQL at /graphql, MCP at /mcp)`,
       );
     },
-  }, bookstoreHandler(store));
+  }, handler);
+  return {
+    addr: server.addr,
+    shutdown: async () => {
+      await handler.close();
+      await server.shutdown();
+    },
+  };
 }
 
 if (import.meta.main) {
-  serve(
-    Number(Deno.env.get("PORT") ?? 8000),
-    new BookStore([
-      { title: "Dune", author: "Frank Herbert", year: 1965 },
-      { title: "The Dispossessed", author: "Ursula K. Le Guin", year: 1974 },
-    ]),
-  );
+  const store = new BookStore([
+    { title: "Dune", author: "Frank Herbert", year: 1965 },
+    { title: "The Dispossessed", author: "Ursula K. Le Guin", year: 1974 },
+  ]);
+  if (Deno.args.includes("--mcp-stdio")) await serveMcpStdio(bookstore(store), SERVER_INFO);
+  else serve(Number(Deno.env.get("PORT") ?? 8000), store);
 }

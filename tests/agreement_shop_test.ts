@@ -2,7 +2,8 @@
 // nullable fields, nested objects, arrays, dates, captures, files, HttpError
 // 404/409, validation and crashes, one table of calls through every surface and client:
 // the call path, the HTTP client, openapi-fetch over the served document, the
-// GraphQL client over HTTP and WebSocket, and the generated GraphQL client.
+// GraphQL client over HTTP and WebSocket, the generated GraphQL client, and
+// the MCP SDK's client over Streamable HTTP.
 // Each must give the same value (in its JSON form where a client does not
 // revive dates) or the same kind of error.
 import assert from "node:assert/strict";
@@ -18,15 +19,17 @@ import {
   wsTransport,
 } from "@ramify/api/graphql";
 import { createWsHandler } from "@ramify/api/graphql/ws";
-import { callThrough, leafAt, openapiCall, type Step } from "./support/agreement.ts";
-import { CASES, type Kind, type Outcome, reset, tree } from "./support/shop.ts";
+import { createMcpHandler } from "@ramify/api/tools";
+import { Client as McpClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { callThrough, leafAt, mcpCall, openapiCall, type Step } from "./support/agreement.ts";
+import { type Case, CASES, type Kind, type Outcome, reset, tree } from "./support/shop.ts";
 
 interface Surface {
   readonly name: string;
   /** Whether the values come back with dates revived, as the output schema says. */
   readonly revives: boolean;
-  /** False for a transport that cannot carry files (a WebSocket): it must refuse them. */
-  readonly carriesFiles?: false;
+  /** For a surface that cannot carry files (a WebSocket, MCP's JSON arguments): how it refuses a call. */
+  readonly refuses?: (test: Case) => RegExp | undefined;
   call(steps: readonly Step[], input: Record<string, unknown> | undefined): Promise<unknown>;
   classify(error: unknown): Kind | undefined;
 }
@@ -59,6 +62,9 @@ function graphqlInputKind(error: unknown): Kind | undefined {
 
 const jsonForm = (value: unknown) => JSON.parse(JSON.stringify(value));
 
+const holdsFile = (input: Record<string, unknown> | undefined) =>
+  Object.values(input ?? {}).flat().some((value) => value instanceof Blob);
+
 /** What arrives over a wire: the JSON form, with files as multipart parts (a Blob is a File named "blob"). */
 function wireForm(value: unknown): unknown {
   if (value instanceof File) return value;
@@ -88,8 +94,11 @@ Deno.test("agreement (shop): every surface gives the same values and error kinds
   const graphqlServer = createGraphQLServer(tree, { onError: () => {} });
   const graphqlHttp = createHttpGraphQLServer(tree, { onError: () => {} });
   const graphqlWs = createWsHandler(graphqlServer);
+  const mcp = createMcpHandler(tree, { onError: () => {} });
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (request) => {
-    if (new URL(request.url).pathname !== "/graphql") return rest(request);
+    const { pathname } = new URL(request.url);
+    if (pathname === "/mcp") return mcp(request);
+    if (pathname !== "/graphql") return rest(request);
     return request.headers.get("upgrade") === "websocket"
       ? graphqlWs(request)
       : graphqlHttp(request);
@@ -101,7 +110,9 @@ Deno.test("agreement (shop): every surface gives the same values and error kinds
     retryAttempts: 0,
   });
   const dir = await Deno.makeTempDir({ prefix: "ramify-agreement-shop-" });
+  const mcpClient = new McpClient({ name: "agreement-shop", version: "1.0.0" });
   try {
+    await mcpClient.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
     await Deno.writeTextFile(`${dir}/client.ts`, generateGraphQLClient(tree));
     const generated = await import(`file://${dir}/client.ts`);
     const graphqlSurface = (name: string, client: unknown, revives: boolean): Surface => ({
@@ -151,13 +162,21 @@ Deno.test("agreement (shop): every surface gives the same values and error kinds
           createGraphQLClient(tree, { transport: wsTransport(socket) }),
           true,
         ),
-        carriesFiles: false,
+        refuses: (test) => holdsFile(test.input) ? /cannot send files/ : undefined,
       },
       graphqlSurface(
         "generated GraphQL client",
         generated.createClient(generated.httpTransport(`${base}/graphql`)),
         false,
       ),
+      {
+        name: "MCP client over Streamable HTTP",
+        revives: false,
+        // A leaf whose input takes files is no tool: MCP arguments are JSON.
+        refuses: (test) => test.files ? /Unknown tool/ : undefined,
+        call: mcpCall(mcpClient),
+        classify: (error) => BY_STATUS[(error as { status?: number }).status ?? 0],
+      },
     ];
     assert.ok(CASES.length >= 40);
     for (const surface of surfaces) {
@@ -165,8 +184,9 @@ Deno.test("agreement (shop): every surface gives the same values and error kinds
         for (const test of CASES) {
           reset();
           const where = `${surface.name}: ${test.name}`;
-          if (test.files && surface.carriesFiles === false) {
-            await assert.rejects(surface.call(test.steps, test.input), /cannot send files/, where);
+          const refusal = surface.refuses?.(test);
+          if (refusal !== undefined) {
+            await assert.rejects(surface.call(test.steps, test.input), refusal, where);
             continue;
           }
           let outcome: Outcome;
@@ -189,6 +209,8 @@ Deno.test("agreement (shop): every surface gives the same values and error kinds
       });
     }
   } finally {
+    await mcpClient.close();
+    await mcp.close();
     await socket.dispose();
     await server.shutdown();
     await Deno.remove(dir, { recursive: true });

@@ -1,7 +1,8 @@
 // The agreement suite: one tree, one table of calls, run through every surface
 // and client (the call path itself, the HTTP client over a live createFetch,
 // openapi-fetch over the served document, the GraphQL client over HTTP and over
-// WebSocket, the generated GraphQL client).
+// WebSocket, the generated GraphQL client, and the MCP SDK's client over
+// Streamable HTTP).
 // Every surface must give the same values and the same kinds of error, report
 // server faults to its onError, and never put a hidden field on the wire.
 import assert from "node:assert/strict";
@@ -19,7 +20,9 @@ import {
   wsTransport,
 } from "@ramify/api/graphql";
 import { createWsHandler } from "@ramify/api/graphql/ws";
-import { callThrough, leafAt, openapiCall, type Step } from "./support/agreement.ts";
+import { createMcpHandler } from "@ramify/api/tools";
+import { Client as McpClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { callThrough, leafAt, mcpCall, openapiCall, type Step } from "./support/agreement.ts";
 
 const User = z.object({ id: z.string(), name: z.string() });
 type UserIn = z.input<typeof User>;
@@ -118,7 +121,11 @@ const CASES: readonly Case[] = [
 interface Surface {
   readonly name: string;
   readonly streams: boolean;
-  call(steps: readonly Step[], input: Record<string, unknown> | undefined): Promise<unknown>;
+  call(
+    steps: readonly Step[],
+    input: Record<string, unknown> | undefined,
+    stream?: boolean,
+  ): Promise<unknown>;
   classify(error: unknown): "input" | "fault" | undefined;
   /** What the server reported to onError during the last call (undefined: no server). */
   readonly reported?: unknown[];
@@ -139,7 +146,7 @@ function graphqlKind(error: unknown): "input" | "fault" | undefined {
 async function outcomeOf(surface: Surface, test: Case): Promise<Outcome> {
   const items: unknown[] = [];
   try {
-    const result = await surface.call(test.steps, test.input);
+    const result = await surface.call(test.steps, test.input, test.stream);
     if (!test.stream) return { value: result };
     for await (const item of result as AsyncIterable<unknown>) items.push(item);
     return { items };
@@ -175,8 +182,11 @@ Deno.test("agreement: every surface gives the same values and errors, and hides 
   const graphqlServer = createGraphQLServer(tree, { onError: (e) => graphqlReported.push(e) });
   const graphqlHttp = createHttpGraphQLServer(tree, { onError: (e) => graphqlReported.push(e) });
   const graphqlWs = createWsHandler(graphqlServer);
+  const mcpReported: unknown[] = [];
+  const mcp = createMcpHandler(tree, { onError: (error) => mcpReported.push(error) });
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (request) => {
     const { pathname } = new URL(request.url);
+    if (pathname === "/mcp") return mcp(request);
     if (pathname !== "/graphql") return rest(request);
     return request.headers.get("upgrade") === "websocket"
       ? graphqlWs(request)
@@ -189,7 +199,13 @@ Deno.test("agreement: every surface gives the same values and errors, and hides 
     retryAttempts: 0,
   });
   const dir = await Deno.makeTempDir({ prefix: "ramify-agreement-" });
+  const mcpClient = new McpClient({ name: "agreement", version: "1.0.0" });
   try {
+    await mcpClient.connect(
+      new StreamableHTTPClientTransport(new URL(`http://${origin}/mcp`), {
+        fetch: recording(fetch),
+      }),
+    );
     await Deno.writeTextFile(`${dir}/client.ts`, generateGraphQLClient(tree));
     const generated = await import(`file://${dir}/client.ts`);
     const graphqlFetch = recording(fetch);
@@ -267,6 +283,17 @@ Deno.test("agreement: every surface gives the same values and errors, and hides 
         generated.createClient(generated.httpTransport(`http://${origin}/graphql`)),
         generated.GraphQLClientError,
       ),
+      {
+        name: "MCP client over Streamable HTTP",
+        streams: true,
+        reported: mcpReported,
+        call: mcpCall(mcpClient),
+        classify: (error) => {
+          const status = (error as { status?: number }).status;
+          if (status === 500) assert.match(String(error), /the tool failed$/, "a fault is masked");
+          return status === 422 ? "input" : status === 500 ? "fault" : undefined;
+        },
+      },
     ];
     for (const surface of surfaces) {
       await t.step(surface.name, async () => {
@@ -288,6 +315,8 @@ Deno.test("agreement: every surface gives the same values and errors, and hides 
       assert.ok(!text.includes("passwordHash"), `no hidden key leaves the server: ${text}`);
     }
   } finally {
+    await mcpClient.close();
+    await mcp.close();
     await socket.dispose();
     await server.shutdown();
     await Deno.remove(dir, { recursive: true });

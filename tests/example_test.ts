@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { BookStore, serve } from "../examples/bookstore.ts";
 
 async function call(base: string, method: string, path: string, body?: unknown) {
@@ -56,6 +58,49 @@ Deno.test("example: the bookstore serves every operation over the network", asyn
     });
     assert.deepEqual(mutated.body, { data: { booksAdd: { id: "3" } } });
   } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("example: the bookstore's tools over MCP at /mcp and over stdio", async () => {
+  const log = console.log;
+  console.log = () => {};
+  const server = serve(0, new BookStore([{ title: "Dune", author: "Frank Herbert" }]));
+  console.log = log;
+  const overHttp = new Client({ name: "example", version: "1.0.0" });
+  const overStdio = new Client({ name: "example", version: "1.0.0" });
+  try {
+    await overHttp.connect(
+      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.addr.port}/mcp`)),
+    );
+    await overStdio.connect(
+      new StdioClientTransport({
+        command: Deno.execPath(),
+        args: [
+          "run",
+          "--allow-env",
+          "--quiet",
+          new URL("../examples/bookstore.ts", import.meta.url).pathname,
+          "--mcp-stdio",
+        ],
+        env: { ...getDefaultEnvironment(), NO_COLOR: "1" },
+      }),
+    );
+    for (const client of [overHttp, overStdio]) {
+      assert.equal(client.getServerVersion()?.name, "bookstore");
+      const { tools } = await client.listTools();
+      assert.ok(tools.some((tool) => tool.name === "catalog.search"));
+      const remove = tools.find((tool) => tool.name === "books.remove")!;
+      assert.deepEqual(remove.annotations, { destructiveHint: true, idempotentHint: true });
+      const found = await client.callTool({
+        name: "catalog.search",
+        arguments: { q: "dune", limit: 5 },
+      });
+      assert.equal((found.structuredContent as { result?: unknown[] }).result?.length, 1);
+    }
+  } finally {
+    await overHttp.close();
+    await overStdio.close();
     await server.shutdown();
   }
 });

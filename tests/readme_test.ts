@@ -3,19 +3,27 @@
 import assert from "node:assert/strict";
 import { withServer } from "./support/server.ts";
 
-async function quickStart(): Promise<{ fetch: (request: Request) => Promise<Response> }> {
+/** The first TypeScript block of a README section, run as a module with `exports` appended. */
+async function sectionModule(heading: string, exports = ""): Promise<Record<string, unknown>> {
   const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
-  const start = readme.indexOf("## Quick start");
+  const start = readme.indexOf(heading);
+  assert.ok(start >= 0, `the README has ${heading}`);
   const code = readme.slice(start).match(/```ts\n([\s\S]*?)```/)?.[1];
-  assert.ok(code, "the README has a quick start");
+  assert.ok(code, `${heading} has code`);
   // Beside the config, so that its bare specifiers resolve as a reader's would.
-  const file = new URL(`../.quickstart_${crypto.randomUUID()}.ts`, import.meta.url);
-  await Deno.writeTextFile(file, code);
+  const file = new URL(`../.readme_${crypto.randomUUID()}.ts`, import.meta.url);
+  await Deno.writeTextFile(file, code + exports);
   try {
-    return (await import(file.href)).default;
+    return await import(file.href);
   } finally {
     await Deno.remove(file);
   }
+}
+
+async function quickStart(): Promise<{ fetch: (request: Request) => Promise<Response> }> {
+  return (await sectionModule("## Quick start")).default as {
+    fetch: (request: Request) => Promise<Response>;
+  };
 }
 
 Deno.test("README quick start: REST collection paths, 404 for a missing book", async () => {
@@ -40,4 +48,40 @@ Deno.test("README quick start: REST collection paths, 404 for a missing book", a
     const document = await (await fetch(`${base}/openapi.json`)).json();
     assert.deepEqual(Object.keys(document.paths).sort(), ["/books", "/books/{bookId}"]);
   });
+});
+
+Deno.test("README MCP section: the tools it prints and serves, and the stdio config it shows", async () => {
+  const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+  const log = console.log;
+  const printed: unknown[] = [];
+  console.log = (value: unknown) => void printed.push(value);
+  let module: Record<string, unknown>;
+  try {
+    module = await sectionModule("## MCP tools from the same tree", "\nexport { mcp };\n");
+  } finally {
+    console.log = log;
+  }
+  assert.equal((printed[0] as { name: string }).name, "books.search");
+  assert.deepEqual((printed[0] as { annotations: unknown }).annotations, {
+    readOnlyHint: true,
+    idempotentHint: true,
+  });
+  const mcp = module.mcp as ((request: Request) => Promise<Response>) & { close(): Promise<void> };
+  await withServer(mcp, async (base) => {
+    const client = new Client({ name: "readme", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+    const result = await client.callTool({ name: "books.search", arguments: { q: "sand" } });
+    assert.deepEqual(JSON.parse((result.content as { text: string }[])[0].text), [
+      { id: "1", title: "Dune (sand)" },
+    ]);
+    await client.close();
+    await mcp.close();
+  });
+  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+  const config = JSON.parse(readme.match(/```json\n([\s\S]*?)```/)![1]);
+  const args: string[] = config.mcpServers.bookstore.args;
+  assert.equal(config.mcpServers.bookstore.command, "npx");
+  const script = args.find((arg) => arg.endsWith("examples/bookstore.ts"))!;
+  await Deno.stat(new URL(`../${script.replace("/path/to/ramify/", "")}`, import.meta.url));
+  assert.deepEqual(args.slice(args.indexOf(script) + 1), ["--mcp-stdio"]);
 });

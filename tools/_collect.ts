@@ -1,4 +1,4 @@
-// The tools of a tree: every leaf not opted out, named by the child names on
+// The tools of a tree: every leaf not opted out and taking no files, named by the child names on
 // its path (a fallback adds no name: its capture becomes a required argument),
 // with its schemas as JSON Schema and its own tags as MCP annotations.
 
@@ -61,7 +61,7 @@ export function collectTools(root: Node, caller: string): ToolEntry[] {
   const entries: ToolEntry[] = [];
   const byName = new Map<string, readonly TreeStep[]>();
   const visit = (node: Node, steps: readonly TreeStep[]) => {
-    if (isLeaf(node) && node.meta?.tools !== false) {
+    if (isLeaf(node) && node.meta?.tools !== false && !takesFiles(node, steps, caller)) {
       const entry = entryOf(node, steps, caller);
       const other = byName.get(entry.descriptor.name);
       if (other !== undefined) {
@@ -122,6 +122,20 @@ function entryOf(
     captures,
     streaming,
   };
+}
+
+/** Tool arguments are JSON: a leaf whose input takes files (`format: "binary"`) is no tool. */
+function takesFiles(
+  leaf: Leaf<never, unknown>,
+  steps: readonly TreeStep[],
+  caller: string,
+): boolean {
+  const holdsFile = (schema: unknown): boolean => {
+    if (Array.isArray(schema)) return schema.some(holdsFile);
+    if (typeof schema !== "object" || schema === null) return false;
+    return (schema as JsonSchema).format === "binary" || Object.values(schema).some(holdsFile);
+  };
+  return holdsFile(schemaOf(leaf, "input", steps, caller));
 }
 
 function schemaOf(

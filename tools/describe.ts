@@ -16,7 +16,8 @@
  *   `false` is written `false`, since MCP assumes destructive and open-world
  *   when a hint is missing; a tag not authored is left out.
  * - `meta.tools: false` keeps a leaf off; `meta.tools.title` and
- *   `.description` override the derived title and `meta.description`.
+ *   `.description` override the derived title and `meta.description`. A leaf
+ *   whose input takes files (`z.file()`) is left off: tool arguments are JSON.
  *
  * @example
  * ```ts

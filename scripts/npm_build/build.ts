@@ -10,6 +10,7 @@ import {
   isTestFile,
   LIBRARY_DIRS,
   LIBRARY_FILES,
+  OPTIONAL_PEERS,
   OUT,
   packageOf,
   PEERS,
@@ -98,6 +99,9 @@ export function packageJson(
     engines: { node: ">=20" },
     dependencies,
     peerDependencies: { ...PEERS },
+    peerDependenciesMeta: Object.fromEntries(
+      OPTIONAL_PEERS.map((name) => [name, { optional: true }]),
+    ),
     // The build compiles against the peers at deno.json's ranges (graphql 17).
     devDependencies: Object.fromEntries(
       Object.keys(PEERS).map((name) => [name, rangeOf(config, name)]),

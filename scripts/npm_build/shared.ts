@@ -13,10 +13,18 @@ export const SUITE = join(ROOT, "scripts", "npm_test");
 
 /** What ships: the root module and these folders, without tests. */
 export const LIBRARY_FILES = ["mod.ts"];
-export const LIBRARY_DIRS = ["tree", "http", "graphql"];
+export const LIBRARY_DIRS = ["tree", "http", "graphql", "tools"];
 
-/** Packages an application must hold exactly one copy of (two graphql-js copies break). */
-export const PEERS: Readonly<Record<string, string>> = { graphql: "^16.8.0 || ^17.0.0" };
+/**
+ * Packages the application provides: one copy of graphql (two graphql-js
+ * copies break), and the MCP SDK, which only `./tools`' server loads.
+ */
+export const PEERS: Readonly<Record<string, string>> = {
+  graphql: "^16.8.0 || ^17.0.0",
+  "@modelcontextprotocol/server": "^2.4.0",
+};
+/** Peers an application may leave out: HTTP and GraphQL users never load the MCP SDK. */
+export const OPTIONAL_PEERS: readonly string[] = ["@modelcontextprotocol/server"];
 /** The graphql majors the cross-runtime suite runs against, each a range for the consumer. */
 export const GRAPHQL_VERSIONS: Readonly<Record<string, string>> = {
   "16": "^16.8.0",
@@ -29,8 +37,9 @@ export const GRAPHQL_VERSIONS: Readonly<Record<string, string>> = {
  * from `node:http` to fetch handlers: widely used, kept up, Node >= 20, and it
  * streams response bodies (Server-Sent Events) and forwards aborts, so our
  * `createFetch` runs on Node as written. `ws` is the WebSocket server (and, on
- * Node 20, the client's `WebSocket`), `graphql-ws` the client, `zod` the schemas, and
- * `@types/node` the types a Node project has instead of the DOM lib.
+ * Node 20, the client's `WebSocket`), `graphql-ws` the client, `zod` the schemas,
+ * `@types/node` the types a Node project has instead of the DOM lib, and the MCP
+ * SDK's server (the optional peer) and client.
  */
 export const CONSUMER_DEPENDENCIES = [
   "@hono/node-server",
@@ -38,6 +47,8 @@ export const CONSUMER_DEPENDENCIES = [
   "graphql-ws",
   "zod",
   "@types/node",
+  "@modelcontextprotocol/server",
+  "@modelcontextprotocol/client",
 ];
 
 export const TOOLS = {

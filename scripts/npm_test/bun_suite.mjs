@@ -1,6 +1,7 @@
 // Bun: every export imports; a tree served by Bun.serve, GraphQL over
 // WebSocket by `handleBunWebSocket`, called with the typed HTTP client, the
-// typed GraphQL client and the graphql-ws client (on Bun's global WebSocket).
+// typed GraphQL client and the graphql-ws client (on Bun's global WebSocket),
+// and MCP at /mcp with the MCP SDK's client.
 // Prints `ok`/`not ok` lines, then `bun-suite-tally: {"passed":N,"failed":N}`,
 // and exits non-zero on any failure.
 import assert from "node:assert/strict";
@@ -10,6 +11,7 @@ import { createWsHandler } from "@ramify/api/graphql/ws";
 import {
   checkGraphQLHttp,
   checkHttpClient,
+  checkMcp,
   checkOneGraphQL,
   checkSubpath,
   checkSubscription,
@@ -45,8 +47,10 @@ for (const [subpath, names] of Object.entries(exports)) {
 await check("bun: one graphql, the application's", () => checkOneGraphQL());
 
 let server;
+let closeServers;
 await check("bun: Bun.serve serves the tree, /graphql upgrades to WebSocket", () => {
-  const { fetch, ws } = makeServers();
+  const { fetch, ws, close } = makeServers();
+  closeServers = close;
   server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -72,6 +76,11 @@ if (server !== undefined) {
     "bun: a subscription over handleBunWebSocket with the graphql-ws client",
     () => checkSubscription(`ws://127.0.0.1:${server.port}/graphql`, WebSocket),
   );
+  await check(
+    "bun: MCP over Streamable HTTP through Bun.serve, with the SDK's client",
+    () => checkMcp(baseUrl),
+  );
+  await closeServers();
   server.stop(true);
 }
 

@@ -22,6 +22,12 @@ import {
   toSDL,
 } from "@ramify/api/graphql";
 import { createWsHandler, handleBunWebSocket, type WsPeer } from "@ramify/api/graphql/ws";
+import {
+  createMcpHandler,
+  type McpFetchHandler,
+  type ToolDescriptor,
+  toTools,
+} from "@ramify/api/tools";
 import type { GraphQLSchema } from "graphql";
 import { z } from "zod";
 
@@ -94,3 +100,14 @@ export function surfaces(): unknown[] {
     handleBunWebSocket(server).websocket,
   ];
 }
+
+// The tool projection and the MCP server.
+const tools: ToolDescriptor[] = toTools(tree);
+const toolName: string = tools[0].name;
+const readOnlyHint: boolean | undefined = tools[0].annotations.readOnlyHint;
+const mcp: McpFetchHandler = createMcpHandler(tree, {
+  name: "consumer",
+  allowedOrigins: ["localhost"],
+});
+const mcpResponse: Promise<Response> = mcp(new Request("http://localhost/mcp"));
+void [toolName, readOnlyHint, mcpResponse];

@@ -20,6 +20,8 @@ import {
   wsTransport,
 } from "@ramify/api/graphql";
 import { handleBunWebSocket } from "@ramify/api/graphql/ws";
+import { createMcpHandler, toTools } from "@ramify/api/tools";
+import { Client as McpClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 
 const Book = z.object({ id: z.string(), title: z.string() });
 
@@ -62,16 +64,23 @@ export function makeTree() {
  * and `/openapi.json`, `graphql` for `/graphql` over HTTP, `websocket` the
  * graphql-transport-ws handlers (`handleBunWebSocket`, which Bun takes as is
  * and Node's `ws` serves through a peer object). `fetch` routes `/graphql` to
- * the GraphQL server and the rest to the HTTP surface.
+ * the GraphQL server, `/mcp` to the MCP server and the rest to the HTTP surface.
  */
 export function makeServers() {
   // One tree each, so that what one check adds the next does not see.
   const rest = createFetch(makeTree());
   const graphql = createHttpGraphQLServer(makeTree());
   const ws = handleBunWebSocket(createGraphQLServer(makeTree()));
-  const fetch = (request) =>
-    new URL(request.url).pathname === "/graphql" ? graphql(request) : rest(request);
-  return { fetch, ws };
+  const mcp = createMcpHandler(makeTree(), { name: "npm-proof" });
+  const fetch = (request) => {
+    const { pathname } = new URL(request.url);
+    return pathname === "/graphql"
+      ? graphql(request)
+      : pathname === "/mcp"
+      ? mcp(request)
+      : rest(request);
+  };
+  return { fetch, ws, close: () => mcp.close() };
 }
 
 /** Rejects if `promise` has not settled in `ms`: a guard against hangs, not a timing check. */
@@ -192,5 +201,44 @@ export async function checkSubscription(url, webSocketImpl) {
     ]);
   } finally {
     await socket.dispose();
+  }
+}
+
+/** The tool descriptors, and the MCP server at `/mcp` with the SDK's own client. */
+export async function checkMcp(baseUrl) {
+  assert.deepEqual(toTools(makeTree()).map((tool) => tool.name), [
+    "books.list",
+    "books.add",
+    "books.read",
+    "clock.ticks",
+  ]);
+  const client = new McpClient({ name: "npm-proof", version: "1.0.0" });
+  await within(
+    client.connect(new StreamableHTTPClientTransport(new URL("/mcp", baseUrl))),
+    "connect",
+  );
+  try {
+    const { tools } = await within(client.listTools(), "tools/list");
+    assert.equal(tools.length, 4);
+    const added = await within(
+      client.callTool({ name: "books.add", arguments: { title: "Emma" } }),
+      "tools/call",
+    );
+    assert.equal(added.structuredContent.title, "Emma");
+    const missing = await within(
+      client.callTool({ name: "books.add", arguments: { title: 42 } }),
+      "a refused call",
+    );
+    assert.equal(missing.isError, true);
+    const progress = [];
+    const ticks = await within(
+      client.callTool({ name: "clock.ticks", arguments: { to: 2 } }, {
+        onprogress: (update) => progress.push(update.progress),
+      }),
+      "a streaming tool",
+    );
+    assert.deepEqual(JSON.parse(ticks.content[0].text), [1, 2]);
+  } finally {
+    await client.close();
   }
 }

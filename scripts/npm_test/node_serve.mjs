@@ -1,7 +1,8 @@
 // Node: a tree served through node:http by @hono/node-server (the fetch
 // adapter), with GraphQL over WebSocket on the same server through the `ws`
 // package and `handleBunWebSocket`'s handlers, called with the typed HTTP
-// client, the typed GraphQL client and the graphql-ws client.
+// client, the typed GraphQL client and the graphql-ws client; MCP at /mcp with
+// the MCP SDK's client.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { createAdaptorServer } from "@hono/node-server";
@@ -11,6 +12,7 @@ import { createWsHandler } from "@ramify/api/graphql/ws";
 import {
   checkGraphQLHttp,
   checkHttpClient,
+  checkMcp,
   checkSubscription,
   makeServers,
   makeTree,
@@ -42,9 +44,11 @@ function serveSockets(wss, websocket) {
 let server;
 let wss;
 let baseUrl;
+let closeServers;
 
 before(async () => {
-  const { fetch, ws } = makeServers();
+  const { fetch, ws, close } = makeServers();
+  closeServers = close;
   server = createAdaptorServer({ fetch });
   wss = new WebSocketServer({
     server,
@@ -57,6 +61,7 @@ before(async () => {
 }, options);
 
 after(async () => {
+  await closeServers();
   for (const client of wss.clients) client.terminate();
   await new Promise((resolve) => wss.close(resolve));
   server.closeAllConnections();
@@ -75,6 +80,12 @@ test(
   "node: a subscription over ws with the graphql-ws client",
   options,
   () => checkSubscription(`${baseUrl.replace("http", "ws")}/graphql`, WebSocket),
+);
+
+test(
+  "node: MCP over Streamable HTTP through node:http, with the SDK's client",
+  options,
+  () => checkMcp(baseUrl),
 );
 
 test("node: createWsHandler names the alternatives where Deno is absent", () => {

@@ -96,3 +96,45 @@ function formOf(input: Record<string, unknown>): FormData {
   }
   return form;
 }
+
+/** What an MCP client gives back: the tool result, and the progress the call sent. */
+interface McpLike {
+  callTool(
+    params: { name: string; arguments?: Record<string, unknown> },
+    options?: { onprogress?: (progress: { message?: string }) => void },
+  ): Promise<{ content?: unknown; isError?: boolean }>;
+}
+
+/**
+ * Calls through an MCP client as an agent would: the tool named by the child
+ * steps joined with ".", captures as arguments. A tool error throws with the
+ * status its text starts with; a stream's items come from the progress the
+ * call sent, then its error if it failed.
+ */
+export function mcpCall(
+  client: McpLike,
+): (steps: readonly Step[], input?: Record<string, unknown>, stream?: boolean) => Promise<unknown> {
+  return async (steps, input, stream = false) => {
+    const names = steps.filter((step) => typeof step === "string");
+    const captures = Object.fromEntries(
+      steps.filter((step) => typeof step !== "string").map((step) => [step[0], step[1]]),
+    );
+    const progress: unknown[] = [];
+    const result = await client.callTool(
+      { name: names.join("."), arguments: { ...input, ...captures } },
+      { onprogress: ({ message }) => void progress.push(JSON.parse(message!)) },
+    );
+    const text = (result.content as { text: string }[])[0]?.text;
+    const failure = result.isError === true
+      ? Object.assign(new Error(text), { status: Number(/^(\d{3}) /.exec(text ?? "")?.[1]) })
+      : undefined;
+    if (stream) {
+      return (async function* () {
+        yield* failure === undefined ? JSON.parse(text!) as unknown[] : progress;
+        if (failure !== undefined) throw failure;
+      })();
+    }
+    if (failure !== undefined) throw failure;
+    return text === undefined ? undefined : JSON.parse(text);
+  };
+}

@@ -126,7 +126,7 @@ export interface Case {
   readonly steps: readonly Step[];
   readonly input?: Record<string, unknown>;
   readonly expect: Outcome;
-  /** The input holds files: a surface that cannot carry them must refuse the call. */
+  /** The call targets a leaf that takes files: a surface that cannot carry them must refuse it. */
   readonly files?: true;
 }
 
@@ -370,6 +370,7 @@ export const CASES: Case[] = [
     name: "attach without the file",
     steps: ["items", ["itemId", "1"], "attach"],
     input: { label: "empty" },
+    files: true,
     expect: { error: "input" },
   },
   {

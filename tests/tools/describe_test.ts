@@ -187,3 +187,12 @@ Deno.test("toTools: a schema with no JSON Schema form fails naming the leaf", ()
     /the input schema of the leaf at odd has no JSON Schema form/,
   );
 });
+
+Deno.test("toTools: a leaf whose input takes files is no tool (arguments are JSON)", () => {
+  const tools = toTools(api({
+    upload: op(({ file }) => file.name, { input: z.object({ file: z.file() }) }),
+    uploadMany: op(({ files }) => files.length, { input: z.object({ files: z.array(z.file()) }) }),
+    note: op(({ text }) => text, { input: z.object({ text: z.string() }) }),
+  }));
+  assert.deepEqual(tools.map((tool) => tool.name), ["note"]);
+});

@@ -310,3 +310,26 @@ Deno.test("MCP over HTTP: 2025 sessions are bounded; an unknown session is a 404
     await first.close();
   }
 });
+
+Deno.test("MCP: hostile arguments never reach a prototype or crash the server", async () => {
+  const connected = await overHttp();
+  try {
+    const polluting = JSON.parse('{"__proto__": {"polluted": true}, "title": "x", "pages": 1}');
+    const added = await connected.client.callTool({ name: "books.add", arguments: polluting });
+    assert.deepEqual(added.structuredContent, { id: "b1", title: "x", pages: 1 });
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+    const capture = await connected.client.callTool({
+      name: "books.read",
+      arguments: { bookId: { toString: "b1" } },
+    });
+    assert.match(text(capture), /^422 .*bookId is required: a string/);
+    const deep = await connected.client.callTool({
+      name: "books.add",
+      arguments: { title: JSON.parse("[".repeat(2000) + "]".repeat(2000)), pages: 1 },
+    });
+    assert.match(text(deep), /^422 /);
+    assert.deepEqual(connected.crashes, []);
+  } finally {
+    await connected.close();
+  }
+});
