@@ -153,21 +153,7 @@ function dateTimeScalar(): GraphQLScalarType {
       { nodes: node },
     );
   };
-  const definition = SCALAR_DEFINITIONS[DATE_TIME_SCALAR] as {
-    description: string;
-    specifiedByURL: string;
-  };
-  return new GraphQLScalarType({
-    name: DATE_TIME_SCALAR,
-    description: definition.description,
-    specifiedByURL: definition.specifiedByURL,
-    serialize: output,
-    parseValue: input,
-    parseLiteral: literal,
-    coerceOutputValue: output,
-    coerceInputValue: input,
-    coerceInputLiteral: literal,
-  });
+  return specifiedScalar(DATE_TIME_SCALAR, { output, input, literal });
 }
 
 function fileScalar(): GraphQLScalarType {
@@ -188,19 +174,28 @@ function fileScalar(): GraphQLScalarType {
   const output = (): never => {
     throw new GraphQLError("File is an input type: a result cannot hold a file");
   };
-  const definition = SCALAR_DEFINITIONS[FILE_SCALAR] as {
-    description: string;
-    specifiedByURL: string;
-  };
+  return specifiedScalar(FILE_SCALAR, { output, input, literal });
+}
+
+/** A scalar with a specification, coercing the same way under graphql 16's and 17's names. */
+function specifiedScalar(
+  name: string,
+  coerce: {
+    output: (value: unknown) => unknown;
+    input: (value: unknown) => unknown;
+    literal: (node: ValueNode) => unknown;
+  },
+): GraphQLScalarType {
+  const definition = SCALAR_DEFINITIONS[name] as { description: string; specifiedByURL: string };
   return new GraphQLScalarType({
-    name: FILE_SCALAR,
+    name,
     description: definition.description,
     specifiedByURL: definition.specifiedByURL,
-    serialize: output,
-    parseValue: input,
-    parseLiteral: literal,
-    coerceOutputValue: output,
-    coerceInputValue: input,
-    coerceInputLiteral: literal,
+    serialize: coerce.output,
+    parseValue: coerce.input,
+    parseLiteral: coerce.literal,
+    coerceOutputValue: coerce.output,
+    coerceInputValue: coerce.input,
+    coerceInputLiteral: coerce.literal,
   });
 }
