@@ -13,7 +13,7 @@ export const SUITE = join(ROOT, "scripts", "npm_test");
 
 /** What ships: the root module and these folders, without tests. */
 export const LIBRARY_FILES = ["mod.ts"];
-export const LIBRARY_DIRS = ["tree", "http", "graphql", "tools"];
+export const LIBRARY_DIRS = ["tree", "http", "graphql", "tools", "cli"];
 
 /**
  * Packages the application provides: one copy of graphql (two graphql-js

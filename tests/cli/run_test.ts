@@ -1,0 +1,271 @@
+// The command-line projection: the grammar (words, captures, flags of every
+// kind, --input), help at every level, "did you mean", confirmation, output,
+// exit codes, and remote mode against a live server.
+import assert from "node:assert/strict";
+import { z } from "zod";
+import { api, op } from "@ramify/api/tree";
+import { createFetch, HttpError } from "@ramify/api/http";
+import { runCli } from "@ramify/api/cli";
+import { withServer } from "../support/server.ts";
+import { memoryIo } from "./support.ts";
+
+const seen: unknown[] = [];
+const tree = api({
+  books: api({
+    list: op(() => [{ id: "1", title: "Dune" }], {
+      tags: { readOnly: true },
+      description: "Lists every book",
+    }),
+    add: op((input) => {
+      seen.push(input);
+      return { id: "2", ...input };
+    }, {
+      input: z.object({
+        title: z.string().min(1).describe("The title"),
+        pages: z.number().int().positive().optional(),
+        price: z.number().optional(),
+        hardcover: z.boolean().default(false),
+        genre: z.enum(["novel", "poetry"]).optional(),
+        tags: z.array(z.string()).optional(),
+        ratings: z.array(z.number()).optional(),
+        publisher: z.object({ name: z.string(), city: z.string().optional() }).optional(),
+        firstPublished: z.string().optional(),
+      }),
+      description: "Adds a book",
+    }),
+  }, {
+    fallback: {
+      name: "bookId",
+      subtree: api({
+        read: op(({ bookId }) => {
+          if (bookId !== "1") throw new HttpError(404, `No book ${bookId}`);
+          return { id: "1", title: "Dune" };
+        }, { tags: { readOnly: true }, input: z.object({ bookId: z.string() }) }),
+        remove: op(({ bookId }) => {
+          seen.push(`removed ${bookId}`);
+        }, { tags: { destructive: true } }),
+      }),
+    },
+  }),
+  ticks: op(async function* ({ to }) {
+    for (let i = 1; i <= to; i++) yield { tick: i };
+  }, { tags: { streaming: true }, input: z.object({ to: z.number().int() }) }),
+  echo: op((input: Record<string, unknown>) => input),
+  boom: op((): string => {
+    throw new Error("the disk is full");
+  }),
+});
+
+async function run(argv: string[], io = memoryIo()) {
+  seen.length = 0;
+  const code = await runCli(tree, argv, { name: "shop", io });
+  return { code, out: io.stdout.join(""), err: io.stderr.join(""), io };
+}
+
+Deno.test("cli: words select leaves; a fallback takes the next word", async () => {
+  const list = await run(["books", "list"]);
+  assert.deepEqual([list.code, list.out, list.err], [0, '[{"id":"1","title":"Dune"}]\n', ""]);
+  const read = await run(["books", "1", "read"]);
+  assert.equal(read.out, '{"id":"1","title":"Dune"}\n');
+});
+
+Deno.test("cli: flags of every kind go through the leaf's schema", async () => {
+  const { code, out } = await run([
+    "books",
+    "add",
+    "--title",
+    "Dune",
+    "--pages=412",
+    "--price",
+    "9.5",
+    "--hardcover",
+    "--genre",
+    "novel",
+    "--tags",
+    "sf",
+    "--tags",
+    "classic",
+    "--ratings",
+    "5",
+    "--ratings",
+    "4.5",
+    "--publisher.name",
+    "Chilton",
+    "--first-published",
+    "1965",
+  ]);
+  assert.equal(code, 0);
+  assert.deepEqual(JSON.parse(out), {
+    id: "2",
+    title: "Dune",
+    pages: 412,
+    price: 9.5,
+    hardcover: true,
+    genre: "novel",
+    tags: ["sf", "classic"],
+    ratings: [5, 4.5],
+    publisher: { name: "Chilton" },
+    firstPublished: "1965",
+  });
+  const negated = await run(["books", "add", "--title", "X", "--no-hardcover"]);
+  assert.equal(JSON.parse(negated.out).hardcover, false);
+  const json = await run([
+    "books",
+    "add",
+    "--title",
+    "X",
+    "--publisher",
+    '{"name":"Ace","city":"NY"}',
+  ]);
+  assert.deepEqual(JSON.parse(json.out).publisher, { name: "Ace", city: "NY" });
+  const spelled = await run(["books", "add", "--title", "X", "--firstPublished", "1966"]);
+  assert.equal(
+    JSON.parse(spelled.out).firstPublished,
+    "1966",
+    "the property's own spelling works too",
+  );
+});
+
+Deno.test("cli: --input gives the whole input as JSON, from a file or from stdin; flags win", async () => {
+  const inline = await run(["books", "add", "--input", '{"title":"A","pages":3}', "--pages", "4"]);
+  assert.deepEqual(JSON.parse(inline.out), { id: "2", title: "A", pages: 4, hardcover: false });
+  const fromFile = await run(
+    ["books", "add", "--input", "@book.json"],
+    memoryIo({ files: { "book.json": '{"title":"F"}' } }),
+  );
+  assert.equal(JSON.parse(fromFile.out).title, "F");
+  const fromStdin = await run(
+    ["books", "add", "--input", "-"],
+    memoryIo({ stdin: '{"title":"S"}' }),
+  );
+  assert.equal(JSON.parse(fromStdin.out).title, "S");
+  const notObject = await run(["books", "add", "--input", "[1]"]);
+  assert.deepEqual([notObject.code, notObject.err], [2, "error: --input expects a JSON object\n"]);
+  const missing = await run(["books", "add", "--input", "@nope.json"]);
+  assert.deepEqual([missing.code, missing.err], [2, "error: --input: cannot read nope.json\n"]);
+});
+
+Deno.test("cli: a leaf without an input schema takes any --name value", async () => {
+  const { out } = await run(["echo", "--a", "1", "--b=two", "--flag"]);
+  assert.deepEqual(JSON.parse(out), { a: "1", b: "two", flag: true });
+});
+
+Deno.test("cli: usage errors exit 2 and say what was meant", async () => {
+  const cases: [string[], string][] = [
+    [["bokos"], 'error: unknown command "bokos"; did you mean books?\n'],
+    [["books", "add", "--titel", "X"], "error: unknown flag --titel; did you mean --title?\n"],
+    [["books", "add", "--pages", "many"], 'error: --pages expects a number, got "many"\n'],
+    [["books", "add", "--pages", "1.5"], 'error: --pages expects an integer, got "1.5"\n'],
+    [["books", "add", "--title"], "error: --title <value>: argument missing\n"],
+    [["books", "list", "extra"], 'error: unexpected argument "extra"\n'],
+    [["completion", "tcsh"], "error: completion: give one of bash, zsh, fish\n"],
+  ];
+  for (const [argv, err] of cases) {
+    const result = await run(argv);
+    assert.deepEqual([result.code, result.err, result.out], [2, err, ""], argv.join(" "));
+  }
+  const bare = await run([]);
+  assert.equal(bare.code, 2);
+  assert.match(bare.err, /Usage: shop <command>[\s\S]*error: give a command\n$/);
+  const branch = await run(["books"]);
+  assert.match(branch.err, /error: "books" needs a command\n$/);
+  // "ad" is a book id to the grammar, so a command must follow; "add" was likely meant.
+  const typo = await run(["books", "ad"]);
+  assert.match(typo.err, /error: "books ad" needs a command; did you mean add\?\n$/);
+});
+
+Deno.test("cli: --help at every level lists commands, flags, types, choices, defaults and tags", async () => {
+  const root = await run(["--help"]);
+  assert.equal(root.code, 0);
+  assert.match(root.out, /Usage: shop <command>/);
+  assert.match(root.out, /\n {2}books +\.\.\.\n/);
+  assert.match(root.out, /\n {2}ticks +\[streaming\]\n/);
+  const books = await run(["books", "-h"]);
+  assert.match(books.out, /\n {2}list +Lists every book \[readOnly\] \[idempotent\]\n/);
+  assert.match(books.out, /\n {2}<bookId> +a value, then one of its commands\n/);
+  const add = await run(["books", "add", "--help"]);
+  assert.match(add.out, /Usage: shop books add \[flags\]\n\nAdds a book\n/);
+  assert.match(add.out, /--title <string> +The title; \(required\)\n/);
+  assert.match(add.out, /--pages <integer>\n/);
+  assert.match(add.out, /--hardcover, --no-hardcover +default: false\n/);
+  assert.match(add.out, /--genre <string> +one of: "novel", "poetry"\n/);
+  assert.match(add.out, /--tags <string> +repeat for more\n/);
+  assert.match(add.out, /--publisher\.name <string>\n/);
+  assert.match(add.out, /--first-published <string>\n/);
+  const remove = await run(["books", "7", "remove", "--help"]);
+  assert.match(remove.out, /Tags: \[destructive\]/);
+  assert.match(remove.out, /Flags: any --name value/);
+});
+
+Deno.test("cli: a destructive leaf asks on a terminal; --yes skips; no terminal fails fast; readOnly never asks", async () => {
+  const yes = await run(["books", "7", "remove"], memoryIo({ terminal: true, answer: "y" }));
+  assert.deepEqual([yes.code, seen, yes.io.prompts], [0, ["removed 7"], [
+    '"books 7 remove" is destructive. Proceed? [y/N] ',
+  ]]);
+  const no = await run(["books", "7", "remove"], memoryIo({ terminal: true, answer: "n" }));
+  assert.deepEqual([no.code, no.err, seen], [1, "aborted\n", []]);
+  const ended = await run(["books", "7", "remove"], memoryIo({ terminal: true }));
+  assert.deepEqual([ended.code, seen], [1, []], "input ending at the prompt is a no");
+  const flagged = await run(["books", "7", "remove", "--yes"], memoryIo({ terminal: true }));
+  assert.deepEqual([flagged.code, seen, flagged.io.prompts], [0, ["removed 7"], []]);
+  const short = await run(["books", "7", "remove", "-y"]);
+  assert.deepEqual([short.code, seen], [0, ["removed 7"]]);
+  const piped = await run(["books", "7", "remove"]);
+  assert.deepEqual([piped.code, piped.err, seen], [
+    1,
+    'error: "books 7 remove" is destructive: pass --yes to run it without a terminal\n',
+    [],
+  ]);
+  const read = await run(["books", "1", "read"], memoryIo({ terminal: true }));
+  assert.deepEqual([read.code, read.io.prompts], [0, []]);
+});
+
+Deno.test("cli: output is pretty on a terminal, compact with --json or in a pipe; streams are JSON lines", async () => {
+  const pretty = await run(["books", "1", "read"], memoryIo({ terminal: true }));
+  assert.equal(pretty.out, '{\n  "id": "1",\n  "title": "Dune"\n}\n');
+  const compact = await run(["books", "1", "read", "--json"], memoryIo({ terminal: true }));
+  assert.equal(compact.out, '{"id":"1","title":"Dune"}\n');
+  const stream = await run(["ticks", "--to", "3"], memoryIo({ terminal: true }));
+  assert.equal(stream.out, '{"tick":1}\n{"tick":2}\n{"tick":3}\n');
+  const nothing = await run(["books", "7", "remove", "--yes"]);
+  assert.equal(nothing.out, "");
+});
+
+Deno.test("cli: failures are one line on stderr with exit 1", async () => {
+  const missing = await run(["books", "9", "read"]);
+  assert.deepEqual([missing.code, missing.out, missing.err], [
+    1,
+    "",
+    "error: 404 Not Found: No book 9\n",
+  ]);
+  const invalid = await run(["books", "add", "--title", ""]);
+  assert.equal(invalid.code, 1);
+  assert.match(invalid.err, /^error: 422 Unprocessable Content: title: .*\n$/);
+  const crash = await run(["boom"]);
+  assert.deepEqual([crash.code, crash.err], [
+    1,
+    "error: 500 Internal Server Error: the disk is full\n",
+  ]);
+});
+
+Deno.test("cli: remote mode calls a running server through the typed client, with the same output", async () => {
+  await withServer(createFetch(tree, { onError: () => {} }), async (base) => {
+    const local = await run(["books", "add", "--title", "Dune", "--tags", "sf"]);
+    const remote = await run(["--url", base, "books", "add", "--title", "Dune", "--tags", "sf"]);
+    assert.deepEqual([remote.code, remote.out], [0, local.out]);
+    const read = await run(["books", "1", "read", "--url", base]);
+    assert.equal(read.out, '{"id":"1","title":"Dune"}\n');
+    const missing = await run(["--url", base, "books", "9", "read"]);
+    assert.deepEqual([missing.code, missing.err], [1, "error: 404 Not Found: No book 9\n"]);
+    const invalid = await run(["--url", base, "books", "add", "--title", ""]);
+    assert.match(invalid.err, /^error: 422 Unprocessable Content: title: /);
+    const stream = await run(["--url", base, "ticks", "--to", "2"]);
+    assert.equal(stream.out, '{"tick":1}\n{"tick":2}\n');
+    const io = memoryIo();
+    const byOption = await runCli(tree, ["books", "list"], { io, baseUrl: base });
+    assert.deepEqual([byOption, io.stdout.join("")], [0, '[{"id":"1","title":"Dune"}]\n']);
+  });
+  const down = await run(["--url", "http://127.0.0.1:9", "books", "list"]);
+  assert.equal(down.code, 1);
+  assert.match(down.err, /^error: the server could not be reached/);
+});
