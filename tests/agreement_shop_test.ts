@@ -2,8 +2,9 @@
 // nullable fields, nested objects, arrays, dates, captures, files, HttpError
 // 404/409, validation and crashes, one table of calls through every surface and client:
 // the call path, the HTTP client, openapi-fetch over the served document, the
-// GraphQL client over HTTP and WebSocket, the generated GraphQL client, and
-// the MCP SDK's client over Streamable HTTP.
+// GraphQL client over HTTP and WebSocket, the generated GraphQL client, the
+// MCP SDK's client over Streamable HTTP, and the command line in process and
+// against the server.
 // Each must give the same value (in its JSON form where a client does not
 // revive dates) or the same kind of error.
 import assert from "node:assert/strict";
@@ -21,7 +22,14 @@ import {
 import { createWsHandler } from "@ramify/api/graphql/ws";
 import { createMcpHandler } from "@ramify/api/tools";
 import { Client as McpClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { callThrough, leafAt, mcpCall, openapiCall, type Step } from "./support/agreement.ts";
+import {
+  callThrough,
+  cliCall,
+  leafAt,
+  mcpCall,
+  openapiCall,
+  type Step,
+} from "./support/agreement.ts";
 import { type Case, CASES, type Kind, type Outcome, reset, tree } from "./support/shop.ts";
 
 interface Surface {
@@ -169,6 +177,15 @@ Deno.test("agreement (shop): every surface gives the same values and error kinds
         generated.createClient(generated.httpTransport(`${base}/graphql`)),
         false,
       ),
+      ...[undefined, base].map((url): Surface => ({
+        name: url === undefined ? "command line, in process" : "command line, --url",
+        revives: false,
+        call: cliCall(tree, url),
+        classify: (error) => {
+          const { status, exitCode } = error as { status?: number; exitCode?: number };
+          return exitCode === 1 ? BY_STATUS[status ?? 0] : undefined;
+        },
+      })),
       {
         name: "MCP client over Streamable HTTP",
         revives: false,

@@ -1,8 +1,8 @@
 // The agreement suite: one tree, one table of calls, run through every surface
 // and client (the call path itself, the HTTP client over a live createFetch,
 // openapi-fetch over the served document, the GraphQL client over HTTP and over
-// WebSocket, the generated GraphQL client, and the MCP SDK's client over
-// Streamable HTTP).
+// WebSocket, the generated GraphQL client, the MCP SDK's client over
+// Streamable HTTP, and the command line in process and against the server).
 // Every surface must give the same values and the same kinds of error, report
 // server faults to its onError, and never put a hidden field on the wire.
 import assert from "node:assert/strict";
@@ -22,7 +22,14 @@ import {
 import { createWsHandler } from "@ramify/api/graphql/ws";
 import { createMcpHandler } from "@ramify/api/tools";
 import { Client as McpClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { callThrough, leafAt, mcpCall, openapiCall, type Step } from "./support/agreement.ts";
+import {
+  callThrough,
+  cliCall,
+  leafAt,
+  mcpCall,
+  openapiCall,
+  type Step,
+} from "./support/agreement.ts";
 
 const User = z.object({ id: z.string(), name: z.string() });
 type UserIn = z.input<typeof User>;
@@ -141,6 +148,13 @@ function graphqlKind(error: unknown): "input" | "fault" | undefined {
     return "fault";
   }
   return undefined;
+}
+
+/** A failed command: exit code 1 and one line starting with the status. */
+function cliKind(error: unknown): "input" | "fault" | undefined {
+  const { status, exitCode } = error as { status?: number; exitCode?: number };
+  if (exitCode !== 1) return undefined;
+  return status === 422 ? "input" : status === 500 ? "fault" : undefined;
 }
 
 async function outcomeOf(surface: Surface, test: Case): Promise<Outcome> {
@@ -283,6 +297,19 @@ Deno.test("agreement: every surface gives the same values and errors, and hides 
         generated.createClient(generated.httpTransport(`http://${origin}/graphql`)),
         generated.GraphQLClientError,
       ),
+      {
+        name: "command line, in process",
+        streams: true,
+        call: cliCall(tree),
+        classify: cliKind,
+      },
+      {
+        name: "command line, against the server (--url)",
+        streams: true,
+        reported: httpReported,
+        call: cliCall(tree, `http://${origin}`),
+        classify: cliKind,
+      },
       {
         name: "MCP client over Streamable HTTP",
         streams: true,

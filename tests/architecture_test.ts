@@ -258,6 +258,13 @@ Deno.test(`architecture: no source file over ${MAX_LINES} lines`, async () => {
   assert.deepEqual(longFiles(everything), []);
 });
 
+Deno.test("architecture: only the command line imports node: built-ins (the rest is web platform)", () => {
+  const offenders = [...sources].filter(([path, text]) =>
+    !path.startsWith("cli/") && /^\s*(import|export)\b[^;]*from "node:|import\("node:/m.test(text)
+  ).map(([path]) => path);
+  assert.deepEqual(offenders, []);
+});
+
 Deno.test("architecture: each layer imports only what it may", () => {
   assert.deepEqual(layerOffences([...sources.keys()], edges), []);
 });

@@ -102,9 +102,10 @@ export function packageJson(
     peerDependenciesMeta: Object.fromEntries(
       OPTIONAL_PEERS.map((name) => [name, { optional: true }]),
     ),
-    // The build compiles against the peers at deno.json's ranges (graphql 17).
+    // The build compiles against the peers at deno.json's ranges (graphql 17),
+    // and Node's types for the command line's node: built-ins.
     devDependencies: Object.fromEntries(
-      Object.keys(PEERS).map((name) => [name, rangeOf(config, name)]),
+      [...Object.keys(PEERS), "@types/node"].map((name) => [name, rangeOf(config, name)]),
     ),
   };
 }
@@ -123,6 +124,10 @@ export const BASE_COMPILER_OPTIONS = {
 export function compile(rootNames: string[]): void {
   const { options, errors } = ts.convertCompilerOptionsFromJson({
     ...BASE_COMPILER_OPTIONS,
+    // The command line reads stdio through node: built-ins, which Deno, Node and
+    // Bun all have; the architecture test keeps node: imports inside cli/.
+    types: ["node"],
+    typeRoots: ["./node_modules/@types"],
     declaration: true,
     declarationMap: true,
     sourceMap: true,

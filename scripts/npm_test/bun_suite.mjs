@@ -9,6 +9,7 @@ import process from "node:process";
 import { createGraphQLServer } from "@ramify/api/graphql";
 import { createWsHandler } from "@ramify/api/graphql/ws";
 import {
+  checkCli,
   checkGraphQLHttp,
   checkHttpClient,
   checkMcp,
@@ -79,6 +80,10 @@ if (server !== undefined) {
   await check(
     "bun: MCP over Streamable HTTP through Bun.serve, with the SDK's client",
     () => checkMcp(baseUrl),
+  );
+  await check(
+    "bun: the command line as a process, and against Bun.serve with --url",
+    () => checkCli(baseUrl),
   );
   await closeServers();
   server.stop(true);

@@ -28,6 +28,7 @@ import {
   type ToolDescriptor,
   toTools,
 } from "@ramify/api/tools";
+import { type CliOptions, completionScript, runCli } from "@ramify/api/cli";
 import type { GraphQLSchema } from "graphql";
 import { z } from "zod";
 
@@ -111,3 +112,9 @@ const mcp: McpFetchHandler = createMcpHandler(tree, {
 });
 const mcpResponse: Promise<Response> = mcp(new Request("http://localhost/mcp"));
 void [toolName, readOnlyHint, mcpResponse];
+
+// The command line.
+const cliOptions: CliOptions = { name: "consumer", baseUrl: "http://localhost:8000" };
+const exitCode: Promise<number> = runCli(tree, ["books", "list"], cliOptions);
+const script: string = completionScript("bash", "consumer");
+void [exitCode, script];

@@ -7,6 +7,8 @@
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import process from "node:process";
 import { z } from "zod";
 import { createClient as createWsClient } from "graphql-ws";
@@ -21,6 +23,7 @@ import {
 } from "@ramify/api/graphql";
 import { handleBunWebSocket } from "@ramify/api/graphql/ws";
 import { createMcpHandler, toTools } from "@ramify/api/tools";
+import { runCli } from "@ramify/api/cli";
 import { Client as McpClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 
 const Book = z.object({ id: z.string(), title: z.string() });
@@ -241,4 +244,53 @@ export async function checkMcp(baseUrl) {
   } finally {
     await client.close();
   }
+}
+
+/**
+ * The command line: `cli.mjs` run as a process by this runtime (its exit code,
+ * stdout and stderr), and remote mode against a served tree.
+ */
+export async function checkCli(baseUrl) {
+  const script = fileURLToPath(new URL("./cli.mjs", import.meta.url));
+  const run = (...args) => {
+    const result = spawnSync(process.execPath, [script, ...args], {
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    return { code: result.status, out: result.stdout, err: result.stderr };
+  };
+  assert.deepEqual(run("books", "list"), {
+    code: 0,
+    out: '[{"id":"1","title":"Dune"}]\n',
+    err: "",
+  });
+  assert.deepEqual(run("books", "1", "read"), {
+    code: 0,
+    out: '{"id":"1","title":"Dune"}\n',
+    err: "",
+  });
+  assert.deepEqual(run("clock", "ticks", "--to", "2"), { code: 0, out: "1\n2\n", err: "" });
+  const usage = run("bokos");
+  assert.deepEqual([usage.code, usage.err], [
+    2,
+    'error: unknown command "bokos"; did you mean books?\n',
+  ]);
+  const invalid = run("books", "add", "--title", "--to");
+  assert.equal(invalid.code, 2);
+  const out = [];
+  const io = {
+    out: (text) => out.push(text),
+    err: (text) => out.push(text),
+    stdinIsTerminal: false,
+    stdoutIsTerminal: false,
+    prompt: () => Promise.resolve(undefined),
+    readStdin: () => Promise.resolve(""),
+    readFile: () => Promise.resolve(new Uint8Array()),
+  };
+  const code = await within(
+    runCli(makeTree(), ["--url", baseUrl, "books", "add", "--title", "Emma"], { io }),
+    "remote mode",
+  );
+  assert.equal(code, 0);
+  assert.equal(JSON.parse(out.join("")).title, "Emma");
 }

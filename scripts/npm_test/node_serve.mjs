@@ -10,6 +10,7 @@ import { WebSocket, WebSocketServer } from "ws";
 import { createGraphQLServer } from "@ramify/api/graphql";
 import { createWsHandler } from "@ramify/api/graphql/ws";
 import {
+  checkCli,
   checkGraphQLHttp,
   checkHttpClient,
   checkMcp,
@@ -86,6 +87,12 @@ test(
   "node: MCP over Streamable HTTP through node:http, with the SDK's client",
   options,
   () => checkMcp(baseUrl),
+);
+
+test(
+  "node: the command line as a process, and against node:http with --url",
+  options,
+  () => checkCli(baseUrl),
 );
 
 test("node: createWsHandler names the alternatives where Deno is absent", () => {

@@ -7,7 +7,7 @@ import { api, op } from "@ramify/api/tree";
 import { createFetch, HttpError } from "@ramify/api/http";
 import { runCli } from "@ramify/api/cli";
 import { withServer } from "../support/server.ts";
-import { memoryIo } from "./support.ts";
+import { memoryIo } from "../support/cli_io.ts";
 
 const seen: unknown[] = [];
 const tree = api({
@@ -268,4 +268,32 @@ Deno.test("cli: remote mode calls a running server through the typed client, wit
   const down = await run(["--url", "http://127.0.0.1:9", "books", "list"]);
   assert.equal(down.code, 1);
   assert.match(down.err, /^error: the server could not be reached/);
+});
+
+Deno.test("cli: a file input takes a path; the leaf gets a File", async () => {
+  const files = api({
+    attach: op(async ({ file, extra }) => ({
+      name: file.name,
+      text: await file.text(),
+      extra: await Promise.all((extra ?? []).map((item) => item.text())),
+    }), { input: z.object({ file: z.file(), extra: z.array(z.file()).optional() }) }),
+  });
+  const io = memoryIo({ files: { "dir/note.txt": "hello", "a": "A", "b": "B" } });
+  const code = await runCli(files, [
+    "attach",
+    "--file",
+    "dir/note.txt",
+    "--extra",
+    "a",
+    "--extra",
+    "b",
+  ], { io });
+  assert.deepEqual([code, JSON.parse(io.stdout.join(""))], [0, {
+    name: "note.txt",
+    text: "hello",
+    extra: ["A", "B"],
+  }]);
+  const missing = memoryIo();
+  assert.equal(await runCli(files, ["attach", "--file", "nope.txt"], { io: missing }), 2);
+  assert.equal(missing.stderr.join(""), 'error: --file expects a readable file, got "nope.txt"\n');
 });

@@ -5,6 +5,8 @@ import openapiFetch from "openapi-fetch";
 import type { Node } from "@ramify/api/tree";
 import { listOperations } from "@ramify/api/http";
 import { httpProjection } from "@ramify/api/http/dx";
+import { runCli } from "@ramify/api/cli";
+import { memoryIo } from "./cli_io.ts";
 
 /** A step to a leaf: a child's name, or a fallback's name with its captured value. */
 export type Step = string | readonly [string, string];
@@ -136,5 +138,52 @@ export function mcpCall(
     }
     if (failure !== undefined) throw failure;
     return text === undefined ? undefined : JSON.parse(text);
+  };
+}
+
+/**
+ * Calls through the command line as a person would: the steps as words
+ * (captures as their values), files as `--<name> <path>` flags over files the
+ * io holds, the rest as `--input <json>`; `--url` for remote mode. Output is
+ * parsed back: one JSON value, or a stream's JSON lines; a failure throws with
+ * the status its one line starts with.
+ */
+export function cliCall(
+  root: Node,
+  url?: string,
+): (steps: readonly Step[], input?: Record<string, unknown>, stream?: boolean) => Promise<unknown> {
+  return async (steps, input = {}, stream = false) => {
+    const words = steps.map((step) => typeof step === "string" ? step : step[1]);
+    const files: Record<string, Uint8Array> = {};
+    const flags: string[] = [];
+    const json: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(input)) {
+      const blobs = (Array.isArray(value) ? value : [value]).filter((item) => item instanceof Blob);
+      if (blobs.length === 0) {
+        json[key] = value;
+        continue;
+      }
+      for (const blob of blobs) {
+        const path = blob instanceof File ? blob.name : "blob";
+        files[path] = new Uint8Array(await blob.arrayBuffer());
+        flags.push(`--${key.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase()}`, path);
+      }
+    }
+    const io = memoryIo({ files });
+    const argv = [...words, "--input", JSON.stringify(json), ...flags, "--yes"];
+    const code = await runCli(root, url === undefined ? argv : ["--url", url, ...argv], { io });
+    const lines = io.stdout.join("").split("\n").filter((line) => line !== "");
+    const failure = code === 0 ? undefined : Object.assign(new Error(io.stderr.join("")), {
+      status: Number(/^error: (\d{3}) /.exec(io.stderr.join(""))?.[1]),
+      exitCode: code,
+    });
+    if (stream) {
+      return (async function* () {
+        yield* lines.map((line) => JSON.parse(line));
+        if (failure !== undefined) throw failure;
+      })();
+    }
+    if (failure !== undefined) throw failure;
+    return lines.length === 0 ? undefined : JSON.parse(lines.join("\n"));
   };
 }

@@ -1,4 +1,5 @@
-// The CLI tests' io: what was written, a scripted terminal and standard input.
+// The CLI's io in memory, for the CLI tests and the agreement suites: what was
+// written, a scripted terminal, standard input and files.
 import type { CliIo } from "@ramify/api/cli";
 
 export interface MemoryIo extends CliIo {
@@ -8,8 +9,12 @@ export interface MemoryIo extends CliIo {
 }
 
 export function memoryIo(
-  opts: { terminal?: boolean; answer?: string; stdin?: string; files?: Record<string, string> } =
-    {},
+  opts: {
+    terminal?: boolean;
+    answer?: string;
+    stdin?: string;
+    files?: Record<string, string | Uint8Array>;
+  } = {},
 ): MemoryIo {
   const stdout: string[] = [];
   const stderr: string[] = [];
@@ -28,10 +33,11 @@ export function memoryIo(
     },
     readStdin: () => Promise.resolve(opts.stdin ?? ""),
     readFile: (path) => {
-      const text = opts.files?.[path];
-      return text === undefined
-        ? Promise.reject(new Error(`no file ${path}`))
-        : Promise.resolve(new TextEncoder().encode(text));
+      const content = opts.files?.[path];
+      if (content === undefined) return Promise.reject(new Error(`no file ${path}`));
+      return Promise.resolve(
+        typeof content === "string" ? new TextEncoder().encode(content) : content,
+      );
     },
   };
 }
