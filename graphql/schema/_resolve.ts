@@ -97,6 +97,13 @@ function clientError(opts: ResolveOptions): (error: unknown) => GraphQLError {
         extensions: { code: "BAD_USER_INPUT", issues: error.issues },
       });
     }
+    // A handler giving up because its signal aborted (a timeout, a client gone) did not crash.
+    if (
+      error instanceof DOMException &&
+      (error.name === "AbortError" || error.name === "TimeoutError")
+    ) {
+      return new GraphQLError("The operation was cancelled", { extensions: { code: "CANCELLED" } });
+    }
     // A result that breaks its output schema is the server's fault: never mapped, never shown.
     const mappedError = error instanceof OutputError ? undefined : map(error);
     if (mappedError !== undefined) return mappedError;

@@ -121,6 +121,11 @@ export interface HttpGraphQLServerOptions extends GraphQLServerOptions {
   /** The largest `POST` body accepted, in bytes, a multipart request's files included (`413` above it). Default 1 MiB. */
   readonly maxBodyBytes?: number;
   /**
+   * The largest response, in bytes of JSON: a larger result is replaced by an
+   * error with code `RESPONSE_TOO_LARGE`. Default 16 MiB.
+   */
+  readonly maxResponseBytes?: number;
+  /**
    * The longest document (`query`) accepted, in characters: `413` in a `POST`
    * body, `414` in a `GET` URL. Documents are cached by their text, so this
    * bounds what the cache can hold. Default 100,000.
@@ -183,6 +188,7 @@ export function createHttpGraphQLServer(
   const server = createGraphQLServer(tree, opts);
   const safeOverGet = getSafety(tree, server.schema, opts);
   const maxBodyBytes = opts.maxBodyBytes ?? 1024 * 1024;
+  const maxResponseBytes = opts.maxResponseBytes ?? 16 * 1024 * 1024;
   const maxQueryLength = opts.maxQueryLength ?? 100_000;
   const maxDepth = opts.maxBodyDepth ?? 64;
   const maxTokens = opts.limits?.maxTokens ?? 10_000;
@@ -269,7 +275,10 @@ export function createHttpGraphQLServer(
       // No data: a request error raised before execution began (variable coercion).
       return requestErrors(media, (result.errors ?? []).map(inputError));
     }
-    return new Response(serialize(result), { status: 200, headers: media.headers });
+    return new Response(serialize(result, maxResponseBytes), {
+      status: 200,
+      headers: media.headers,
+    });
   };
 
   const contextFailure = (error: unknown, media: Media): Response => {
@@ -352,8 +361,17 @@ function requestErrors(media: Media, errors: readonly unknown[]): Response {
 }
 
 /** A result as JSON text; a value JSON cannot hold is a crash (masked by the caller). */
-function serialize(result: ExecutionResult): string {
-  return JSON.stringify(result);
+function serialize(result: ExecutionResult, maxBytes: number): string {
+  const text = JSON.stringify(result);
+  // Characters bound bytes from below; count bytes only when it could matter.
+  if (text.length * 3 <= maxBytes || new TextEncoder().encode(text).length <= maxBytes) return text;
+  return JSON.stringify({
+    data: null,
+    errors: [{
+      message: `The response is larger than ${maxBytes} bytes; ask for less`,
+      extensions: { code: "RESPONSE_TOO_LARGE" },
+    }],
+  });
 }
 
 function mutationOverGet(): Refusal {

@@ -1,7 +1,8 @@
 /**
  * `createGraphQLServer(tree, opts?)`: the executable schema of a tree with
  * `execute` and `subscribe`, parsed and validated documents cached, and safe
- * limits on what one document may ask (depth, aliases, fields, tokens).
+ * limits on what one document may ask (depth, aliases, fields, tokens, the
+ * estimated cost) and on how long it may run.
  * Transports (`createHttpGraphQLServer`, the WebSocket handlers) are built on it.
  *
  * @example
@@ -20,15 +21,14 @@ import {
   type DocumentNode,
   execute,
   type ExecutionResult,
-  type FragmentDefinitionNode,
   GraphQLError,
   type GraphQLSchema,
-  Kind,
   parse,
-  type SelectionSetNode,
   subscribe,
   validate,
 } from "graphql";
+import { checkLimits, type Limits } from "./_limits.ts";
+import { hideSuggestions, maskExecution } from "./_results.ts";
 import type { HandlerContext, Node } from "../../tree/node.ts";
 import { projectGraphQL, type ProjectGraphQLResult } from "../schema/projection.ts";
 import { printProjection } from "../schema/sdl.ts";
@@ -54,6 +54,15 @@ export interface GraphQLLimits {
   readonly maxFields?: number;
   /** The most lexical tokens in a document. Default 10,000. */
   readonly maxTokens?: number;
+  /**
+   * The most fields an operation may resolve, estimated before it runs: each
+   * field counts once per object it is selected on, and a list multiplies what
+   * is inside it by its size (a literal `first`/`last`/`limit`/`pageSize`/
+   * `take`/`count` argument, else `listSize`). Default 10,000.
+   */
+  readonly maxCost?: number;
+  /** The size the cost estimate gives a list without a size argument. Default 10. */
+  readonly listSize?: number;
 }
 
 /**
@@ -73,9 +82,20 @@ export interface GraphQLServerOptions extends CreateResolverOptions {
   readonly limits?: GraphQLLimits;
   /** How many parsed and validated documents to keep. Default 1,000. */
   readonly documentCacheSize?: number;
-  /** The most document text the cache holds, in characters. Default 4 MiB worth. */
-  readonly documentCacheChars?: number;
+  /**
+   * The memory the document cache may hold, in bytes, estimated as 64 bytes
+   * per character of document text (what a parsed document costs). Default 32 MiB.
+   */
+  readonly documentCacheBytes?: number;
+  /**
+   * How long one operation may run, in milliseconds: past it the handlers'
+   * `signal` aborts and the result is an error with code `TIMEOUT`. Default 30,000.
+   */
+  readonly executionTimeoutMs?: number;
 }
+
+/** What a parsed document costs per character of its text: graphql-js measured about 50 (with locations); 64 leaves headroom. */
+const BYTES_PER_CHAR = 64;
 
 /**
  * One GraphQL request.
@@ -161,15 +181,20 @@ export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {})
   const projection = projectGraphQL(tree, opts);
   const schema = toSchema(projection, opts);
   const sdl = printProjection(projection);
-  const limits = {
+  const limits: Limits = {
     maxDepth: opts.limits?.maxDepth ?? 15,
     maxAliases: opts.limits?.maxAliases ?? 30,
     maxFields: opts.limits?.maxFields ?? 1_000,
     maxTokens: opts.limits?.maxTokens ?? 10_000,
+    maxCost: opts.limits?.maxCost ?? 10_000,
+    listSize: opts.limits?.listSize ?? 10,
   };
   const introspection = opts.introspection ?? true;
   const cacheSize = opts.documentCacheSize ?? 1_000;
-  const cacheChars = opts.documentCacheChars ?? 4 * 1024 * 1024;
+  const cacheChars = (opts.documentCacheBytes ?? 32 * 1024 * 1024) / BYTES_PER_CHAR;
+  const timeoutMs = opts.executionTimeoutMs ?? 30_000;
+  const observe = opts.onError ??
+    ((error: unknown) => console.error("ramify: GraphQL execution crashed:", error));
   const cache = new Map<string, PreparedDocument>();
   let cachedChars = 0;
 
@@ -182,7 +207,7 @@ export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {})
       return cached;
     }
     const prepared = prepareUncached(schema, query, limits, introspection);
-    // Bounded by count and by text, so large documents cannot fill the memory.
+    // Bounded by count and by estimated memory, so large documents cannot fill it.
     if (query.length <= cacheChars) {
       cache.set(query, prepared);
       cachedChars += query.length;
@@ -195,13 +220,23 @@ export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {})
     return prepared;
   };
 
-  const args = (request: GraphQLRequest, document: DocumentNode) => ({
-    schema,
-    document,
-    variableValues: request.variables ?? undefined,
-    operationName: request.operationName ?? undefined,
-    contextValue: request.context ?? {},
-  });
+  const args = (request: GraphQLRequest, document: DocumentNode, signal?: AbortSignal) => {
+    const context = request.context ?? {};
+    const contextValue = signal === undefined ? context : {
+      ...context,
+      signal: context.signal === undefined ? signal : AbortSignal.any([context.signal, signal]),
+    };
+    return {
+      schema,
+      document,
+      variableValues: request.variables ?? undefined,
+      operationName: request.operationName ?? undefined,
+      contextValue,
+      // graphql 17 stops executing on it; graphql 16 ignores the key.
+      ...(signal === undefined ? {} : { abortSignal: contextValue.signal }),
+    };
+  };
+  const finish = (result: ExecutionResult) => maskExecution(result, observe, introspection);
 
   return {
     schema,
@@ -213,14 +248,38 @@ export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {})
         ? prepare(request.query)
         : { document: request.document };
       if ("errors" in prepared) return { errors: prepared.errors };
-      return await execute(args(request, prepared.document));
+      const timeout = new AbortController();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timedOut = new Promise<ExecutionResult>((resolve) => {
+        timer = setTimeout(() => {
+          timeout.abort(new DOMException("The operation timed out", "TimeoutError"));
+          resolve({
+            data: null,
+            errors: [
+              new GraphQLError(`The operation did not finish within ${timeoutMs} ms`, {
+                extensions: { code: "TIMEOUT" },
+              }),
+            ],
+          });
+        }, timeoutMs);
+      });
+      try {
+        const running = Promise.resolve(execute(args(request, prepared.document, timeout.signal)));
+        return await Promise.race([running.then(finish), timedOut]);
+      } finally {
+        clearTimeout(timer);
+      }
     },
     async subscribe(request) {
       const prepared = request.document === undefined
         ? prepare(request.query)
         : { document: request.document };
       if ("errors" in prepared) return { errors: prepared.errors };
-      return await subscribe(args(request, prepared.document));
+      const result = await subscribe(args(request, prepared.document));
+      if (!(Symbol.asyncIterator in result)) return finish(result);
+      return (async function* () {
+        for await (const item of result) yield finish(item);
+      })();
     },
   };
 }
@@ -228,7 +287,7 @@ export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {})
 function prepareUncached(
   schema: GraphQLSchema,
   query: string,
-  limits: Required<GraphQLLimits>,
+  limits: Limits,
   introspection: boolean,
 ): PreparedDocument {
   let document: DocumentNode;
@@ -249,87 +308,8 @@ function prepareUncached(
       ],
     };
   }
-  if (errors.length > 0) return { errors };
-  const limitErrors = checkLimits(document, limits, introspection);
+  // Suggestions name schema members: with introspection off they are hidden too.
+  if (errors.length > 0) return { errors: introspection ? errors : hideSuggestions(errors) };
+  const limitErrors = checkLimits(schema, document, limits, introspection);
   return limitErrors.length > 0 ? { errors: limitErrors } : { document };
-}
-
-/**
- * Depth, aliases and field count of every operation, fragments expanded (the
- * validation above has already refused fragment cycles), and introspection.
- */
-function checkLimits(
-  document: DocumentNode,
-  limits: Required<GraphQLLimits>,
-  introspection: boolean,
-): GraphQLError[] {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) {
-      fragments.set(definition.name.value, definition);
-    }
-  }
-  const errors: GraphQLError[] = [];
-  for (const definition of document.definitions) {
-    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
-    let fields = 0;
-    let aliases = 0;
-    let deepest = 0;
-    let introspects = false;
-    const visit = (set: SelectionSetNode, depth: number) => {
-      deepest = Math.max(deepest, depth);
-      if (depth > limits.maxDepth || fields > limits.maxFields) return;
-      for (const selection of set.selections) {
-        // Every selection counts, spreads too: fragments that only spread each
-        // other must not expand without bound.
-        fields++;
-        if (selection.kind === Kind.FIELD) {
-          if (selection.alias !== undefined) aliases++;
-          const name = selection.name.value;
-          if (name === "__schema" || name === "__type") introspects = true;
-          if (selection.selectionSet) visit(selection.selectionSet, depth + 1);
-        } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-          visit(selection.selectionSet, depth);
-        } else {
-          const fragment = fragments.get(selection.name.value);
-          if (fragment !== undefined) visit(fragment.selectionSet, depth);
-        }
-      }
-    };
-    visit(definition.selectionSet, 1);
-    const name = definition.name?.value ?? "the operation";
-    if (deepest > limits.maxDepth) {
-      errors.push(
-        new GraphQLError(`${name} nests deeper than ${limits.maxDepth} levels`, {
-          nodes: definition,
-          extensions: { code: "GRAPHQL_VALIDATION_FAILED" },
-        }),
-      );
-    }
-    if (aliases > limits.maxAliases) {
-      errors.push(
-        new GraphQLError(`${name} has more than ${limits.maxAliases} aliases`, {
-          nodes: definition,
-          extensions: { code: "GRAPHQL_VALIDATION_FAILED" },
-        }),
-      );
-    }
-    if (fields > limits.maxFields) {
-      errors.push(
-        new GraphQLError(`${name} makes more than ${limits.maxFields} selections`, {
-          nodes: definition,
-          extensions: { code: "GRAPHQL_VALIDATION_FAILED" },
-        }),
-      );
-    }
-    if (introspects && !introspection) {
-      errors.push(
-        new GraphQLError("Introspection is disabled", {
-          nodes: definition,
-          extensions: { code: "GRAPHQL_VALIDATION_FAILED" },
-        }),
-      );
-    }
-  }
-  return errors;
 }

@@ -119,7 +119,7 @@ export class HttpError extends Error {
     super(detail ?? titleOf(status), { cause: options.cause });
     this.name = "HttpError";
     this.status = status;
-    this.headers = new Headers(options.headers);
+    this.headers = checkedHeaders(options.headers);
     this.problem = {
       type: options.type ?? "about:blank",
       title: options.title ?? titleOf(status),
@@ -132,4 +132,33 @@ export class HttpError extends Error {
 
 function titleOf(status: number): string {
   return TITLES[status] ?? (status >= 500 ? "Server Error" : "Client Error");
+}
+
+/**
+ * The error's headers, each checked: a line break in a value would end the
+ * header early (response splitting); runtimes refuse it when the response is
+ * built, far from the code that made the error. Refused here, by name.
+ */
+function checkedHeaders(init: ConstructorParameters<typeof Headers>[0]): Headers {
+  const pairs: Iterable<readonly [string, string]> = init === undefined
+    ? []
+    : init instanceof Headers
+    ? init
+    : Array.isArray(init)
+    ? init as [string, string][]
+    : Object.entries(init as Record<string, string>);
+  const headers = new Headers();
+  for (const [name, value] of pairs) {
+    if (/[\r\n\0]/.test(String(value))) {
+      throw new TypeError(
+        `HttpError: the ${JSON.stringify(name)} header's value holds a line break or NUL; a header value is one line`,
+      );
+    }
+    try {
+      headers.append(name, value);
+    } catch {
+      throw new TypeError(`HttpError: ${JSON.stringify(name)} is not a valid header name`);
+    }
+  }
+  return headers;
 }

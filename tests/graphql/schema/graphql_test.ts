@@ -402,9 +402,9 @@ Deno.test("a document nested beyond the engine's stack is a clean error, not the
   assert.doesNotMatch(JSON.stringify(result), /stack|RangeError/i);
 });
 
-Deno.test("the document cache is bounded by text as well as count", () => {
+Deno.test("the document cache is bounded by estimated memory (64 bytes a character) as well as count", () => {
   const server = createGraphQLServer(api({ ping: op(() => 1, http.get) }), {
-    documentCacheChars: 40,
+    documentCacheBytes: 40 * 64,
   });
   const first = "{ ping } # 25 characters."; // 25 characters
   const second = "{ p: ping } # 25 chars..";

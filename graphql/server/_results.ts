@@ -1,0 +1,56 @@
+// What execution gives back, made safe to send: an error graphql-js raised
+// while completing a value (a getter that throws, a rejected promise inside a
+// result, a null for a non-null field) is masked and observed like a
+// resolver's crash; with introspection off, no message suggests a name.
+
+import { type ExecutionResult, GraphQLError } from "graphql";
+
+/** A message without graphql-js's `Did you mean ...?` tail. */
+function withoutSuggestion(message: string): string {
+  return message.replace(/\s*Did you mean [^?]*\?$/, "");
+}
+
+/** The errors with their suggestions of schema names removed. */
+export function hideSuggestions(errors: readonly GraphQLError[]): GraphQLError[] {
+  return errors.map((error) => {
+    const message = withoutSuggestion(error.message);
+    return message === error.message ? error : new GraphQLError(message, {
+      nodes: error.nodes,
+      source: error.source,
+      positions: error.positions,
+      path: error.path,
+      extensions: error.extensions,
+    });
+  });
+}
+
+/**
+ * Masks each execution error that carries no code: only errors the resolvers
+ * mapped (or masked themselves) have one, so any other is the engine's or a
+ * value's fault, never the client's.
+ */
+export function maskExecution(
+  result: ExecutionResult,
+  observe: (error: unknown) => void,
+  introspection: boolean,
+): ExecutionResult {
+  if (result.errors === undefined) return result;
+  // Without data, the errors are the request's (variable coercion): they stay.
+  if (result.data === undefined) {
+    return introspection ? result : { ...result, errors: hideSuggestions(result.errors) };
+  }
+  const errors = result.errors.map((error) => {
+    if (error.extensions?.code !== undefined) return error;
+    try {
+      observe(error.originalError ?? error);
+    } catch {
+      // An observer that throws must not change what the client sees.
+    }
+    return new GraphQLError("Unexpected error.", {
+      nodes: error.nodes,
+      path: error.path,
+      extensions: { code: "INTERNAL_SERVER_ERROR" },
+    });
+  });
+  return { ...result, errors };
+}
