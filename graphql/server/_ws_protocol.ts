@@ -18,6 +18,7 @@ import { isAsyncIterable } from "../../tree/object.ts";
 import { graphqlErrors } from "../schema/errors.ts";
 import type { GraphQLServer } from "./server.ts";
 import type { WsHandlerOptions } from "./ws_options.ts";
+import { maskExecution } from "./_results.ts";
 
 /** What the protocol needs of one socket. */
 export interface ProtocolSocket {
@@ -27,6 +28,8 @@ export interface ProtocolSocket {
   send(text: string): void;
   /** Closes the socket. */
   close(code: number, reason: string): void;
+  /** Bytes queued to send, where the socket tells: what backpressure watches. */
+  bufferedAmount?(): number;
 }
 
 /** One connection: feed it the socket's messages and its close. */
@@ -69,6 +72,13 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 export function createConnect(server: GraphQLServer, opts: WsHandlerOptions = {}): Connect {
   const maxOperations = opts.maxSubscriptions ?? 100;
   const maxQueryLength = opts.maxQueryLength ?? 100_000;
+  const maxMessageBytes = opts.maxMessageBytes ?? 1024 * 1024;
+  const maxVariablesDepth = opts.maxVariablesDepth ?? 64;
+  const idleTimeout = opts.idleTimeout ?? 300_000;
+  const maxBuffered = opts.maxBufferedBytes ?? 4 * 1024 * 1024;
+  const slowConsumerTimeout = opts.slowConsumerTimeout ?? 30_000;
+  const maxTotal = opts.maxTotalSubscriptions ?? 10_000;
+  let total = 0;
   const report = opts.onError ??
     ((error: unknown) => console.error("ramify: GraphQL over WebSocket:", error));
   const observe = (error: unknown) => {
@@ -98,6 +108,12 @@ export function createConnect(server: GraphQLServer, opts: WsHandlerOptions = {}
         coded(`The document is longer than ${maxQueryLength} characters`, "PAYLOAD_TOO_LARGE"),
       ];
     }
+    if (total >= maxTotal) {
+      return [coded("The server has too many operations under way", "TOO_MANY_REQUESTS")];
+    }
+    if (nestsDeeper(variables, maxVariablesDepth)) {
+      return [coded(`The variables nest deeper than ${maxVariablesDepth} levels`, "BAD_REQUEST")];
+    }
     const prepared = server.prepare(query);
     if ("errors" in prepared) return prepared.errors.map(documentError);
     const document = prepared.document;
@@ -115,6 +131,7 @@ export function createConnect(server: GraphQLServer, opts: WsHandlerOptions = {}
     }
     const controller = new AbortController();
     extra.operations.set(id, controller);
+    total++;
     return {
       schema: server.schema,
       document,
@@ -131,25 +148,63 @@ export function createConnect(server: GraphQLServer, opts: WsHandlerOptions = {}
     onSubscribe: (ctx, id, payload) =>
       prepare(ctx, id, payload.query, payload.variables, payload.operationName),
     onOperation: (ctx, id, _payload, _args, result) => abortingOnReturn(result, ctx.extra, id),
+    onNext: (_ctx, _id, _payload, _args, result) =>
+      maskExecution(result, observe, server.introspection),
     onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatError(error, observe)),
     onComplete: (ctx, id) => {
-      ctx.extra.operations.delete(id);
+      if (ctx.extra.operations.delete(id)) total--;
     },
   });
 
   return (socket, request) => {
     let closing = false;
     let onMessage: ((data: string) => Promise<void>) | undefined;
+    let ended: Promise<void> | undefined;
+    // Stops every operation once, whoever closed: the socket's close event may
+    // come late (a close frame queued behind data a slow client never reads).
+    const end = (code?: number, reason?: string) =>
+      ended ??= (async () => {
+        closing = true;
+        clearTimeout(idle);
+        stopAll();
+        try {
+          await closed(code, reason);
+        } catch (error) {
+          observe(error);
+        }
+      })();
     const close = (code: number, reason: string) => {
       if (closing) return;
       closing = true;
       socket.close(code, reason);
+      // Later: graphql-ws may close while the connection is still being opened.
+      queueMicrotask(() => void end(code, reason));
     };
     const extra: Extra = { request, operations: new Map(), close };
+    // Closes a connection that stays silent with nothing under way.
+    let idle: ReturnType<typeof setTimeout> | undefined;
+    const active = () => {
+      clearTimeout(idle);
+      if (idleTimeout > 0 && Number.isFinite(idleTimeout) && !closing) {
+        idle = setTimeout(() => {
+          if (extra.operations.size === 0) close(1000, "Idle");
+          else active();
+        }, idleTimeout);
+      }
+    };
     const closed = core.opened({
       protocol: socket.protocol,
-      send: (text) => {
-        if (!closing) socket.send(text);
+      send: async (text) => {
+        if (closing) return;
+        socket.send(text);
+        active();
+        // Backpressure: graphql-ws awaits this before pulling the next result.
+        if (socket.bufferedAmount === undefined || socket.bufferedAmount() <= maxBuffered) return;
+        const since = Date.now();
+        while (!closing && socket.bufferedAmount() > maxBuffered) {
+          if (Date.now() - since > slowConsumerTimeout) return close(1013, "Slow consumer");
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
       },
       close: (code, reason) => close(code ?? 1000, reason ?? ""),
       onMessage: (listener) => {
@@ -158,29 +213,50 @@ export function createConnect(server: GraphQLServer, opts: WsHandlerOptions = {}
     }, extra);
     const stopAll = () => {
       for (const controller of extra.operations.values()) controller.abort();
+      total -= extra.operations.size;
       extra.operations.clear();
     };
+    active();
     return {
       message(data) {
         if (closing || onMessage === undefined) return;
+        if (sizeOf(data) > maxMessageBytes) return close(1009, "Message too big");
         const text = textOf(data);
         if (text === undefined) return close(CloseCode.BadRequest, "Invalid message received");
+        active();
         onMessage(text).catch((error) => {
+          // A message only a server sends (connection_ack, next, error): the client's mistake.
+          if (error instanceof Error && /^Unexpected message of type /.test(error.message)) {
+            return close(CloseCode.BadRequest, error.message);
+          }
           observe(error);
           close(CloseCode.InternalServerError, "Internal server error");
         });
       },
-      async closed(code, reason) {
-        closing = true;
-        stopAll();
-        try {
-          await closed(code, reason);
-        } catch (error) {
-          observe(error);
-        }
-      },
+      closed: (code, reason) => end(code, reason),
     };
   };
+}
+
+/** A message's size in bytes (UTF-16 code units bound a text's UTF-8 bytes from below). */
+function sizeOf(data: unknown): number {
+  if (typeof data === "string") {
+    return data.length * 3 <= 1024 ? data.length : new TextEncoder().encode(data).length;
+  }
+  if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) return data.byteLength;
+  return 0;
+}
+
+/** Whether a value nests deeper than `max` levels (iteratively: hostile depth cannot overflow). */
+function nestsDeeper(root: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value !== "object" || value === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(value)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** A message's text: text frames as they are, binary ones read as UTF-8. */
@@ -208,8 +284,8 @@ function abortingOnReturn(result: OperationResult, extra: Extra, id: string): Op
     },
     next: () => iterator.next(),
     return(value?: unknown) {
+      // onComplete, which follows, forgets the operation.
       extra.operations.get(id)?.abort();
-      extra.operations.delete(id);
       return iterator.return?.(value) ?? Promise.resolve({ done: true, value: undefined });
     },
     throw: (error?: unknown) => iterator.throw?.(error) ?? Promise.reject(error),

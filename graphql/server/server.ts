@@ -154,6 +154,8 @@ export interface GraphQLServer {
   readonly sdl: string;
   /** The projection it was built from. */
   readonly projection: ProjectGraphQLResult;
+  /** Whether `__schema` and `__type` may be asked (and errors may suggest names). */
+  readonly introspection: boolean;
   /** Parses and validates a document (cached), limits included. */
   prepare(query: string): PreparedDocument;
   /** Runs a query or mutation. */
@@ -242,6 +244,7 @@ export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {})
     schema,
     sdl,
     projection,
+    introspection,
     prepare,
     async execute(request) {
       const prepared = request.document === undefined

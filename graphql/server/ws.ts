@@ -158,6 +158,8 @@ export interface WsPeer {
   send(text: string): unknown;
   /** Closes the socket with a code and a reason. */
   close(code?: number, reason?: string): unknown;
+  /** Bytes queued to send (Bun's `getBufferedAmount`): backpressure watches it when present. */
+  getBufferedAmount?(): number;
 }
 
 /**
@@ -224,6 +226,7 @@ interface UpgradedSocket {
   onmessage: ((event: { readonly data: unknown }) => void) | null;
   onclose: ((event: { readonly code: number; readonly reason: string }) => void) | null;
   onerror: (() => void) | null;
+  readonly bufferedAmount: number;
   send(data: string): void;
   close(code?: number, reason?: string): void;
 }
@@ -295,6 +298,7 @@ export function createWsHandler(
           if (socket.readyState === OPEN) socket.send(text);
         },
         close: (code, reason) => socket.close(code, reason),
+        bufferedAmount: () => socket.bufferedAmount,
       }, kept);
     };
     socket.onmessage = (event) => connection?.message(event.data);
@@ -365,6 +369,9 @@ export function handleBunWebSocket(
             protocol: ws.data.protocol,
             send: (text) => ws.send(text),
             close: (code, reason) => ws.close(code, reason),
+            ...(typeof ws.getBufferedAmount === "function"
+              ? { bufferedAmount: () => ws.getBufferedAmount!() }
+              : {}),
           }, ws.data.request),
         );
       },

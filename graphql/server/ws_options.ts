@@ -99,6 +99,39 @@ export interface WsHandlerOptions {
    */
   readonly maxQueryLength?: number;
   /**
+   * The largest message accepted, in bytes: a larger one closes the connection
+   * with `1009` (Message Too Big). Default 1 MiB.
+   */
+  readonly maxMessageBytes?: number;
+  /**
+   * How deep a `subscribe` message's variables may nest: deeper is an `error`
+   * message with code `BAD_REQUEST`, as over HTTP. Default 64.
+   */
+  readonly maxVariablesDepth?: number;
+  /**
+   * How long an initialised connection may stay silent with no operation
+   * under way, in milliseconds: then it is closed with `1000` (reason `Idle`).
+   * A client's `ping` counts as activity. `0` or `Infinity` keeps it for ever.
+   * Default 300,000 (five minutes).
+   */
+  readonly idleTimeout?: number;
+  /**
+   * Backpressure: while a socket holds more than this many bytes not yet sent
+   * (the client reads slowly, or not at all), no more results are pulled from
+   * its operations. Default 4 MiB.
+   */
+  readonly maxBufferedBytes?: number;
+  /**
+   * How long a socket may stay over `maxBufferedBytes`, in milliseconds: then
+   * the connection is closed with `1013` (reason `Slow consumer`). Default 30,000.
+   */
+  readonly slowConsumerTimeout?: number;
+  /**
+   * The most operations under way over all connections of this handler: one
+   * more gets an `error` message with code `TOO_MANY_REQUESTS`. Default 10,000.
+   */
+  readonly maxTotalSubscriptions?: number;
+  /**
    * Observes what crashed: an `onConnect` or a context function that threw
    * (the client sees only a masked error or a `4500`). Default: `console.error`.
    */
