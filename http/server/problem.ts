@@ -151,7 +151,9 @@ function checkedHeaders(init: ConstructorParameters<typeof Headers>[0]): Headers
   for (const [name, value] of pairs) {
     if (/[\r\n\0]/.test(String(value))) {
       throw new TypeError(
-        `HttpError: the ${JSON.stringify(name)} header's value holds a line break or NUL; a header value is one line`,
+        `HttpError: the ${
+          JSON.stringify(name)
+        } header's value holds a line break or NUL; a header value is one line`,
       );
     }
     try {
