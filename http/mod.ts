@@ -41,6 +41,8 @@ export { HttpError } from "./server/problem.ts";
 export type { HttpErrorOptions, Problem } from "./server/problem.ts";
 export { corsPolicy, withCors } from "./server/cors.ts";
 export type { CorsOptions, CorsPolicy } from "./server/cors.ts";
+export { tokenBucket } from "./server/rate_limit.ts";
+export type { RateLimit, RateLimiter, TokenBucketOptions } from "./server/rate_limit.ts";
 export { toOpenApi, toOpenApiFromRoute } from "./openapi/openapi.ts";
 export type { OpenApiDocument, OpenApiOperation, OpenApiOptions } from "./openapi/openapi.ts";
 export { ClientError } from "./client/client_error.ts";

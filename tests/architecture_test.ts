@@ -155,7 +155,7 @@ const ALLOWED: Readonly<Record<string, Allowance>> = {
   },
   "graphql": { layers: ["tree", "graphql/schema", "graphql/server", "graphql/client"] },
   // Tool results carry an HttpError's status, as every surface does.
-  "tools": { layers: ["tree"], files: ["http/server/problem.ts"] },
+  "tools": { layers: ["tree"], files: ["http/server/problem.ts", "http/server/rate_limit.ts"] },
   // Remote mode calls a server through the typed HTTP client.
   "cli": { layers: ["tree", "http/client"], files: ["http/server/problem.ts"] },
   "mod.ts": {

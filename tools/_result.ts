@@ -21,10 +21,39 @@ export interface RunOptions {
   readonly onItem?: (item: unknown, index: number) => void | Promise<void>;
   /** Observes a crash before the masked result is sent. */
   readonly onError: (error: unknown) => void;
+  /** Milliseconds the call may run before its signal aborts and it fails with 503. */
+  readonly timeoutMs?: number;
 }
 
 /** Calls the tool with the client's arguments; never throws. */
 export async function runTool(
+  entry: ToolEntry,
+  args: unknown,
+  context: HandlerContext,
+  opts: RunOptions,
+): Promise<ToolResult> {
+  if (opts.timeoutMs === undefined) return await run(entry, args, context, opts);
+  const timeout = new AbortController();
+  const signal = context.signal === undefined
+    ? timeout.signal
+    : AbortSignal.any([context.signal, timeout.signal]);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<ToolResult>((resolve) => {
+    timer = setTimeout(() => {
+      timeout.abort(new DOMException("The tool timed out", "TimeoutError"));
+      resolve(
+        errorResult(`503 Service Unavailable: the tool did not finish within ${opts.timeoutMs} ms`),
+      );
+    }, opts.timeoutMs);
+  });
+  try {
+    return await Promise.race([run(entry, args, { ...context, signal }, opts), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function run(
   entry: ToolEntry,
   args: unknown,
   context: HandlerContext,
@@ -102,6 +131,12 @@ function failure(error: unknown, onError: (error: unknown) => void): ToolResult 
     return errorResult(
       `${error.status} ${title}${detail === undefined || detail === title ? "" : `: ${detail}`}`,
     );
+  }
+  // A call that gave up because its signal aborted (a timeout, a cancel) did not crash.
+  if (
+    error instanceof DOMException && (error.name === "AbortError" || error.name === "TimeoutError")
+  ) {
+    return errorResult("503 Service Unavailable: the tool was cancelled");
   }
   // A crash, or a result that breaks its output schema: the server's fault, never shown.
   try {

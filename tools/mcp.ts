@@ -36,6 +36,7 @@ import type { Node } from "../tree/node.ts";
 import { collectTools, type ToolEntry } from "./_collect.ts";
 import { runTool } from "./_result.ts";
 import { type LegacySessions, legacySessions } from "./_sessions.ts";
+import { type RateLimit, rateLimited, retryAfter } from "../http/server/rate_limit.ts";
 
 /**
  * Options of the MCP server, over either transport.
@@ -58,6 +59,11 @@ export interface McpOptions {
   readonly pageSize?: number;
   /** Observes a crash (an error that is not an `HttpError`) before the masked result is sent. Default: `console.error`. */
   readonly onError?: (error: unknown) => void;
+  /**
+   * Milliseconds a tool may run: then its `signal` aborts and the result is a
+   * `503` tool error. Default none.
+   */
+  readonly handlerTimeoutMs?: number;
 }
 
 /**
@@ -83,6 +89,8 @@ export interface McpHandlerOptions extends McpOptions {
   readonly maxSessions?: number;
   /** A 2025-era session idle this long (ms) is closed when another starts. Default 30 minutes. */
   readonly sessionIdleMs?: number;
+  /** A rate limit: over it, `429` with `Retry-After` and a JSON-RPC error. Default none. */
+  readonly rateLimit?: RateLimit;
 }
 
 /**
@@ -154,6 +162,14 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
           origins === undefined ? loaded.localhostAllowedOrigins() : [...origins],
         );
     if (rejected !== undefined) return rejected;
+    const wait = await rateLimited(opts.rateLimit, request);
+    if (wait !== undefined) {
+      await request.body?.cancel().catch(() => {});
+      return Response.json(
+        { jsonrpc: "2.0", error: { code: -32000, message: "Too many requests" }, id: null },
+        { status: 429, headers: { "retry-after": retryAfter(wait) } },
+      );
+    }
     const makeServer = () => serverOf(loaded, tools, opts);
     served ??= {
       // 2026-07-28 clients: one instance per request; cancelling closes the request.
@@ -246,6 +262,7 @@ function serverOf(loaded: Sdk, tools: readonly ToolEntry[], opts: McpOptions): S
       ...(ctx.http?.req === undefined ? {} : { request: ctx.http.req }),
     }, {
       onError,
+      timeoutMs: opts.handlerTimeoutMs,
       onItem: progressToken === undefined ? undefined : (item, index) =>
         ctx.mcpReq.notify({
           method: "notifications/progress",

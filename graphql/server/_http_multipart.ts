@@ -5,7 +5,7 @@
 
 import { readBodyBytes } from "../../http/server/body.ts";
 import { isPlainObject, setOwn } from "../../tree/object.ts";
-import { badRequest, fromJson, type Params, Refusal } from "./_http_params.ts";
+import { badRequest, bodyRefusal, fromJson, type Params, Refusal } from "./_http_params.ts";
 
 export const MULTIPART_FORM_DATA = "multipart/form-data";
 
@@ -26,6 +26,7 @@ export interface MultipartLimits {
   readonly maxBytes: number;
   readonly maxQueryLength: number;
   readonly maxDepth: number;
+  readonly timeoutMs: number;
 }
 
 /** The parameters of a multipart request, its files put where the map says. */
@@ -38,12 +39,8 @@ export async function readMultipart(request: Request, limits: MultipartLimits): 
       "BAD_REQUEST",
     );
   }
-  const read = await readBodyBytes(request, limits.maxBytes);
-  if (!read.ok) {
-    throw read.reason === "too-large"
-      ? new Refusal(413, `The body is larger than ${limits.maxBytes} bytes`, "PAYLOAD_TOO_LARGE")
-      : badRequest("The body could not be read");
-  }
+  const read = await readBodyBytes(request, limits.maxBytes, limits.timeoutMs);
+  if (!read.ok) throw bodyRefusal(read.reason, limits.maxBytes, limits.timeoutMs);
   let form: FormData;
   try {
     form = await new Response(read.bytes as BodyInit, {

@@ -148,7 +148,11 @@ export function badRequest(message: string): Refusal {
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** The `POST` body as JSON: `application/json` in UTF-8, within the size limit. */
-export async function readJson(request: Request, maxBytes: number): Promise<unknown> {
+export async function readJson(
+  request: Request,
+  maxBytes: number,
+  timeoutMs: number,
+): Promise<unknown> {
   const contentType = request.headers.get("content-type");
   const unsupported = unsupportedType(contentType);
   if (unsupported !== undefined) {
@@ -157,12 +161,8 @@ export async function readJson(request: Request, maxBytes: number): Promise<unkn
       "accept-post": `${APPLICATION_JSON}, multipart/form-data`,
     });
   }
-  const read = await readBodyBytes(request, maxBytes);
-  if (!read.ok) {
-    throw read.reason === "too-large"
-      ? new Refusal(413, `The body is larger than ${maxBytes} bytes`, "PAYLOAD_TOO_LARGE")
-      : badRequest("The body could not be read");
-  }
+  const read = await readBodyBytes(request, maxBytes, timeoutMs);
+  if (!read.ok) throw bodyRefusal(read.reason, maxBytes, timeoutMs);
   const bytes = read.bytes;
   if (bytes.byteLength === 0) throw badRequest("The body is empty; send { query, variables? }");
   let text: string;
@@ -198,4 +198,19 @@ function unsupportedType(contentType: string | null): string | undefined {
     }
   }
   return undefined;
+}
+
+/** Why a body could not be read, as the status the HTTP surface gives. */
+export function bodyRefusal(
+  reason: "too-large" | "unreadable" | "too-slow",
+  maxBytes: number,
+  timeoutMs: number,
+): Refusal {
+  if (reason === "too-large") {
+    return new Refusal(413, `The body is larger than ${maxBytes} bytes`, "PAYLOAD_TOO_LARGE");
+  }
+  if (reason === "too-slow") {
+    return new Refusal(408, `The body did not arrive within ${timeoutMs} ms`, "REQUEST_TIMEOUT");
+  }
+  return badRequest("The body could not be read");
 }

@@ -69,6 +69,7 @@ import {
 } from "./_http_media.ts";
 import { fromJson, fromSearch, type Params, readJson, Refusal } from "./_http_params.ts";
 import { isMultipart, readMultipart } from "./_http_multipart.ts";
+import { type RateLimit, rateLimited, retryAfter } from "../../http/server/rate_limit.ts";
 import { getSafety } from "./_http_safe.ts";
 
 /**
@@ -125,6 +126,10 @@ export interface HttpGraphQLServerOptions extends GraphQLServerOptions {
    * error with code `RESPONSE_TOO_LARGE`. Default 16 MiB.
    */
   readonly maxResponseBytes?: number;
+  /** Milliseconds the whole body may take to arrive: `408` after. Default 30,000. */
+  readonly bodyTimeoutMs?: number;
+  /** A rate limit: over it, `429` with `Retry-After` and a `TOO_MANY_REQUESTS` error. Default none. */
+  readonly rateLimit?: RateLimit;
   /**
    * The longest document (`query`) accepted, in characters: `413` in a `POST`
    * body, `414` in a `GET` URL. Documents are cached by their text, so this
@@ -189,6 +194,7 @@ export function createHttpGraphQLServer(
   const safeOverGet = getSafety(tree, server.schema, opts);
   const maxBodyBytes = opts.maxBodyBytes ?? 1024 * 1024;
   const maxResponseBytes = opts.maxResponseBytes ?? 16 * 1024 * 1024;
+  const bodyTimeoutMs = opts.bodyTimeoutMs ?? 30_000;
   const maxQueryLength = opts.maxQueryLength ?? 100_000;
   const maxDepth = opts.maxBodyDepth ?? 64;
   const maxTokens = opts.limits?.maxTokens ?? 10_000;
@@ -207,8 +213,13 @@ export function createHttpGraphQLServer(
     const params = method === "GET"
       ? fromSearch(splitUrl(request.url).query, maxQueryLength, maxDepth)
       : isMultipart(request)
-      ? await readMultipart(request, { maxBytes: maxBodyBytes, maxQueryLength, maxDepth })
-      : fromJson(await readJson(request, maxBodyBytes), maxQueryLength, maxDepth);
+      ? await readMultipart(request, {
+        maxBytes: maxBodyBytes,
+        maxQueryLength,
+        maxDepth,
+        timeoutMs: bodyTimeoutMs,
+      })
+      : fromJson(await readJson(request, maxBodyBytes, bodyTimeoutMs), maxQueryLength, maxDepth);
 
     let prepared: PreparedDocument;
     try {
@@ -296,6 +307,21 @@ export function createHttpGraphQLServer(
 
   const cors = opts.cors === undefined ? undefined : corsPolicy(opts.cors);
   const respond = async (request: Request): Promise<Response> => {
+    const wait = await rateLimited(opts.rateLimit, request);
+    if (wait !== undefined) {
+      return new Response(
+        JSON.stringify({
+          errors: [{
+            message: "Too many requests; try again later",
+            extensions: { code: "TOO_MANY_REQUESTS" },
+          }],
+        }),
+        {
+          status: 429,
+          headers: { "content-type": "application/json", "retry-after": retryAfter(wait) },
+        },
+      );
+    }
     const method = request.method;
     if (method !== "POST" && method !== "GET") {
       if (method === "OPTIONS") {

@@ -104,6 +104,7 @@
 import { handleProtocols } from "graphql-ws";
 import { HttpError } from "../../http/server/problem.ts";
 import { errorResponse, problem } from "../../http/server/respond.ts";
+import { rateLimited, retryAfter } from "../../http/server/rate_limit.ts";
 import type { GraphQLServer } from "./server.ts";
 import { type Connect, createConnect, type ProtocolConnection } from "./_ws_protocol.ts";
 import type { WsHandlerOptions } from "./ws_options.ts";
@@ -202,7 +203,10 @@ export interface BunWebSocketHandler {
    * client offers it, and returns nothing (Bun answers the handshake). A
    * request that is not an upgrade is `426`; one Bun cannot upgrade is `400`.
    */
-  fetch(request: Request, server: BunServerLike): Response | undefined;
+  fetch(
+    request: Request,
+    server: BunServerLike,
+  ): Response | undefined | Promise<Response | undefined>;
   /** The socket handlers. */
   readonly websocket: {
     /** A socket opened: the connection starts (and its init timeout). */
@@ -273,10 +277,10 @@ const OPEN = 1;
 export function createWsHandler(
   server: GraphQLServer,
   opts: WsHandlerOptions = {},
-): (request: Request) => Response {
+): (request: Request) => Response | Promise<Response> {
   const upgrade = denoUpgrade();
   const connect = createConnect(server, opts);
-  return (request) => {
+  const open = (request: Request): Response => {
     if (!isUpgrade(request)) return upgradeRequired();
     const protocol = agreedProtocol(request);
     // Read before the upgrade: Deno closes the request then.
@@ -310,6 +314,31 @@ export function createWsHandler(
     socket.onerror = () => {};
     return response;
   };
+  const limit = opts.rateLimit;
+  if (limit === undefined) return open;
+  return async (request) => {
+    const wait = await rateLimited(limit, request);
+    return wait === undefined ? open(request) : tooMany(wait);
+  };
+}
+
+function upgradeBun(request: Request, bunServer: BunServerLike): Response | undefined {
+  const protocol = agreedProtocol(request);
+  const data: WsPeerData = { request: detached(request), protocol };
+  // Bun agrees on the client's first subprotocol unless told which.
+  const upgraded = bunServer.upgrade(
+    request,
+    protocol === "" ? { data } : { data, headers: { "sec-websocket-protocol": protocol } },
+  );
+  return upgraded ? undefined : problem(400, "The WebSocket handshake is malformed");
+}
+
+function tooMany(waitMs: number): Response {
+  return errorResponse(
+    new HttpError(429, "Too many connections; try again later", {
+      headers: { "retry-after": retryAfter(waitMs) },
+    }),
+  );
 }
 
 /**
@@ -352,14 +381,12 @@ export function handleBunWebSocket(
   return {
     fetch(request, bunServer) {
       if (!isUpgrade(request)) return upgradeRequired();
-      const protocol = agreedProtocol(request);
-      const data: WsPeerData = { request: detached(request), protocol };
-      // Bun agrees on the client's first subprotocol unless told which.
-      const upgraded = bunServer.upgrade(
-        request,
-        protocol === "" ? { data } : { data, headers: { "sec-websocket-protocol": protocol } },
+      const limit = opts.rateLimit;
+      // Without a limit the upgrade stays synchronous, as Bun prefers it.
+      if (limit === undefined) return upgradeBun(request, bunServer);
+      return Promise.resolve(rateLimited(limit, request)).then((wait) =>
+        wait === undefined ? upgradeBun(request, bunServer) : tooMany(wait)
       );
-      return upgraded ? undefined : problem(400, "The WebSocket handshake is malformed");
     },
     websocket: {
       open(ws) {

@@ -1,3 +1,5 @@
+import type { RateLimit } from "../../http/server/rate_limit.ts";
+
 /**
  * The options of the GraphQL-over-WebSocket handlers (`createWsHandler`,
  * `handleBunWebSocket`): the connection and context hooks and the limits. The
@@ -131,6 +133,11 @@ export interface WsHandlerOptions {
    * more gets an `error` message with code `TOO_MANY_REQUESTS`. Default 10,000.
    */
   readonly maxTotalSubscriptions?: number;
+  /**
+   * A rate limit on opening connections: over it, the upgrade is answered
+   * `429 Too Many Requests` with `Retry-After`. Default none.
+   */
+  readonly rateLimit?: RateLimit;
   /**
    * Observes what crashed: an `onConnect` or a context function that threw
    * (the client sees only a masked error or a `4500`). Default: `console.error`.

@@ -50,6 +50,8 @@ export interface BodyLimits {
   readonly maxBytes: number;
   readonly maxDepth: number;
   readonly maxKeys: number;
+  /** Milliseconds the whole body may take to arrive (408 after). */
+  readonly timeoutMs: number;
 }
 
 /** A parsed body: its values, and whether they are strings from a form (to coerce like a query). */
@@ -69,10 +71,12 @@ export async function readBody(
 ): Promise<Body | undefined> {
   if (request.body === null) return undefined;
   const type = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
-  const read = await readBodyBytes(request, limits.maxBytes);
+  const read = await readBodyBytes(request, limits.maxBytes, limits.timeoutMs);
   if (!read.ok) {
     throw read.reason === "too-large"
       ? new HttpError(413, `The body is larger than ${limits.maxBytes} bytes`)
+      : read.reason === "too-slow"
+      ? new HttpError(408, `The body did not arrive within ${limits.timeoutMs} ms`)
       : new HttpError(400, "The body could not be read");
   }
   const bytes = read.bytes;

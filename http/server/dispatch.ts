@@ -31,6 +31,7 @@ import { decodeCapture, encodeSegment, splitUrl } from "./path.ts";
 import { type BodyLimits, mergeInput, parseQuery, readBody } from "./_request.ts";
 import { coerceStrings, type CoercionPlan, coercionPlan } from "./coerce.ts";
 import { errorResponse, problem, resultResponse } from "./respond.ts";
+import { type RateLimit, rateLimited, retryAfter } from "./rate_limit.ts";
 
 /**
  * Options of the routers and of `createFetch`.
@@ -64,6 +65,15 @@ export interface RouterOptions {
    * heartbeat comment keeps the connection alive; 0 sends none. Default 15,000.
    */
   readonly heartbeatMs?: number;
+  /** Milliseconds the whole body may take to arrive: `408` after. Default 30,000. */
+  readonly bodyTimeoutMs?: number;
+  /**
+   * Milliseconds a handler may take to give its result (a stream: to begin):
+   * then the answer is `503` and the handler's `signal` aborts. Default none.
+   */
+  readonly handlerTimeoutMs?: number;
+  /** A rate limit: over it, `429 Too Many Requests` with `Retry-After`. Default none. */
+  readonly rateLimit?: RateLimit;
 }
 
 /**
@@ -121,7 +131,9 @@ export function createRouter(
     maxBytes: opts.maxBodyBytes ?? 1024 * 1024,
     maxDepth: opts.maxBodyDepth ?? 64,
     maxKeys: opts.maxParams ?? 256,
+    timeoutMs: opts.bodyTimeoutMs ?? 30_000,
   };
+  const handlerTimeoutMs = opts.handlerTimeoutMs;
   const cors: CorsPolicy | undefined = opts.cors === undefined ? undefined : corsPolicy(opts.cors);
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
   const report = (error: unknown, request: Request) => {
@@ -151,7 +163,9 @@ export function createRouter(
         : body?.values;
       const input = mergeInput(queryValues, bodyValues, pairs);
       const firstId = compiled.resumable ? resumeFrom(request, input) : 1;
-      const result = await compiled.call(input, contextOf(request));
+      const result = handlerTimeoutMs === undefined
+        ? await compiled.call(input, contextOf(request))
+        : await withTimeout(handlerTimeoutMs, request, (context) => compiled.call(input, context));
       return await resultResponse(result, compiled.response, {
         firstId,
         heartbeatMs,
@@ -166,6 +180,17 @@ export function createRouter(
   };
 
   return async (request: Request): Promise<Response> => {
+    if (opts.rateLimit !== undefined) {
+      const wait = await rateLimited(opts.rateLimit, request);
+      if (wait !== undefined) {
+        const origin = cors === undefined ? undefined : request.headers.get("origin");
+        return withCors(
+          problem(429, "Too many requests; try again later", { "retry-after": retryAfter(wait) }),
+          cors,
+          origin,
+        );
+      }
+    }
     const { path: fullPath, query } = splitUrl(request.url);
     const path = basePath === "" ? fullPath : stripBase(fullPath, basePath);
     const origin = cors === undefined ? undefined : request.headers.get("origin");
@@ -314,11 +339,38 @@ function planFor(operation: HttpOperation): CoercionPlan | undefined {
 
 // `signal` is read only when a handler asks: Deno.serve warns on every read of
 // `request.signal`, and most handlers never need it.
-function contextOf(request: Request): HandlerContext {
+function contextOf(request: Request, timeout?: AbortSignal): HandlerContext {
   return {
     request,
     get signal() {
-      return request.signal;
+      return timeout === undefined ? request.signal : AbortSignal.any([request.signal, timeout]);
     },
   };
+}
+
+/**
+ * Runs a call with a deadline: past it the call's signal aborts and the
+ * answer is a 503; what the call does after is ignored.
+ */
+async function withTimeout<T>(
+  ms: number,
+  request: Request,
+  call: (context: HandlerContext) => T | Promise<T>,
+): Promise<T> {
+  const timeout = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      timeout.abort(new DOMException("The handler timed out", "TimeoutError"));
+      reject(new HttpError(503, `The operation did not finish within ${ms} ms`));
+    }, ms);
+  });
+  const running = Promise.resolve().then(() => call(contextOf(request, timeout.signal)));
+  try {
+    return await Promise.race([running, expired]);
+  } finally {
+    clearTimeout(timer);
+    // A handler that rejects after the deadline has nobody left to tell.
+    running.catch(() => {});
+  }
 }

@@ -9,7 +9,7 @@ import { Probe, PROTOCOL, RawSocket, serve, tree, wsTest } from "./ws_support.ts
 
 wsTest("a request that is not a WebSocket upgrade is 426 with Upgrade: websocket", async () => {
   const handler = createWsHandler(createGraphQLServer(tree(new Probe())));
-  const response = handler(new Request("http://localhost/graphql"));
+  const response = await handler(new Request("http://localhost/graphql"));
   assert.equal(response.status, 426);
   assert.equal(response.headers.get("upgrade"), "websocket");
   assert.equal(response.headers.get("content-type"), "application/problem+json");
@@ -18,7 +18,7 @@ wsTest("a request that is not a WebSocket upgrade is 426 with Upgrade: websocket
   assert.equal(body.title, "Upgrade Required");
   assert.match(body.detail, /graphql-transport-ws/);
 
-  const malformed = handler(
+  const malformed = await handler(
     new Request("http://localhost/graphql", { headers: { upgrade: "websocket" } }),
   );
   assert.equal(malformed.status, 400);

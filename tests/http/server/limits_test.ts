@@ -1,0 +1,183 @@
+// Limits on a bad day, on every surface: a handler that never answers (503,
+// its signal aborted), a body dribbled a byte at a time (408), and a rate
+// limit (429 with Retry-After) over HTTP, GraphQL, WebSocket and MCP.
+import assert from "node:assert/strict";
+import { z } from "zod";
+import { api, op } from "@ramify/api/tree";
+import { createFetch, type RateLimit, tokenBucket } from "@ramify/api/http";
+import { createGraphQLServer, createHttpGraphQLServer } from "@ramify/api/graphql";
+import { createWsHandler } from "@ramify/api/graphql/ws";
+import { createMcpHandler } from "@ramify/api/tools";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { withServer } from "../../support/server.ts";
+
+let aborted: unknown;
+const tree = api({
+  ping: op(() => "pong", { tags: { readOnly: true } }),
+  stuck: op((_: Record<string, never>, { signal }) =>
+    new Promise<string>((_, reject) =>
+      signal?.addEventListener("abort", () => {
+        aborted = signal.reason;
+        reject(signal.reason);
+      })
+    )
+  ),
+  echo: op(({ text }) => text, { input: z.object({ text: z.string() }) }),
+});
+
+Deno.test("tokenBucket: a burst of capacity, then one per refill, per key", () => {
+  let time = 0;
+  const limiter = tokenBucket({ capacity: 2, refillPerSecond: 4, now: () => time });
+  assert.deepEqual([limiter.take("a"), limiter.take("a"), limiter.take("a")], [
+    undefined,
+    undefined,
+    250,
+  ]);
+  assert.equal(limiter.take("b"), undefined, "another key has its own bucket");
+  time = 250;
+  assert.equal(limiter.take("a"), undefined, "a quarter second earns one back");
+  assert.equal(limiter.take("a"), 250);
+  const small = tokenBucket({ capacity: 1, refillPerSecond: 1, maxKeys: 2, now: () => time });
+  small.take("x");
+  small.take("y");
+  small.take("z"); // x is forgotten: it starts full again
+  assert.equal(small.take("x"), undefined);
+  assert.throws(() => tokenBucket({ capacity: 0, refillPerSecond: 1 }), RangeError);
+});
+
+Deno.test("HTTP: a handler past handlerTimeoutMs is a 503 and its signal aborts", async () => {
+  aborted = undefined;
+  const handler = createFetch(tree, { handlerTimeoutMs: 50, onError: () => assert.fail("logged") });
+  const response = await handler(new Request("http://x/stuck", { method: "POST" }));
+  assert.equal(response.status, 503);
+  assert.equal((await response.json()).detail, "The operation did not finish within 50 ms");
+  assert.equal((aborted as DOMException).name, "TimeoutError");
+  const fast = await handler(new Request("http://x/ping"));
+  assert.equal(await fast.json(), "pong");
+});
+
+/** Sends the head and one byte of a body that claims ten, then waits for the answer. */
+async function dribble(port: number, path: string, contentType: string): Promise<string> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  try {
+    await conn.write(new TextEncoder().encode(
+      `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${contentType}\r\nContent-Length: 10\r\n\r\n{`,
+    ));
+    const buffer = new Uint8Array(4096);
+    const read = await conn.read(buffer);
+    return new TextDecoder().decode(buffer.subarray(0, read ?? 0));
+  } finally {
+    conn.close();
+  }
+}
+
+Deno.test("HTTP and GraphQL: a body that does not arrive within bodyTimeoutMs is a 408", async () => {
+  const rest = createFetch(tree, { bodyTimeoutMs: 100 });
+  const graphql = createHttpGraphQLServer(tree, { bodyTimeoutMs: 100 });
+  await withServer(
+    (request) => new URL(request.url).pathname === "/graphql" ? graphql(request) : rest(request),
+    async (base) => {
+      const port = Number(new URL(base).port);
+      const http = await dribble(port, "/echo", "application/json");
+      assert.match(http, /^HTTP\/1.1 408/);
+      assert.match(http, /The body did not arrive within 100 ms/);
+      const gql = await dribble(port, "/graphql", "application/json");
+      assert.match(gql, /^HTTP\/1.1 408/);
+      assert.match(gql, /"code":"REQUEST_TIMEOUT"/);
+    },
+  );
+});
+
+const oneRequest = (): RateLimit => ({
+  limiter: tokenBucket({ capacity: 1, refillPerSecond: 0.5 }),
+  key: (request) => request.headers.get("x-client") ?? "anonymous",
+});
+
+Deno.test("HTTP: over the rate limit is a 429 problem with Retry-After, per key", async () => {
+  const handler = createFetch(tree, { rateLimit: oneRequest() });
+  const ask = (client: string) =>
+    handler(new Request("http://x/ping", { headers: { "x-client": client } }));
+  assert.equal((await ask("a")).status, 200);
+  const limited = await ask("a");
+  assert.equal(limited.status, 429);
+  assert.equal(limited.headers.get("retry-after"), "2");
+  assert.equal(limited.headers.get("content-type"), "application/problem+json");
+  assert.equal((await limited.json()).title, "Too Many Requests");
+  assert.equal((await ask("b")).status, 200, "another key is not limited");
+});
+
+Deno.test("GraphQL over HTTP and WebSocket: over the rate limit is a 429 with Retry-After", async () => {
+  const graphql = createHttpGraphQLServer(tree, { rateLimit: oneRequest() });
+  const post = () =>
+    graphql(
+      new Request("http://x/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: "{ ping }" }),
+      }),
+    );
+  assert.equal((await post()).status, 200);
+  const limited = await post();
+  assert.equal(limited.status, 429);
+  assert.equal(limited.headers.get("retry-after"), "2");
+  assert.equal((await limited.json()).errors[0].extensions.code, "TOO_MANY_REQUESTS");
+  const ws = createWsHandler(createGraphQLServer(tree), { rateLimit: oneRequest() });
+  await withServer(ws, async (base) => {
+    const url = base.replace("http", "ws");
+    const first = new WebSocket(url, "graphql-transport-ws");
+    await new Promise((resolve) => first.onopen = resolve);
+    first.close();
+    const refused = await fetch(base, {
+      headers: {
+        upgrade: "websocket",
+        connection: "Upgrade",
+        "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+        "sec-websocket-version": "13",
+      },
+    });
+    assert.equal(refused.status, 429);
+    assert.equal(refused.headers.get("retry-after"), "2");
+    await refused.body?.cancel();
+  });
+});
+
+Deno.test("MCP: a rate limit answers 429; a tool past handlerTimeoutMs is a 503 tool error", async () => {
+  aborted = undefined;
+  const mcp = createMcpHandler(tree, {
+    handlerTimeoutMs: 50,
+    rateLimit: {
+      limiter: tokenBucket({ capacity: 6, refillPerSecond: 0.001 }),
+      key: (request) => request.headers.get("x-client") ?? "anonymous",
+    },
+    onError: () => assert.fail("logged"),
+  });
+  await withServer(mcp, async (base) => {
+    const client = new Client({ name: "limits", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+    const result = await client.callTool({ name: "stuck", arguments: {} });
+    assert.equal(result.isError, true);
+    assert.equal(
+      (result.content as { text: string }[])[0].text,
+      "503 Service Unavailable: the tool did not finish within 50 ms",
+    );
+    assert.equal((aborted as DOMException).name, "TimeoutError");
+    let limited: Response | undefined;
+    for (let i = 0; i < 10 && limited === undefined; i++) {
+      const response = await fetch(`${base}/mcp`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+      });
+      if (response.status === 429) limited = response;
+      else await response.body?.cancel();
+    }
+    assert.ok(limited !== undefined, "the limit was never reached");
+    assert.ok(Number(limited.headers.get("retry-after")) >= 1);
+    assert.equal((await limited.json()).error.message, "Too many requests");
+    await client.close().catch(() => {});
+  });
+  await mcp.close();
+});
