@@ -10,6 +10,8 @@
  * @module
  */
 
+import { watchDeadline } from "./deadline.ts";
+
 /** The body's bytes, or why there are none. */
 export type BodyBytes =
   | { readonly ok: true; readonly bytes: Uint8Array }
@@ -20,28 +22,40 @@ export type BodyBytes =
  * `maxBytes`, and giving up when the whole body has not arrived within
  * `timeoutMs` (a client dribbling a byte a second holds nothing for long).
  */
-export async function readBodyBytes(
+export function readBodyBytes(
   request: Request,
   maxBytes: number,
   timeoutMs = Infinity,
 ): Promise<BodyBytes> {
   const body = request.body;
-  if (body === null) return { ok: true, bytes: new Uint8Array(0) };
+  if (body === null) return Promise.resolve({ ok: true, bytes: new Uint8Array(0) });
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > maxBytes) {
-    await body.cancel().catch(() => {});
-    return { ok: false, reason: "too-large" };
+    return body.cancel().then(TOO_LARGE, TOO_LARGE);
   }
+  // A declared length bounds the body (the connection's framing holds it to
+  // it): the runtime's own reader is then several times faster than a loop.
+  if (declared !== null && /^\d+$/.test(declared)) return readDeclared(request, timeoutMs);
+  return readStream(body, maxBytes, timeoutMs);
+}
+
+const TOO_LARGE = (): BodyBytes => ({ ok: false, reason: "too-large" });
+
+async function readStream(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  timeoutMs: number,
+): Promise<BodyBytes> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   let late = false;
-  const timer = Number.isFinite(timeoutMs)
-    ? setTimeout(() => {
+  const forget = Number.isFinite(timeoutMs)
+    ? watchDeadline(timeoutMs, () => {
       late = true;
       reader.cancel().catch(() => {});
-    }, timeoutMs)
-    : undefined;
+    })
+    : () => {};
   try {
     while (true) {
       const { done, value } = await reader.read();
@@ -57,7 +71,7 @@ export async function readBodyBytes(
   } catch {
     return { ok: false, reason: late ? "too-slow" : "unreadable" };
   } finally {
-    clearTimeout(timer);
+    forget();
   }
   if (chunks.length === 1) return { ok: true, bytes: chunks[0] };
   const bytes = new Uint8Array(size);
@@ -67,4 +81,24 @@ export async function readBodyBytes(
     offset += chunk.byteLength;
   }
   return { ok: true, bytes };
+}
+
+function readDeclared(request: Request, timeoutMs: number): Promise<BodyBytes> {
+  const reading = request.arrayBuffer();
+  // One promise, settled by whichever comes first: the body or the deadline.
+  return new Promise((resolve) => {
+    const forget = Number.isFinite(timeoutMs)
+      ? watchDeadline(timeoutMs, () => resolve({ ok: false, reason: "too-slow" }))
+      : undefined;
+    reading.then(
+      (buffer) => {
+        forget?.();
+        resolve({ ok: true, bytes: new Uint8Array(buffer) });
+      },
+      () => {
+        forget?.();
+        resolve({ ok: false, reason: "unreadable" });
+      },
+    );
+  });
 }

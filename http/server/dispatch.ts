@@ -22,7 +22,7 @@
 import { inputJsonSchema } from "../../tree/schema.ts";
 import type { HandlerContext, HttpVerb } from "../../tree/node.ts";
 import { createCall, InputError, type LeafCall } from "../../tree/call.ts";
-import { setOwn } from "../../tree/object.ts";
+import { isAsyncIterable, setOwn } from "../../tree/object.ts";
 import type { HttpOperation, HttpRoute, ResponseKind } from "./route.ts";
 import type { MatcherStrategy, PatternSegment, RouteDefinition } from "./router/types.ts";
 import { HttpError } from "./problem.ts";
@@ -152,20 +152,30 @@ export function createRouter(
     query: string,
   ): Promise<Response> => {
     try {
-      const pairs = rawParams.map((raw, i) => [captures[i], decodeCapture(raw)] as const);
-      let queryValues = parseQuery(query, limits.maxKeys);
-      if (compiled.plan !== undefined) {
-        queryValues = coerceStrings(queryValues, compiled.plan, limits.maxDepth);
-      }
       const body = compiled.readsBody ? await readBody(request, limits) : undefined;
       const bodyValues = body !== undefined && body.fromForm && compiled.plan !== undefined
         ? coerceStrings(body.values, compiled.plan, limits.maxDepth)
         : body?.values;
-      const input = mergeInput(queryValues, bodyValues, pairs);
+      let input: Record<string, unknown>;
+      if (query === "" && rawParams.length === 0) {
+        // Nothing to merge: a freshly parsed body holds only own keys already.
+        input = bodyValues ?? {};
+      } else {
+        const pairs = rawParams.map((raw, i) => [captures[i], decodeCapture(raw)] as const);
+        let queryValues = parseQuery(query, limits.maxKeys);
+        if (compiled.plan !== undefined && query !== "") {
+          queryValues = coerceStrings(queryValues, compiled.plan, limits.maxDepth);
+        }
+        input = mergeInput(queryValues, bodyValues, pairs);
+      }
       const firstId = compiled.resumable ? resumeFrom(request, input) : 1;
       const result = handlerTimeoutMs === undefined
         ? await compiled.call(input, contextOf(request))
         : await withTimeout(handlerTimeoutMs, request, (context) => compiled.call(input, context));
+      // The common answer, a JSON value, needs none of the stream's settings.
+      if (compiled.response === "json" && isPlainResult(result)) {
+        return result === undefined ? new Response(null, { status: 204 }) : Response.json(result);
+      }
       return await resultResponse(result, compiled.response, {
         firstId,
         heartbeatMs,
@@ -226,12 +236,28 @@ export function createRouter(
       }
     }
     let response = await invoke(request, compiled, slot.params, found.params, query);
-    if (head) {
-      await response.body?.cancel();
-      response = new Response(null, { status: response.status, headers: response.headers });
-    }
+    if (head) response = await headOf(response);
     return withCors(response, cors, origin);
   };
+}
+
+/** A result that is neither a `Response` nor a stream. */
+function isPlainResult(result: unknown): boolean {
+  return !(result instanceof Response) && !isAsyncIterable(result);
+}
+
+/**
+ * The answer to HEAD: GET's status and headers without the body, and the
+ * body's length as `Content-Length` where it has one (not a stream).
+ */
+async function headOf(response: Response): Promise<Response> {
+  const headers = new Headers(response.headers);
+  if (response.headers.get("content-type")?.startsWith("text/event-stream") !== false) {
+    await response.body?.cancel();
+  } else {
+    headers.set("content-length", String((await response.arrayBuffer()).byteLength));
+  }
+  return new Response(null, { status: response.status, headers });
 }
 
 /**
@@ -339,13 +365,24 @@ function planFor(operation: HttpOperation): CoercionPlan | undefined {
 
 // `signal` is read only when a handler asks: Deno.serve warns on every read of
 // `request.signal`, and most handlers never need it.
+/** The handler's context; the signal is read only when a handler asks (its getter is shared). */
+class RequestContext implements HandlerContext {
+  [key: string]: unknown;
+  readonly request: Request;
+  readonly #timeout: AbortSignal | undefined;
+  constructor(request: Request, timeout?: AbortSignal) {
+    this.request = request;
+    this.#timeout = timeout;
+  }
+  get signal(): AbortSignal {
+    return this.#timeout === undefined
+      ? this.request.signal
+      : AbortSignal.any([this.request.signal, this.#timeout]);
+  }
+}
+
 function contextOf(request: Request, timeout?: AbortSignal): HandlerContext {
-  return {
-    request,
-    get signal() {
-      return timeout === undefined ? request.signal : AbortSignal.any([request.signal, timeout]);
-    },
-  };
+  return new RequestContext(request, timeout);
 }
 
 /**

@@ -12,15 +12,13 @@
 import { HttpError } from "./problem.ts";
 import { isAsyncIterable } from "../../tree/object.ts";
 import type { ResponseKind } from "./route.ts";
-import { eventStream, type EventStreamOptions, toJson } from "./sse.ts";
-
-const JSON_HEADERS = { "content-type": "application/json" } as const;
+import { eventStream, type EventStreamOptions } from "./sse.ts";
 
 /** The problem+json response for an {@linkcode HttpError}. */
 export function errorResponse(error: HttpError): Response {
   const headers = new Headers(error.headers);
   headers.set("content-type", "application/problem+json");
-  return jsonResponse(error.problem, error.status, headers);
+  return Response.json(error.problem, { status: error.status, headers });
 }
 
 /** A problem+json response for a status. */
@@ -50,17 +48,7 @@ export function resultResponse(
     return eventStream(source, stream, errorResponse);
   }
   if (result === undefined) return new Response(null, { status: 204 });
-  return jsonResponse(result, 200, new Headers(JSON_HEADERS));
-}
-
-const encoder = new TextEncoder();
-
-/**
- * A JSON body with an explicit Content-Length: a HEAD answer copies these
- * headers without the body, and without it would go out as `content-length: 0`.
- */
-function jsonResponse(value: unknown, status: number, headers: Headers): Response {
-  const bytes = encoder.encode(toJson(value));
-  headers.set("content-length", String(bytes.byteLength));
-  return new Response(bytes, { status, headers });
+  // The runtime's own JSON response: several times cheaper than building the
+  // bytes and headers here (it throws a TypeError for a value with no JSON form).
+  return Response.json(result);
 }

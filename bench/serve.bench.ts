@@ -1,0 +1,19 @@
+// In process, per request: the bare handler, Hono and ramify on the same
+// three routes (bench/serve/apps.ts), the response body read each time.
+import { bare, hono, ramify, requests } from "./serve/apps.ts";
+
+const contenders = { bare, hono: hono(), ramify: ramify() };
+
+for (const [route, make] of Object.entries(requests)) {
+  for (const [name, handle] of Object.entries(contenders)) {
+    Deno.bench({
+      name: `${route}: ${name}`,
+      group: route,
+      baseline: name === "bare",
+      async fn() {
+        const response = await handle(make());
+        await response.arrayBuffer();
+      },
+    });
+  }
+}

@@ -1,0 +1,70 @@
+// The contenders of the serving benchmarks, each with the same three routes:
+// GET /hello (JSON), GET /books/{id} (a path parameter), POST /books (a JSON
+// body validated by the same zod schema). Shared by the in-process bench and
+// the wrk driver, so both measure the same handlers.
+import { z } from "zod";
+import { Hono } from "hono";
+import { api, createFetch, http, op } from "@ramify/api";
+
+export const Book = z.object({ title: z.string().min(1), author: z.string().min(1) });
+
+/** A hand-written Deno.serve handler: the floor. */
+export function bare(request: Request): Response | Promise<Response> {
+  const url = new URL(request.url);
+  const path = url.pathname;
+  if (path === "/hello" && request.method === "GET") return Response.json({ hello: "world" });
+  if (path.startsWith("/books/") && request.method === "GET") {
+    return Response.json({ id: decodeURIComponent(path.slice(7)), title: "Dune" });
+  }
+  if (path === "/books" && request.method === "POST") {
+    return request.json().then((body) => {
+      const parsed = Book.safeParse(body);
+      if (!parsed.success) return Response.json({ issues: parsed.error.issues }, { status: 422 });
+      return Response.json({ id: "1", ...parsed.data });
+    });
+  }
+  return new Response("Not Found", { status: 404 });
+}
+
+/** The same routes in Hono. */
+export function hono(): (request: Request) => Response | Promise<Response> {
+  const app = new Hono();
+  app.get("/hello", (c) => c.json({ hello: "world" }));
+  app.get("/books/:id", (c) => c.json({ id: c.req.param("id"), title: "Dune" }));
+  app.post("/books", async (c) => {
+    const parsed = Book.safeParse(await c.req.json());
+    if (!parsed.success) return c.json({ issues: parsed.error.issues }, 422);
+    return c.json({ id: "1", ...parsed.data });
+  });
+  return app.fetch;
+}
+
+/** The same routes as a ramify tree. */
+export function ramify(): (request: Request) => Promise<Response> {
+  return createFetch(
+    api({
+      hello: op(() => ({ hello: "world" }), http.get),
+      books: api({
+        add: op((book) => ({ id: "1", ...book }), http.moveTo(".."), { input: Book }),
+      }, {
+        fallback: {
+          name: "bookId",
+          subtree: api({ read: op(({ bookId }) => ({ id: bookId, title: "Dune" }), http.get) }),
+        },
+      }),
+    }),
+    { openapi: false },
+  );
+}
+
+/** The three requests, made fresh each time (a body is read once). */
+export const requests = {
+  hello: () => new Request("http://localhost/hello"),
+  book: () => new Request("http://localhost/books/42"),
+  add: () =>
+    new Request("http://localhost/books", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"title":"Dune","author":"Frank Herbert"}',
+    }),
+};

@@ -1,0 +1,97 @@
+/**
+ * The serving benchmark under load: each contender (bench/serve/apps.ts) on
+ * Deno.serve pinned to CPU 0, wrk pinned to CPU 1 on 127.0.0.1, every route
+ * in turn, contenders interleaved round by round; prints the median
+ * requests/second and the ratios to the bare handler and to Hono.
+ *
+ *   deno run -A bench/serve/run.ts [rounds=5] [seconds=5] [connections=64]
+ *
+ * @module
+ */
+
+const rounds = Number(Deno.args[0] ?? 5);
+const seconds = Number(Deno.args[1] ?? 5);
+const connections = Number(Deno.args[2] ?? 64);
+const here = new URL("./", import.meta.url).pathname;
+const contenders = ["bare", "hono", "ramify"];
+const routes: Record<string, string[]> = {
+  "GET /hello": ["/hello"],
+  "GET /books/{id}": ["/books/42"],
+  "POST /books (zod)": ["/books", "post"],
+};
+
+async function ensureWrk(): Promise<void> {
+  const found = await new Deno.Command("sh", { args: ["-c", "command -v wrk"] }).output();
+  if (found.success) return;
+  for (const args of [["install", "-y", "wrk"], ["update"], ["install", "-y", "wrk"]]) {
+    await new Deno.Command("apt-get", { args, stdout: "null", stderr: "null" }).output();
+  }
+}
+
+const POST_LUA = `wrk.method = "POST"
+wrk.body = '{"title":"Dune","author":"Frank Herbert"}'
+wrk.headers["Content-Type"] = "application/json"`;
+
+async function measure(port: number, path: string, post: boolean): Promise<number> {
+  const args = ["-c", "1", "wrk", "-t1", `-c${connections}`, `-d${seconds}s`];
+  let script: string | undefined;
+  if (post) {
+    script = await Deno.makeTempFile({ suffix: ".lua" });
+    await Deno.writeTextFile(script, POST_LUA);
+    args.push("-s", script);
+  }
+  args.push(`http://127.0.0.1:${port}${path}`);
+  const output = await new Deno.Command("taskset", { args }).output();
+  if (script !== undefined) await Deno.remove(script);
+  const text = new TextDecoder().decode(output.stdout);
+  if (/Non-2xx|Socket errors/.test(text)) throw new Error(`errors under load:\n${text}`);
+  return Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? 0);
+}
+
+async function serve(name: string, port: number): Promise<Deno.ChildProcess> {
+  const child = new Deno.Command("taskset", {
+    args: ["-c", "0", Deno.execPath(), "run", "-A", `${here}server.ts`, name, String(port)],
+    stdout: "null",
+    stderr: "inherit",
+  }).spawn();
+  for (let tries = 0;; tries++) {
+    try {
+      await (await fetch(`http://127.0.0.1:${port}/hello`)).body?.cancel();
+      return child;
+    } catch {
+      if (tries > 200) throw new Error(`${name} did not start`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+await ensureWrk();
+const results: Record<string, Record<string, number[]>> = {};
+for (let round = 0; round < rounds; round++) {
+  for (const name of round % 2 === 0 ? contenders : [...contenders].reverse()) {
+    const port = 19_000 + Math.floor(Math.random() * 1_000);
+    const child = await serve(name, port);
+    try {
+      for (const [route, [path, post]] of Object.entries(routes)) {
+        // A short warm-up, then the measured run.
+        await measure(port, path, post === "post").catch(() => 0);
+        ((results[route] ??= {})[name] ??= []).push(await measure(port, path, post === "post"));
+      }
+    } finally {
+      child.kill();
+      await child.status;
+    }
+  }
+}
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+console.log(`| route | bare req/s | Hono req/s | ramify req/s | ramify / bare | ramify / Hono |`);
+console.log(`| --- | --: | --: | --: | --: | --: |`);
+for (const [route, byName] of Object.entries(results)) {
+  const [b, h, r] = contenders.map((name) => median(byName[name]));
+  console.log(
+    `| ${route} | ${b.toFixed(0)} | ${h.toFixed(0)} | ${r.toFixed(0)} | ${(r / b).toFixed(2)}x | ${
+      (r / h).toFixed(2)
+    }x |`,
+  );
+}

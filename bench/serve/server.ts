@@ -1,0 +1,12 @@
+// One contender of the serving benchmark on Deno.serve:
+//   deno run -A bench/serve/server.ts <bare|hono|ramify> <port>
+import { bare, hono, ramify } from "./apps.ts";
+
+const [name, port] = Deno.args;
+const handlers = { bare, hono: hono(), ramify: ramify() } as Record<
+  string,
+  (request: Request) => Response | Promise<Response>
+>;
+const handler = handlers[name];
+if (handler === undefined) throw new Error(`no contender ${name}`);
+Deno.serve({ port: Number(port), hostname: "127.0.0.1", onListen() {} }, handler);
