@@ -32,8 +32,13 @@ const POST_LUA = `wrk.method = "POST"
 wrk.body = '{"title":"Dune","author":"Frank Herbert"}'
 wrk.headers["Content-Type"] = "application/json"`;
 
-async function measure(port: number, path: string, post: boolean): Promise<number> {
-  const args = ["-c", "1", "wrk", "-t1", `-c${connections}`, `-d${seconds}s`];
+async function measure(
+  port: number,
+  path: string,
+  post: boolean,
+  duration = seconds,
+): Promise<number> {
+  const args = ["-c", "1", "wrk", "-t1", `-c${connections}`, `-d${duration}s`];
   let script: string | undefined;
   if (post) {
     script = await Deno.makeTempFile({ suffix: ".lua" });
@@ -74,7 +79,7 @@ for (let round = 0; round < rounds; round++) {
     try {
       for (const [route, [path, post]] of Object.entries(routes)) {
         // A short warm-up, then the measured run.
-        await measure(port, path, post === "post").catch(() => 0);
+        await measure(port, path, post === "post", 1).catch(() => 0);
         ((results[route] ??= {})[name] ??= []).push(await measure(port, path, post === "post"));
       }
     } finally {

@@ -21,21 +21,25 @@ export type BodyBytes =
  * Reads a request's body (empty when it has none), refusing more than
  * `maxBytes`, and giving up when the whole body has not arrived within
  * `timeoutMs` (a client dribbling a byte a second holds nothing for long).
+ * `declared` is its Content-Length, when the caller has read it already.
  */
 export function readBodyBytes(
   request: Request,
   maxBytes: number,
   timeoutMs = Infinity,
+  declared: string | null = request.headers.get("content-length"),
 ): Promise<BodyBytes> {
-  const body = request.body;
-  if (body === null) return Promise.resolve({ ok: true, bytes: new Uint8Array(0) });
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > maxBytes) {
-    return body.cancel().then(TOO_LARGE, TOO_LARGE);
-  }
   // A declared length bounds the body (the connection's framing holds it to
   // it): the runtime's own reader is then several times faster than a loop.
-  if (declared !== null && /^\d+$/.test(declared)) return readDeclared(request, timeoutMs);
+  // `request.body` stays untouched here: reading it would cost that speed.
+  if (declared !== null && /^\d+$/.test(declared)) {
+    if (Number(declared) > maxBytes) {
+      return (request.body?.cancel() ?? Promise.resolve()).then(TOO_LARGE, TOO_LARGE);
+    }
+    return readDeclared(request, timeoutMs);
+  }
+  const body = request.body;
+  if (body === null) return Promise.resolve({ ok: true, bytes: new Uint8Array(0) });
   return readStream(body, maxBytes, timeoutMs);
 }
 
