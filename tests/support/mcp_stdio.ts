@@ -7,5 +7,6 @@ cancelled.resolve = () => console.error("cancelled");
 await serveMcpStdio(tree, {
   name: "ramify-test",
   version: "1.0.0",
+  instructions: "Books and ticks, for tests.",
   onError: (error) => console.error("crash:", (error as Error).message),
 });

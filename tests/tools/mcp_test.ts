@@ -18,6 +18,7 @@ async function overHttp(
   const mcp = createMcpHandler(tree, {
     name: "ramify-test",
     version: "1.0.0",
+    instructions: "Books and ticks, for tests.",
     onError: (error) => crashes.push(error),
     ...opts,
   });
@@ -74,6 +75,11 @@ async function sharedCases(
   crashes: () => unknown[],
   { overStdio = false } = {},
 ) {
+  await t.step("the handshake carries the server's name, version and instructions", () => {
+    assert.equal(client.getServerVersion()?.name, "ramify-test");
+    assert.equal(client.getServerVersion()?.version, "1.0.0");
+    assert.equal(client.getInstructions(), "Books and ticks, for tests.");
+  });
   await t.step("tools/list gives every tool with schemas and annotations", async () => {
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((tool) => tool.name), [
