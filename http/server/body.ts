@@ -10,7 +10,7 @@
  * @module
  */
 
-import { watchDeadline } from "./deadline.ts";
+import { watchDeadline } from "./_deadline.ts";
 
 /** The body's bytes, or why there are none. */
 export type BodyBytes =

@@ -5,7 +5,7 @@
  * only while deadlines are watched and never keeps a process alive; a
  * deadline fires within a tick (50 ms) of its time.
  *
- * Internal: not a public subpath. Used by `body.ts`.
+ * Private to `http/server/`: used by `body.ts`.
  *
  * @module
  */
