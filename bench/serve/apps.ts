@@ -57,14 +57,17 @@ export function ramify(): (request: Request) => Promise<Response> {
   );
 }
 
+const BODY = '{"title":"Dune","author":"Frank Herbert"}';
+
 /** The three requests, made fresh each time (a body is read once). */
 export const requests = {
   hello: () => new Request("http://localhost/hello"),
   book: () => new Request("http://localhost/books/42"),
+  // With its length declared, as a client over the network sends it.
   add: () =>
     new Request("http://localhost/books", {
       method: "POST",
-      headers: { "content-type": "application/json" },
-      body: '{"title":"Dune","author":"Frank Herbert"}',
+      headers: { "content-type": "application/json", "content-length": String(BODY.length) },
+      body: BODY,
     }),
 };
