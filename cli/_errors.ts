@@ -2,23 +2,25 @@
 // what went wrong (a problem's title and detail, a schema's issues).
 
 import { InputError, OutputError } from "../tree/call.ts";
-import { HttpError } from "../http/server/problem.ts";
+import { HttpError, issuesLine, problemLine } from "../http/server/problem.ts";
 import { ClientError } from "../http/client/client_error.ts";
 
 /** `422 Unprocessable Content: name: Too small`, `404 Not Found: No book 9`, ... */
 export function describeError(error: unknown): string {
   if (error instanceof InputError) {
-    return `422 Unprocessable Content: ${issuesOf(error.issues)}`;
+    return `422 Unprocessable Content: ${issuesLine(error.issues)}`;
   }
   if (error instanceof HttpError) {
-    return withDetail(`${error.status} ${error.problem.title}`, error.problem.detail);
+    return problemLine(error.status, error.problem.title, error.problem.detail);
   }
   if (error instanceof ClientError) {
     const problem = error.problem;
     const issues = (problem as { issues?: unknown } | undefined)?.issues;
-    const head = `${error.status} ${problem?.title ?? error.statusText}`;
-    if (Array.isArray(issues) && issues.length > 0) return `${head}: ${issuesOf(issues)}`;
-    return withDetail(head, problem?.detail);
+    const title = problem?.title ?? error.statusText;
+    if (Array.isArray(issues) && issues.length > 0) {
+      return `${error.status} ${title}: ${issuesLine(issues)}`;
+    }
+    return problemLine(error.status, title, problem?.detail);
   }
   if (error instanceof OutputError) {
     return "500 Internal Server Error: the result does not match the command's output schema";
@@ -27,15 +29,4 @@ export function describeError(error: unknown): string {
     return `the server could not be reached: ${error.message}`;
   }
   return `500 Internal Server Error: ${error instanceof Error ? error.message : String(error)}`;
-}
-
-function withDetail(head: string, detail: string | undefined): string {
-  return detail === undefined || head.endsWith(detail) ? head : `${head}: ${detail}`;
-}
-
-function issuesOf(issues: readonly unknown[]): string {
-  return issues.map((issue) => {
-    const { path, message } = issue as { path?: readonly unknown[]; message?: string };
-    return path === undefined || path.length === 0 ? message : `${path.join(".")}: ${message}`;
-  }).join("; ");
 }

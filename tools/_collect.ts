@@ -4,7 +4,7 @@
 
 import type { Leaf, Node, TreeStep } from "../tree/node.ts";
 import { isLeaf } from "../tree/node.ts";
-import { type JsonSchema, toJsonSchema } from "../tree/schema.ts";
+import { holdsFile, type JsonSchema, toJsonSchema } from "../tree/schema.ts";
 import { tagsOf } from "../tree/tags.ts";
 import { joinPath, TOOL_NAME } from "./_names.ts";
 
@@ -61,8 +61,12 @@ export function collectTools(root: Node, caller: string): ToolEntry[] {
   const entries: ToolEntry[] = [];
   const byName = new Map<string, readonly TreeStep[]>();
   const visit = (node: Node, steps: readonly TreeStep[]) => {
-    if (isLeaf(node) && node.meta?.tools !== false && !takesFiles(node, steps, caller)) {
-      const entry = entryOf(node, steps, caller);
+    // Tool arguments are JSON: a leaf whose input takes files (`format: "binary"`) is no tool.
+    const input = isLeaf(node) && node.meta?.tools !== false
+      ? schemaOf(node, "input", steps, caller)
+      : undefined;
+    if (isLeaf(node) && node.meta?.tools !== false && !holdsFile(input)) {
+      const entry = entryOf(node, steps, caller, input);
       const other = byName.get(entry.descriptor.name);
       if (other !== undefined) {
         throw new Error(
@@ -89,6 +93,7 @@ function entryOf(
   leaf: Leaf<never, unknown>,
   steps: readonly TreeStep[],
   caller: string,
+  input: JsonSchema | undefined,
 ): ToolEntry {
   const own = leaf.meta.tools === false ? undefined : leaf.meta.tools;
   const names = steps.filter((step) => step.kind === "child").map((step) => step.name);
@@ -114,7 +119,7 @@ function entryOf(
       name,
       title: own?.title ?? titleOf(names),
       ...(typeof description === "string" ? { description } : {}),
-      inputSchema: inputSchemaOf(schemaOf(leaf, "input", steps, caller), captures),
+      inputSchema: inputSchemaOf(input, captures),
       ...(output === undefined ? {} : { outputSchema: streaming ? listOf(output) : output }),
       annotations,
     },
@@ -122,20 +127,6 @@ function entryOf(
     captures,
     streaming,
   };
-}
-
-/** Tool arguments are JSON: a leaf whose input takes files (`format: "binary"`) is no tool. */
-function takesFiles(
-  leaf: Leaf<never, unknown>,
-  steps: readonly TreeStep[],
-  caller: string,
-): boolean {
-  const holdsFile = (schema: unknown): boolean => {
-    if (Array.isArray(schema)) return schema.some(holdsFile);
-    if (typeof schema !== "object" || schema === null) return false;
-    return (schema as JsonSchema).format === "binary" || Object.values(schema).some(holdsFile);
-  };
-  return holdsFile(schemaOf(leaf, "input", steps, caller));
 }
 
 function schemaOf(

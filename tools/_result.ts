@@ -6,7 +6,8 @@
 import type { HandlerContext } from "../tree/node.ts";
 import { createCall, InputError } from "../tree/call.ts";
 import { isAsyncIterable, isPlainObject, setOwn } from "../tree/object.ts";
-import { HttpError } from "../http/server/problem.ts";
+import { HttpError, issuesLine, problemLine } from "../http/server/problem.ts";
+import { isCancellation, withDeadline } from "../tree/deadline.ts";
 import type { ToolEntry } from "./_collect.ts";
 
 /** A `tools/call` result as plain data. */
@@ -32,25 +33,18 @@ export async function runTool(
   context: HandlerContext,
   opts: RunOptions,
 ): Promise<ToolResult> {
-  if (opts.timeoutMs === undefined) return await run(entry, args, context, opts);
-  const timeout = new AbortController();
-  const signal = context.signal === undefined
-    ? timeout.signal
-    : AbortSignal.any([context.signal, timeout.signal]);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<ToolResult>((resolve) => {
-    timer = setTimeout(() => {
-      timeout.abort(new DOMException("The tool timed out", "TimeoutError"));
-      resolve(
-        errorResult(`503 Service Unavailable: the tool did not finish within ${opts.timeoutMs} ms`),
-      );
-    }, opts.timeoutMs);
-  });
-  try {
-    return await Promise.race([run(entry, args, { ...context, signal }, opts), expired]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const ms = opts.timeoutMs;
+  if (ms === undefined) return await run(entry, args, context, opts);
+  return await withDeadline(
+    ms,
+    (timeout) => {
+      const signal = context.signal === undefined
+        ? timeout
+        : AbortSignal.any([context.signal, timeout]);
+      return run(entry, args, { ...context, signal }, opts);
+    },
+    () => errorResult(`503 Service Unavailable: the tool did not finish within ${ms} ms`),
+  );
 }
 
 async function run(
@@ -117,25 +111,17 @@ async function fromResponse(response: Response): Promise<ToolResult> {
 
 function failure(error: unknown, onError: (error: unknown) => void): ToolResult {
   if (error instanceof InputError) {
-    const issues = error.issues.map((issue) =>
-      issue.path.length === 0 ? issue.message : `${issue.path.join(".")}: ${issue.message}`
-    );
     return errorResult(
       `422 Unprocessable Content: the arguments do not match the tool's input schema: ${
-        issues.join("; ")
+        issuesLine(error.issues)
       }`,
     );
   }
   if (error instanceof HttpError) {
-    const { title, detail } = error.problem;
-    return errorResult(
-      `${error.status} ${title}${detail === undefined || detail === title ? "" : `: ${detail}`}`,
-    );
+    return errorResult(problemLine(error.status, error.problem.title, error.problem.detail));
   }
   // A call that gave up because its signal aborted (a timeout, a cancel) did not crash.
-  if (
-    error instanceof DOMException && (error.name === "AbortError" || error.name === "TimeoutError")
-  ) {
+  if (isCancellation(error)) {
     return errorResult("503 Service Unavailable: the tool was cancelled");
   }
   // A crash, or a result that breaks its output schema: the server's fault, never shown.

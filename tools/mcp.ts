@@ -162,7 +162,9 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
           origins === undefined ? loaded.localhostAllowedOrigins() : [...origins],
         );
     if (rejected !== undefined) return rejected;
-    const wait = await rateLimited(opts.rateLimit, request);
+    const wait = opts.rateLimit === undefined
+      ? undefined
+      : await rateLimited(opts.rateLimit, request);
     if (wait !== undefined) {
       await request.body?.cancel().catch(() => {});
       return Response.json(

@@ -10,6 +10,21 @@
  * @module
  */
 
+/**
+ * Whether a value nests objects or arrays deeper than `max` levels, walked
+ * iteratively so that hostile depth cannot exhaust the stack.
+ */
+export function nestsDeeper(root: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value !== "object" || value === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(value)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** A plain object: made by a literal or `Object.create(null)`, not an array or class instance. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null) return false;

@@ -154,6 +154,16 @@ const dates = {
 };
 
 /**
+ * Whether a JSON Schema has a file (`format: "binary"`, zod's `z.file()`)
+ * anywhere in it: GraphQL results and tool arguments cannot carry one.
+ */
+export function holdsFile(schema: unknown): boolean {
+  if (Array.isArray(schema)) return schema.some(holdsFile);
+  if (typeof schema !== "object" || schema === null) return false;
+  return (schema as JsonSchema).format === "binary" || Object.values(schema).some(holdsFile);
+}
+
+/**
  * The JSON Schema (draft 2020-12) of a Standard Schema's input or output side,
  * or `undefined` when the schema library offers no Standard JSON Schema
  * converter. Results are cached per schema. A date (zod's `z.date()`) is a

@@ -22,10 +22,10 @@ export function multipartBody(operation: GraphQLOperation): FormData | undefined
 }
 
 /** Whether an operation's variables hold a file. */
-export function holdsFile(value: unknown): boolean {
+export function holdsBlob(value: unknown): boolean {
   if (value instanceof Blob) return true;
-  if (Array.isArray(value)) return value.some(holdsFile);
-  return isPlainObject(value) && Object.values(value).some(holdsFile);
+  if (Array.isArray(value)) return value.some(holdsBlob);
+  return isPlainObject(value) && Object.values(value).some(holdsBlob);
 }
 
 function withoutFiles(value: unknown, path: string, paths: Map<Blob, string[]>): unknown {

@@ -23,7 +23,7 @@ import type { FetchLike } from "../../http/client/client.ts";
 import type { GraphQLOperation, GraphQLResponse, GraphQLTransport } from "./client.ts";
 import type { GraphQLServer } from "../server/server.ts";
 import type { HandlerContext } from "../../tree/node.ts";
-import { holdsFile, multipartBody } from "./_multipart.ts";
+import { holdsBlob, multipartBody } from "./_multipart.ts";
 
 /**
  * Options of {@linkcode httpTransport}.
@@ -202,7 +202,7 @@ export function serverTransport(server: GraphQLServer, context?: HandlerContext)
 }
 
 function refuseFiles(operation: GraphQLOperation): void {
-  if (holdsFile(operation.variables)) {
+  if (holdsBlob(operation.variables)) {
     throw new TypeError(
       "wsTransport cannot send files: send operations with File inputs over httpTransport",
     );

@@ -10,6 +10,7 @@ import { isAsyncIterable, isPlainObject, setOwn } from "../../tree/object.ts";
 import type { GraphQLLeafField } from "./projection.ts";
 import type { ArgumentDefinition, NamedTypeDefinition } from "./types.ts";
 import { graphqlErrors, type ResolveOptions } from "./errors.ts";
+import { isCancellation } from "../../tree/deadline.ts";
 
 type Resolver = (
   parent: unknown,
@@ -98,10 +99,7 @@ function clientError(opts: ResolveOptions): (error: unknown) => GraphQLError {
       });
     }
     // A handler giving up because its signal aborted (a timeout, a client gone) did not crash.
-    if (
-      error instanceof DOMException &&
-      (error.name === "AbortError" || error.name === "TimeoutError")
-    ) {
+    if (isCancellation(error)) {
       return new GraphQLError("The operation was cancelled", { extensions: { code: "CANCELLED" } });
     }
     // A result that breaks its output schema is the server's fault: never mapped, never shown.

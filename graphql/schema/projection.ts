@@ -36,7 +36,7 @@
 import type { Leaf, Node, TreeStep } from "../../tree/node.ts";
 import { tagsOf } from "../../tree/tags.ts";
 import { fieldName } from "./_names.ts";
-import { isVoidSchema, type JsonSchema, toJsonSchema } from "../../tree/schema.ts";
+import { holdsFile, isVoidSchema, type JsonSchema, toJsonSchema } from "../../tree/schema.ts";
 import {
   type ArgumentDefinition,
   argumentsOf,
@@ -370,14 +370,6 @@ function sideSchema(node: Node, side: "input" | "output", steps: readonly TreeSt
     );
   }
   return json;
-}
-
-/** Whether a JSON Schema has a file (`format: "binary"`) anywhere in it. */
-function holdsFile(schema: unknown): boolean {
-  if (Array.isArray(schema)) return schema.some(holdsFile);
-  if (typeof schema !== "object" || schema === null) return false;
-  if ((schema as JsonSchema).format === "binary") return true;
-  return Object.values(schema).some(holdsFile);
 }
 
 function checkName(name: string, steps: readonly TreeStep[]) {

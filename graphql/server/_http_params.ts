@@ -1,6 +1,7 @@
 // The parameters of a GraphQL-over-HTTP request, read from a GET's query or a
 // POST's JSON body within the limits; what is refused says why.
 
+import { nestsDeeper } from "../../tree/object.ts";
 import { readBodyBytes } from "../../http/server/body.ts";
 import { APPLICATION_JSON, isUtf8, unquote } from "./_http_media.ts";
 
@@ -124,19 +125,8 @@ function mapOf(value: unknown, name: string): Record<string, unknown> | undefine
 
 /** Bounds nesting iteratively, so a hostile value cannot exhaust the stack later on. */
 function checkDepth(root: unknown, maxDepth: number, name: string): void {
-  const stack: unknown[] = [root];
-  const depths: number[] = [1];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    const depth = depths.pop()!;
-    if (typeof value !== "object" || value === null) continue;
-    if (depth > maxDepth) throw badRequest(`The ${name} nest deeper than ${maxDepth} levels`);
-    for (const child of Array.isArray(value) ? value : Object.values(value)) {
-      if (typeof child === "object" && child !== null) {
-        stack.push(child);
-        depths.push(depth + 1);
-      }
-    }
+  if (nestsDeeper(root, maxDepth)) {
+    throw badRequest(`The ${name} nest deeper than ${maxDepth} levels`);
   }
 }
 

@@ -14,7 +14,7 @@ import {
 } from "graphql";
 import { CloseCode, type Context, makeServer, type OperationResult } from "graphql-ws";
 import type { HandlerContext } from "../../tree/node.ts";
-import { isAsyncIterable } from "../../tree/object.ts";
+import { isAsyncIterable, nestsDeeper } from "../../tree/object.ts";
 import { graphqlErrors } from "../schema/errors.ts";
 import type { GraphQLServer } from "./server.ts";
 import type { WsHandlerOptions } from "./ws_options.ts";
@@ -245,18 +245,6 @@ function sizeOf(data: unknown): number {
   }
   if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) return data.byteLength;
   return 0;
-}
-
-/** Whether a value nests deeper than `max` levels (iteratively: hostile depth cannot overflow). */
-function nestsDeeper(root: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[root, 1]];
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop()!;
-    if (typeof value !== "object" || value === null) continue;
-    if (depth > max) return true;
-    for (const child of Object.values(value)) stack.push([child, depth + 1]);
-  }
-  return false;
 }
 
 /** A message's text: text frames as they are, binary ones read as UTF-8. */

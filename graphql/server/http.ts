@@ -307,7 +307,9 @@ export function createHttpGraphQLServer(
 
   const cors = opts.cors === undefined ? undefined : corsPolicy(opts.cors);
   const respond = async (request: Request): Promise<Response> => {
-    const wait = await rateLimited(opts.rateLimit, request);
+    const wait = opts.rateLimit === undefined
+      ? undefined
+      : await rateLimited(opts.rateLimit, request);
     if (wait !== undefined) {
       return new Response(
         JSON.stringify({

@@ -28,6 +28,7 @@ import {
   validate,
 } from "graphql";
 import { checkLimits, type Limits } from "./_limits.ts";
+import { withDeadline } from "../../tree/deadline.ts";
 import { hideSuggestions, maskExecution } from "./_results.ts";
 import type { HandlerContext, Node } from "../../tree/node.ts";
 import { projectGraphQL, type ProjectGraphQLResult } from "../schema/projection.ts";
@@ -251,27 +252,18 @@ export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {})
         ? prepare(request.query)
         : { document: request.document };
       if ("errors" in prepared) return { errors: prepared.errors };
-      const timeout = new AbortController();
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const timedOut = new Promise<ExecutionResult>((resolve) => {
-        timer = setTimeout(() => {
-          timeout.abort(new DOMException("The operation timed out", "TimeoutError"));
-          resolve({
-            data: null,
-            errors: [
-              new GraphQLError(`The operation did not finish within ${timeoutMs} ms`, {
-                extensions: { code: "TIMEOUT" },
-              }),
-            ],
-          });
-        }, timeoutMs);
-      });
-      try {
-        const running = Promise.resolve(execute(args(request, prepared.document, timeout.signal)));
-        return await Promise.race([running.then(finish), timedOut]);
-      } finally {
-        clearTimeout(timer);
-      }
+      return await withDeadline<ExecutionResult>(
+        timeoutMs,
+        async (signal) => finish(await execute(args(request, prepared.document, signal))),
+        () => ({
+          data: null,
+          errors: [
+            new GraphQLError(`The operation did not finish within ${timeoutMs} ms`, {
+              extensions: { code: "TIMEOUT" },
+            }),
+          ],
+        }),
+      );
     },
     async subscribe(request) {
       const prepared = request.document === undefined

@@ -3,7 +3,7 @@
 // merge with captures. Everything a client sends lands as own data properties,
 // so no key (`__proto__`, `constructor`, ...) can reach a prototype.
 
-import { isPlainObject, setOwn } from "../../tree/object.ts";
+import { isPlainObject, nestsDeeper, setOwn } from "../../tree/object.ts";
 import { HttpError } from "./problem.ts";
 import { readBodyBytes } from "./body.ts";
 
@@ -137,18 +137,10 @@ function parseJsonObject(bytes: Uint8Array, limits: BodyLimits): Record<string, 
   return value;
 }
 
-/** Bounds nesting depth iteratively, so hostile bodies cannot exhaust the stack later. */
+/** Bounds nesting depth, so hostile bodies cannot exhaust the stack later. */
 export function checkDepth(root: unknown, maxDepth: number): void {
-  const stack: [unknown, number][] = [[root, 1]];
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop()!;
-    if (typeof value !== "object" || value === null) continue;
-    if (depth > maxDepth) {
-      throw new HttpError(400, `The input nests deeper than ${maxDepth} levels`);
-    }
-    for (const child of Array.isArray(value) ? value : Object.values(value)) {
-      stack.push([child, depth + 1]);
-    }
+  if (nestsDeeper(root, maxDepth)) {
+    throw new HttpError(400, `The input nests deeper than ${maxDepth} levels`);
   }
 }
 

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { watchDeadline } from "./_deadline.ts";
+import { watchDeadline } from "../../tree/deadline.ts";
 
 /** The body's bytes, or why there are none. */
 export type BodyBytes =

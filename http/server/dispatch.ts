@@ -23,6 +23,7 @@ import { inputJsonSchema } from "../../tree/schema.ts";
 import type { HandlerContext, HttpVerb } from "../../tree/node.ts";
 import { createCall, InputError, type LeafCall } from "../../tree/call.ts";
 import { isAsyncIterable, setOwn } from "../../tree/object.ts";
+import { withDeadline } from "../../tree/deadline.ts";
 import type { HttpOperation, HttpRoute, ResponseKind } from "./route.ts";
 import type { MatcherStrategy, PatternSegment, RouteDefinition } from "./router/types.ts";
 import { HttpError } from "./problem.ts";
@@ -171,7 +172,13 @@ export function createRouter(
       const firstId = compiled.resumable ? resumeFrom(request, input) : 1;
       const result = handlerTimeoutMs === undefined
         ? await compiled.call(input, contextOf(request))
-        : await withTimeout(handlerTimeoutMs, request, (context) => compiled.call(input, context));
+        : await withDeadline(
+          handlerTimeoutMs,
+          (signal) => compiled.call(input, contextOf(request, signal)),
+          () => {
+            throw new HttpError(503, `The operation did not finish within ${handlerTimeoutMs} ms`);
+          },
+        );
       // The common answer, a JSON value, needs none of the stream's settings.
       if (compiled.response === "json" && isPlainResult(result)) {
         return result === undefined ? new Response(null, { status: 204 }) : Response.json(result);
@@ -383,31 +390,4 @@ class RequestContext implements HandlerContext {
 
 function contextOf(request: Request, timeout?: AbortSignal): HandlerContext {
   return new RequestContext(request, timeout);
-}
-
-/**
- * Runs a call with a deadline: past it the call's signal aborts and the
- * answer is a 503; what the call does after is ignored.
- */
-async function withTimeout<T>(
-  ms: number,
-  request: Request,
-  call: (context: HandlerContext) => T | Promise<T>,
-): Promise<T> {
-  const timeout = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      timeout.abort(new DOMException("The handler timed out", "TimeoutError"));
-      reject(new HttpError(503, `The operation did not finish within ${ms} ms`));
-    }, ms);
-  });
-  const running = Promise.resolve().then(() => call(contextOf(request, timeout.signal)));
-  try {
-    return await Promise.race([running, expired]);
-  } finally {
-    clearTimeout(timer);
-    // A handler that rejects after the deadline has nobody left to tell.
-    running.catch(() => {});
-  }
 }

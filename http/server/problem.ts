@@ -164,3 +164,23 @@ function checkedHeaders(init: ConstructorParameters<typeof Headers>[0]): Headers
   }
   return headers;
 }
+
+/**
+ * A problem as one line, for surfaces that speak text (MCP tool results, the
+ * command line): `404 Not Found: No book 9`, the detail left out when it only
+ * repeats the title.
+ */
+export function problemLine(status: number, title: string, detail?: string): string {
+  return detail === undefined || detail === title
+    ? `${status} ${title}`
+    : `${status} ${title}: ${detail}`;
+}
+
+/** Validation issues as one line: `title: Too small; pages: Expected a number`. */
+export function issuesLine(
+  issues: readonly { readonly path?: readonly unknown[]; readonly message?: string }[],
+): string {
+  return issues.map(({ path, message }) =>
+    path === undefined || path.length === 0 ? message : `${path.join(".")}: ${message}`
+  ).join("; ");
+}

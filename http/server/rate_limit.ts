@@ -119,13 +119,15 @@ export function tokenBucket(opts: TokenBucketOptions): RateLimiter {
   };
 }
 
-/** The milliseconds a request must wait, or `undefined` when it may go on. */
-export async function rateLimited(
-  limit: RateLimit | undefined,
+/**
+ * The milliseconds a request must wait, or `undefined` when it may go on.
+ * Servers call it only when they have a limit: a request pays nothing otherwise.
+ */
+export function rateLimited(
+  limit: RateLimit,
   request: Request,
-): Promise<number | undefined> {
-  if (limit === undefined) return undefined;
-  return await limit.limiter.take(limit.key?.(request) ?? "*");
+): number | undefined | Promise<number | undefined> {
+  return limit.limiter.take(limit.key?.(request) ?? "*");
 }
 
 /** `Retry-After` in whole seconds, at least 1. */
