@@ -13,6 +13,7 @@ export const GLOBAL_OPTIONS = {
   yes: { type: "boolean", short: "y" },
   json: { type: "boolean" },
   url: { type: "string" },
+  token: { type: "string" },
   input: { type: "string" },
 } as const;
 

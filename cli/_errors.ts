@@ -2,7 +2,7 @@
 // what went wrong (a problem's title and detail, a schema's issues).
 
 import { InputError, OutputError } from "../tree/call.ts";
-import { HttpError, issuesLine, problemLine } from "../http/server/problem.ts";
+import { httpErrorOf, issuesLine, problemLine } from "../http/server/problem.ts";
 import { ClientError } from "../http/client/client_error.ts";
 
 /** `422 Unprocessable Content: name: Too small`, `404 Not Found: No book 9`, ... */
@@ -10,8 +10,9 @@ export function describeError(error: unknown): string {
   if (error instanceof InputError) {
     return `422 Unprocessable Content: ${issuesLine(error.issues)}`;
   }
-  if (error instanceof HttpError) {
-    return problemLine(error.status, error.problem.title, error.problem.detail);
+  const http = httpErrorOf(error);
+  if (http !== undefined) {
+    return problemLine(http.status, http.problem.title, http.problem.detail, http.problem.code);
   }
   if (error instanceof ClientError) {
     const problem = error.problem;
@@ -20,7 +21,7 @@ export function describeError(error: unknown): string {
     if (Array.isArray(issues) && issues.length > 0) {
       return `${error.status} ${title}: ${issuesLine(issues)}`;
     }
-    return problemLine(error.status, title, problem?.detail);
+    return problemLine(error.status, title, problem?.detail, error.code);
   }
   if (error instanceof OutputError) {
     return "500 Internal Server Error: the result does not match the command's output schema";

@@ -25,6 +25,7 @@ import process from "node:process";
 import type { Node } from "../tree/node.ts";
 import { isLeaf, type Leaf } from "../tree/node.ts";
 import { createCall } from "../tree/call.ts";
+import { extended } from "../tree/middleware.ts";
 import { isAsyncIterable, isPlainObject } from "../tree/object.ts";
 import { toJsonSchema } from "../tree/schema.ts";
 import { tagsOf } from "../tree/tags.ts";
@@ -56,6 +57,15 @@ export interface CliOptions {
   readonly fetch?: FetchLike;
   /** Where to read and write. Default: this process's stdio. */
   readonly io?: CliIo;
+  /** A bearer token for guarded commands (`--token` overrides). */
+  readonly token?: string;
+  /**
+   * Headers every call carries: sent to the server with `--url`; in process,
+   * handlers and guards see a request holding them.
+   */
+  readonly headers?: HeadersInit;
+  /** Makes the values handlers and middleware see in their context, in process. */
+  readonly context?: () => object | Promise<object>;
 }
 
 /**
@@ -121,12 +131,21 @@ export async function runCli(
       }
     }
     const url = typeof values.url === "string" ? values.url : opts.baseUrl;
+    const headers = new Headers(opts.headers);
+    const token = typeof values.token === "string" ? values.token : opts.token;
+    if (token !== undefined) headers.set("authorization", `Bearer ${token}`);
     const result = url === undefined
       ? await createCall(leaf, { captures: selected.captures.map(([name]) => name) })(
         { ...input, ...Object.fromEntries(selected.captures) },
-        {},
+        extended(
+          // A request standing for the command line, so guards read its credentials.
+          [...headers].length === 0
+            ? {}
+            : { request: new Request("http://localhost/", { method: "POST", headers }) },
+          await opts.context?.(),
+        ),
       )
-      : await remoteCall(tree, url, selected, input, opts.fetch);
+      : await remoteCall(tree, url, selected, input, opts.fetch, headers);
     await print(result, io, values.json === true);
     return 0;
   } catch (error) {
@@ -280,8 +299,13 @@ async function remoteCall(
   selected: Selected,
   input: Record<string, unknown>,
   fetch: FetchLike | undefined,
+  headers: Headers,
 ): Promise<unknown> {
-  let at: unknown = createClient(tree, { baseUrl: url, ...(fetch === undefined ? {} : { fetch }) });
+  let at: unknown = createClient(tree, {
+    baseUrl: url,
+    headers,
+    ...(fetch === undefined ? {} : { fetch }),
+  });
   let capture = 0;
   for (const step of selected.steps) {
     const holder = at as Record<string, unknown>;

@@ -24,7 +24,7 @@
  * @module
  */
 
-import { api, createFetch, HttpError, op } from "@ramify/api";
+import { api, auth, createFetch, HttpError, op, reply, use } from "@ramify/api";
 import { createHttpGraphQLServer } from "@ramify/api/graphql";
 import { createMcpHandler, serveMcpStdio } from "@ramify/api/tools";
 import { http } from "@ramify/api/http/verbs";
@@ -89,9 +89,29 @@ export class BookStore {
   }
 }
 
+/** Options of {@linkcode bookstore}. */
+export interface BookstoreOptions {
+  /**
+   * Bearer tokens and the staff member each names: when given, every
+   * mutation needs one (`Authorization: Bearer <token>`); reads stay open.
+   */
+  readonly tokens?: Readonly<Record<string, string>>;
+}
+
+/** The token the example server accepts unless `BOOKSTORE_TOKEN` names another. */
+export const DEV_TOKEN = "bookstore-dev-token";
+
 /** The bookstore tree over a store. */
-export function bookstore(store: BookStore = new BookStore()) {
+export function bookstore(store: BookStore = new BookStore(), opts: BookstoreOptions = {}) {
   const byId = z.object({ bookId: z.string() });
+  const tokens = opts.tokens;
+  const staff = tokens === undefined ? [] : [auth({
+    from: "bearer",
+    verify: (token) => Object.hasOwn(tokens, token) ? { name: tokens[token] } : undefined,
+    description: "A staff token; mutations need one",
+  })];
+  // Every mutation is guarded by the same explicit contribution; reads are not.
+  const mutation = use(...staff);
   return api({
     books: api({
       list: op(() => store.list(), {
@@ -99,11 +119,15 @@ export function bookstore(store: BookStore = new BookStore()) {
         output: z.array(Book),
         description: "Lists every book",
       }),
-      add: op((fields) => store.add(fields), {
+      add: op((fields) => {
+        const book = store.add(fields);
+        return reply(book, { headers: { location: `/books/${encodeURIComponent(book.id)}` } });
+      }, {
         input: BookFields,
         output: Book,
+        http: { status: 201, headers: { location: { description: "Where the new book is" } } },
         description: "Adds a book",
-      }),
+      }, mutation),
     }, {
       fallback: {
         name: "bookId",
@@ -119,24 +143,24 @@ export function bookstore(store: BookStore = new BookStore()) {
             input: BookFields.extend({ bookId: z.string() }),
             output: Book,
             description: "Replaces one book",
-          }),
+          }, mutation),
           remove: op(({ bookId }) => store.remove(bookId), {
             tags: { destructive: true, idempotent: true },
             input: byId,
             description: "Removes one book",
-          }),
+          }, mutation),
           checkout: api({
             start: op(({ bookId }) => {
               if (store.isReserved(bookId)) {
                 throw new HttpError(409, `Book ${bookId} is reserved`);
               }
               return { bookId: store.read(bookId).id, started: true };
-            }, { input: byId, description: "Starts a checkout" }),
+            }, { input: byId, description: "Starts a checkout" }, mutation),
             reserve: op(({ bookId }) => store.reserve(bookId), {
               tags: { idempotent: true },
               input: byId,
               description: "Reserves a copy; reserving twice is the same as once",
-            }),
+            }, mutation),
           }),
         }),
       },
@@ -166,11 +190,16 @@ const SERVER_INFO = {
   instructions: "A bookstore: list, search, add and check out books.",
 };
 
-/** The bookstore's one fetch handler: GraphQL at `/graphql`, MCP at `/mcp`, the HTTP API everywhere else. */
+/**
+ * The bookstore's one fetch handler: GraphQL at `/graphql`, MCP at `/mcp`, the
+ * HTTP API everywhere else; mutations need a bearer token (`tokens`, default
+ * {@linkcode DEV_TOKEN}).
+ */
 export function bookstoreHandler(
   store?: BookStore,
+  tokens: Readonly<Record<string, string>> = { [DEV_TOKEN]: "dev" },
 ): ((request: Request) => Promise<Response>) & { close(): Promise<void> } {
-  const tree = bookstore(store);
+  const tree = bookstore(store, { tokens });
   const rest = createFetch(tree, { document: { title: "Bookstore", version: "1.0.0" } });
   const graphql = createHttpGraphQLServer(tree, { path: "/graphql" });
   const mcp = createMcpHandler(tree, SERVER_INFO);
@@ -193,14 +222,19 @@ export interface RunningBookstore {
 }
 
 /** Starts the bookstore on `Deno.serve`. */
-export function serve(port: number, store?: BookStore): RunningBookstore {
-  const handler = bookstoreHandler(store);
+export function serve(
+  port: number,
+  store?: BookStore,
+  token: string = DEV_TOKEN,
+): RunningBookstore {
+  const handler = bookstoreHandler(store, { [token]: "staff" });
   const server = Deno.serve({
     port,
     onListen({ hostname, port }) {
       console.log(
         `Bookstore listening on http://${hostname}:${port}/ (OpenAPI at /openapi.json, GraphQL at /graphql, MCP at /mcp)`,
       );
+      console.log(`Mutations need Authorization: Bearer ${token}`);
     },
   }, handler);
   return {
@@ -217,6 +251,12 @@ if (import.meta.main) {
     { title: "Dune", author: "Frank Herbert", year: 1965 },
     { title: "The Dispossessed", author: "Ursula K. Le Guin", year: 1974 },
   ]);
-  if (Deno.args.includes("--mcp-stdio")) await serveMcpStdio(bookstore(store), SERVER_INFO);
-  else serve(Number(Deno.env.get("PORT") ?? 8000), store);
+  const token = Deno.env.get("BOOKSTORE_TOKEN") ?? DEV_TOKEN;
+  if (Deno.args.includes("--mcp-stdio")) {
+    // A local agent's process is trusted with the token it was started with.
+    await serveMcpStdio(bookstore(store, { tokens: { [token]: "agent" } }), {
+      ...SERVER_INFO,
+      headers: { authorization: `Bearer ${token}` },
+    });
+  } else serve(Number(Deno.env.get("PORT") ?? 8000), store, token);
 }

@@ -21,7 +21,7 @@ export type { TreeStep } from "../tree/node.ts";
 export { createFetch } from "./server/fetch.ts";
 export type { CreateFetchOptions } from "./server/fetch.ts";
 export { createRouter } from "./server/dispatch.ts";
-export type { FetchHandler, RouterOptions } from "./server/dispatch.ts";
+export type { ContextFunction, FetchHandler, RouterOptions } from "./server/dispatch.ts";
 export {
   compiledCharMatcher,
   compiledCharRouter,
@@ -38,6 +38,8 @@ export type {
   RouteDefinition,
 } from "./server/router/mod.ts";
 export { HttpError } from "./server/problem.ts";
+export { auth } from "./server/auth.ts";
+export type { AuthOptions, CredentialSource } from "./server/auth.ts";
 export type { HttpErrorOptions, Problem } from "./server/problem.ts";
 export { corsPolicy, withCors } from "./server/cors.ts";
 export type { CorsOptions, CorsPolicy } from "./server/cors.ts";
@@ -46,6 +48,8 @@ export type { RateLimit, RateLimiter, TokenBucketOptions } from "./server/rate_l
 export { toOpenApi, toOpenApiFromRoute } from "./openapi/openapi.ts";
 export type { OpenApiDocument, OpenApiOperation, OpenApiOptions } from "./openapi/openapi.ts";
 export { ClientError } from "./client/client_error.ts";
+export { safe } from "./client/safe.ts";
+export type { Outcome } from "./client/safe.ts";
 export type { ClientErrorInit } from "./client/client_error.ts";
 export type {
   CallOptions,
@@ -61,7 +65,11 @@ export type {
   CallInput,
   ChildrenClient,
   Client,
+  ClientErrorOf,
+  ClientPromise,
+  DeclaredClientError,
   DynamicClient,
+  ErrorsOf,
   FallbackClient,
   JsonOf,
   LeafClient,

@@ -6,8 +6,9 @@
 import type { HandlerContext } from "../tree/node.ts";
 import { createCall, InputError } from "../tree/call.ts";
 import { isAsyncIterable, isPlainObject, setOwn } from "../tree/object.ts";
-import { HttpError, issuesLine, problemLine } from "../http/server/problem.ts";
+import { httpErrorOf, issuesLine, problemLine } from "../http/server/problem.ts";
 import { isCancellation, withDeadline } from "../tree/deadline.ts";
+import { extended } from "../tree/middleware.ts";
 import type { ToolEntry } from "./_collect.ts";
 
 /** A `tools/call` result as plain data. */
@@ -24,6 +25,8 @@ export interface RunOptions {
   readonly onError: (error: unknown) => void;
   /** Milliseconds the call may run before its signal aborts and it fails with 503. */
   readonly timeoutMs?: number;
+  /** The server's `context` option: values added to the call's context. */
+  readonly context?: (request: Request | undefined) => object | Promise<object>;
 }
 
 /** Calls the tool with the client's arguments; never throws. */
@@ -56,7 +59,8 @@ async function run(
   try {
     const input = inputOf(entry, args);
     const call = createCall(entry.leaf, { captures: entry.captures });
-    const result = await call(input, context);
+    const made = opts.context === undefined ? undefined : await opts.context(context.request);
+    const result = await call(input, extended(context, made));
     if (isAsyncIterable(result)) {
       const items: unknown[] = [];
       for await (const item of result) {
@@ -117,8 +121,11 @@ function failure(error: unknown, onError: (error: unknown) => void): ToolResult 
       }`,
     );
   }
-  if (error instanceof HttpError) {
-    return errorResult(problemLine(error.status, error.problem.title, error.problem.detail));
+  const http = httpErrorOf(error);
+  if (http !== undefined) {
+    const { title, detail, code, data } = http.problem;
+    const line = problemLine(http.status, title, detail, code);
+    return errorResult(data === undefined ? line : `${line}\n${JSON.stringify(data)}`);
   }
   // A call that gave up because its signal aborted (a timeout, a cancel) did not crash.
   if (isCancellation(error)) {

@@ -64,6 +64,18 @@ export interface McpOptions {
    * `503` tool error. Default none.
    */
   readonly handlerTimeoutMs?: number;
+  /**
+   * Makes the values tools' handlers and middleware see in their context,
+   * from the HTTP request that carried the call (`undefined` over stdio). An
+   * `HttpError` it throws is the tool's error result.
+   */
+  readonly context?: (request: Request | undefined) => object | Promise<object>;
+  /**
+   * Headers the calls carry where the transport has none (stdio), so that
+   * guards find their credentials there too: handlers see a request holding
+   * them. Default none.
+   */
+  readonly headers?: HeadersInit;
 }
 
 /**
@@ -225,6 +237,10 @@ function serverOf(loaded: Sdk, tools: readonly ToolEntry[], opts: McpOptions): S
   }
   const onError = opts.onError ??
     ((error: unknown) => console.error("ramify: MCP tool crashed:", error));
+  // Over stdio: a request standing for the process, holding its headers.
+  const standIn = opts.headers === undefined
+    ? undefined
+    : new Request("http://localhost/mcp", { method: "POST", headers: opts.headers });
   const server = new loaded.Server(
     { name: opts.name ?? "ramify", version: opts.version ?? "0.0.0" },
     {
@@ -259,12 +275,14 @@ function serverOf(loaded: Sdk, tools: readonly ToolEntry[], opts: McpOptions): S
       );
     }
     const progressToken = ctx.mcpReq._meta?.progressToken;
+    const carrier = ctx.http?.req ?? standIn;
     const result = await runTool(entry, args, {
       signal: ctx.mcpReq.signal,
-      ...(ctx.http?.req === undefined ? {} : { request: ctx.http.req }),
+      ...(carrier === undefined ? {} : { request: carrier }),
     }, {
       onError,
       timeoutMs: opts.handlerTimeoutMs,
+      context: opts.context,
       onItem: progressToken === undefined ? undefined : (item, index) =>
         ctx.mcpReq.notify({
           method: "notifications/progress",

@@ -13,6 +13,10 @@
  *   surfaces report to `onError` and never show (HTTP 500, masked GraphQL error).
  * - A stream (an async iterable result) is checked item by item.
  * - A `Response` a handler returns passes through unchecked (the HTTP escape hatch).
+ * - The leaf's middleware (`meta.use`) wraps the input check and the handler;
+ *   the output check wraps them all, so a middleware's own answer is checked too.
+ * - A `LeafError` is matched with `meta.errors` (its status filled in).
+ * - A `reply()` result keeps its settings only for callers that ask (HTTP).
  *
  * Everything that can be decided per leaf is decided once, by
  * {@linkcode createCall}: a leaf with no schema is called as its bare handler.
@@ -36,6 +40,9 @@ import type { HandlerContext, Node } from "./node.ts";
 import { datePathsOf, normalizeIssue, type ValidationIssue } from "./schema.ts";
 import { reviveDates } from "./dates.ts";
 import { isAsyncIterable, isPlainObject, setOwn } from "./object.ts";
+import { chained, middlewareOf } from "./middleware.ts";
+import { declared, type ErrorDeclarations } from "./errors.ts";
+import { Reply } from "./reply.ts";
 
 /**
  * The input did not satisfy the leaf's `meta.input`: the caller's fault, with
@@ -132,6 +139,12 @@ export interface CreateCallOptions {
    * the input schema does not name them (and would strip them).
    */
   readonly captures?: readonly string[];
+  /**
+   * What becomes of a `reply()` result: `"unwrap"` gives its value (GraphQL,
+   * tools, the command line), `"keep"` gives the checked `Reply` (HTTP, which
+   * sends its status, headers and cookies). Default `"unwrap"`.
+   */
+  readonly replies?: "keep" | "unwrap";
 }
 
 /**
@@ -162,6 +175,8 @@ export function createCall(leaf: Node, opts: CreateCallOptions = {}): LeafCall {
   }
   const input = leaf.meta?.input;
   const output = leaf.meta?.output;
+  const errors = leaf.meta?.errors;
+  const middleware = middlewareOf(leaf);
   const captures = opts.captures ?? [];
   // Dates arrive as date-time strings; the schema gets `Date`s.
   const inputDates = input === undefined ? [] : datePathsOf(input, "input");
@@ -170,27 +185,67 @@ export function createCall(leaf: Node, opts: CreateCallOptions = {}): LeafCall {
     : inputDates.length === 0
     ? (value: unknown) => parsed(input, value, InputError, captures)
     : (value: unknown) => parsed(input, reviveDates(value, inputDates), InputError, captures);
-  const checkResult = output === undefined ? undefined : resultChecker(output);
-  if (checkInput === undefined) {
-    if (checkResult === undefined) return handler;
-    return (value, context) => checkResult(handler(value, context));
-  }
-  const run = checkResult === undefined
-    ? handler
-    : (valid: unknown, context: HandlerContext) => checkResult(handler(valid, context));
-  return (value, context) => {
+  let call: LeafCall = checkInput === undefined ? handler : (value, context) => {
     const checked = checkInput(value);
     return checked instanceof Promise
-      ? checked.then((valid) => run(valid, context))
-      : run(checked, context);
+      ? checked.then((valid) => handler(valid, context))
+      : handler(checked, context);
   };
+  if (middleware.length > 0) call = chained(leaf, middleware, call);
+  if (errors !== undefined && Object.keys(errors).length > 0) call = raising(call, errors);
+  const checkResult = output === undefined ? undefined : resultChecker(output);
+  const checked: LeafCall = checkResult === undefined
+    ? call
+    : (value, context) => checkResult(call(value, context));
+  return opts.replies === "keep" ? checked : (value, context) => unwrapped(checked(value, context));
+}
+
+/** A declared error thrown by the call (at once or later) comes out matched with its declaration. */
+function raising(call: LeafCall, errors: ErrorDeclarations): LeafCall {
+  return (value, context) => {
+    let result: unknown;
+    try {
+      result = call(value, context);
+    } catch (error) {
+      return declared(error, errors);
+    }
+    if (result instanceof Promise) {
+      return result.then(
+        (settled) => isAsyncIterable(settled) ? raisingItems(settled, errors) : settled,
+        (error) => declared(error, errors),
+      );
+    }
+    return isAsyncIterable(result) ? raisingItems(result, errors) : result;
+  };
+}
+
+/** A stream whose failure is matched with the declarations too. */
+async function* raisingItems(
+  source: AsyncIterable<unknown>,
+  errors: ErrorDeclarations,
+): AsyncGenerator<unknown> {
+  try {
+    yield* source;
+  } catch (error) {
+    await declared(error, errors);
+  }
+}
+
+/** A `reply()`'s value, for surfaces that have no status or headers to set. */
+function unwrapped(result: unknown): unknown {
+  if (result instanceof Promise) return result.then(unwrapped);
+  return result instanceof Reply ? result.value : result;
 }
 
 /** Checks a handler's result: awaits a promise, checks a value or each item of a stream. */
 function resultChecker(schema: StandardSchemaV1): (result: unknown) => unknown {
   const check = (value: unknown) => parsed(schema, value, OutputError, []);
-  const checkSettled = (result: unknown) => {
+  const checkSettled = (result: unknown): unknown => {
     if (isPassThrough(result)) return result;
+    if (result instanceof Reply) {
+      const value = check(result.value);
+      return value instanceof Promise ? value.then((v) => result.with(v)) : result.with(value);
+    }
     if (isAsyncIterable(result)) return checkedItems(result, check);
     return check(result);
   };

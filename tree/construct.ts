@@ -28,14 +28,16 @@ import type {
 } from "./node.ts";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { isNode } from "./node.ts";
+import { type ErrorDeclarations, errorsProblem } from "./errors.ts";
 import { mergeMeta } from "./merge.ts";
 import { tagConflict } from "./tags.ts";
 import { inputShapeProblem, isStandardSchema } from "./schema.ts";
 import { isPlainObject, kindOf, setOwn } from "./object.ts";
 
 /**
- * One contribution to a leaf's meta: a plain meta object or a verb bundle. Its
- * `input` schema, when present, types the handler's parameter.
+ * One contribution to a leaf's meta: a plain meta object, a verb bundle or a
+ * `use()`. Its `input` schema, when present, types the handler's parameter;
+ * its `errors` type the clients' errors; a `use()` types the handler's context.
  *
  * @example
  * ```ts
@@ -48,7 +50,9 @@ export type Contribution<
   I = never,
   W = I,
   S extends StandardSchemaV1 | undefined = StandardSchemaV1 | undefined,
-> = LeafMeta<I, W, S>;
+  E extends ErrorDeclarations = Record<never, never>,
+  C = unknown,
+> = LeafMeta<I, W, S, E> & { readonly "~context"?: C };
 
 /**
  * Makes a leaf: a node whose handler is `fn` and whose meta is the merge of all
@@ -106,10 +110,12 @@ export function op<
   W = I,
   S extends StandardSchemaV1 | undefined = undefined,
   O extends Produces<S> = Produces<S>,
+  E extends ErrorDeclarations = Record<never, never>,
+  C extends object = Record<never, never>,
 >(
-  fn: Handler<I, O>,
-  ...contributions: ReadonlyArray<Contribution<I, W, S> | undefined>
-): Leaf<NoInfer<I>, NoInfer<O>, NoInfer<W>, NoInfer<S>> {
+  fn: Handler<I, O, C>,
+  ...contributions: ReadonlyArray<Contribution<I, W, S, E, C> | undefined>
+): Leaf<NoInfer<I>, NoInfer<O>, NoInfer<W>, NoInfer<S>, NoInfer<E>> {
   if (typeof fn !== "function") {
     throw new TypeError(`op(): the handler must be a function, got ${kindOf(fn)}`);
   }
@@ -130,11 +136,14 @@ export function op<
       );
     }
   });
-  const meta = withFoldedDirectives(mergeMeta(...contributions), contributions);
+  const meta = withFoldedMiddleware(
+    withFoldedDirectives(mergeMeta(...contributions), contributions),
+    contributions,
+  );
   checkMeta(meta, place);
   // An anonymous handler is named by the api() that places it.
-  if (fn.name) checkInputShape({ handler: fn, meta }, place);
-  return freezeNode({ handler: fn, meta }) as Leaf<I, O, W, S>;
+  if (fn.name) checkInputShape({ handler: fn as unknown as Handler, meta }, place);
+  return freezeNode({ handler: fn as unknown as Handler, meta }) as unknown as Leaf<I, O, W, S, E>;
 }
 
 /**
@@ -262,6 +271,13 @@ function checkMeta(meta: Meta, place: string) {
   if (conflict !== undefined) {
     throw new TypeError(`${place}: contradicting tags: ${conflict}`);
   }
+  const errors = errorsProblem(meta.errors, isStandardSchema);
+  if (errors !== undefined) throw new TypeError(`${place}: ${errors}`);
+  if (meta.use !== undefined) {
+    if (!Array.isArray(meta.use) || meta.use.some((entry) => typeof entry !== "function")) {
+      throw new TypeError(`${place}: meta.use must be a list of middleware functions`);
+    }
+  }
   for (const key of ["input", "output"] as const) {
     const schema: unknown = meta[key];
     if (schema !== undefined && !isStandardSchema(schema)) {
@@ -272,6 +288,13 @@ function checkMeta(meta: Meta, place: string) {
       );
     }
   }
+}
+
+/** Middleware of every `use()` contribution, in order (`mergeMeta` alone would keep the last). */
+function withFoldedMiddleware(meta: Meta, contributions: ReadonlyArray<Meta | undefined>): Meta {
+  const lists = contributions.filter((contribution) => contribution?.use !== undefined);
+  if (lists.length < 2) return meta;
+  return { ...meta, use: lists.flatMap((contribution) => contribution?.use ?? []) };
 }
 
 function checkInputShape(node: Node, place: string) {

@@ -36,3 +36,17 @@ export {
 } from "./schema.ts";
 export type { InputOf, JsonSchema, OutputOf, ValidationIssue, ValidationResult } from "./schema.ts";
 export type { Branch, Fallback, Handler, Leaf, Meta, Node, Produces } from "./node.ts";
+export { securityOf, use, useAll } from "./middleware.ts";
+export type {
+  AnyMiddleware,
+  Middleware,
+  MiddlewareCall,
+  Next,
+  Security,
+  SecurityScheme,
+  Use,
+} from "./middleware.ts";
+export { Reply, reply, setCookieValue } from "./reply.ts";
+export type { Cookie, ReplyInit } from "./reply.ts";
+export { LeafError } from "./errors.ts";
+export type { ErrorDeclaration, ErrorDeclarations, LeafErrorOptions } from "./errors.ts";

@@ -18,6 +18,8 @@
  */
 
 import type { StandardSchemaV1 } from "@standard-schema/spec";
+import type { ErrorDeclarations } from "./errors.ts";
+import type { Reply } from "./reply.ts";
 
 /** An HTTP verb a directive can name. */
 export type HttpVerb =
@@ -65,6 +67,10 @@ export type HttpDirective =
 export interface HttpMeta {
   /** Directives for the HTTP projection, read in order. */
   readonly directives?: readonly HttpDirective[];
+  /** The success status of a value (200 to 299), like 201 or 202. Default 200. */
+  readonly status?: number;
+  /** The response headers the leaf sets (with `reply()`), by name, for the documentation. */
+  readonly headers?: Readonly<Record<string, { readonly description?: string }>>;
   /** Further HTTP settings of later projections. */
   readonly [key: string]: unknown;
 }
@@ -169,6 +175,10 @@ export interface Meta {
   readonly input?: StandardSchemaV1;
   /** Describes and types the handler's result (a Standard Schema). */
   readonly output?: StandardSchemaV1;
+  /** Middleware around the call, outermost first (see `use`). */
+  readonly use?: readonly AnyMiddleware[];
+  /** The errors the leaf may raise, by code (see `LeafError`). */
+  readonly errors?: ErrorDeclarations;
   /** Any further key. */
   readonly [key: string]: unknown;
 }
@@ -197,6 +207,84 @@ export interface HandlerContext {
 }
 
 /**
+ * An OpenAPI security scheme object (`components.securitySchemes` entry):
+ * `{ type: "http", scheme: "bearer" }`, `{ type: "apiKey", in, name }`, ...
+ *
+ * @example
+ * ```ts
+ * import type { SecurityScheme } from "@ramify/api/tree";
+ *
+ * const bearer: SecurityScheme = { type: "http", scheme: "bearer", bearerFormat: "JWT" };
+ * ```
+ */
+export interface SecurityScheme {
+  /** `http`, `apiKey`, `oauth2`, `openIdConnect` or `mutualTLS`. */
+  readonly type: string;
+  /** Further fields of the scheme, as OpenAPI names them. */
+  readonly [key: string]: unknown;
+}
+
+/**
+ * What a guard tells the documentation: the name of its security scheme, the
+ * scheme itself and the scopes it asks for.
+ *
+ * @example
+ * ```ts
+ * import type { Security } from "@ramify/api/tree";
+ *
+ * const security: Security = {
+ *   name: "bearerAuth",
+ *   scheme: { type: "http", scheme: "bearer" },
+ *   scopes: [],
+ * };
+ * ```
+ */
+export interface Security {
+  /** The key under `components.securitySchemes`. */
+  readonly name: string;
+  /** The scheme. */
+  readonly scheme: SecurityScheme;
+  /** The scopes an operation needs. */
+  readonly scopes: readonly string[];
+}
+
+/**
+ * What a middleware receives about the call it wraps.
+ *
+ * @example
+ * ```ts
+ * import type { MiddlewareCall } from "@ramify/api/tree";
+ *
+ * function describe(call: MiddlewareCall): string {
+ *   return `${call.leaf.meta?.description ?? "a leaf"} with ${JSON.stringify(call.input)}`;
+ * }
+ * ```
+ */
+export interface MiddlewareCall<Needs extends object = Record<never, never>> {
+  /** The context so far: the server's values and what earlier middleware added. */
+  readonly context: HandlerContext & Needs;
+  /** The input as the caller sent it, before the input schema. */
+  readonly input: unknown;
+  /** The leaf being called. */
+  readonly leaf: Node;
+}
+
+/**
+ * Any middleware, whatever it adds or needs: the type of a middleware list.
+ *
+ * @example
+ * ```ts
+ * import type { AnyMiddleware, Middleware } from "@ramify/api/tree";
+ *
+ * const pass: Middleware = (_call, next) => next();
+ * const chain: readonly AnyMiddleware[] = [pass];
+ * ```
+ */
+export type AnyMiddleware =
+  & ((call: MiddlewareCall<never>, next: never) => unknown)
+  & { readonly security?: Security };
+
+/**
  * One step from the root of the node tree to a leaf: a static child by name, or
  * a fallback edge by its capture name. Route positions may differ from these
  * (moves, collapse); typed clients, operation ids and GraphQL names follow
@@ -223,6 +311,7 @@ export type TreeStep =
  *
  * @typeParam I the input object
  * @typeParam O what the handler returns (may be a promise or an async iterable)
+ * @typeParam C the context values its middleware adds
  *
  * @example
  * ```ts
@@ -232,9 +321,9 @@ export type TreeStep =
  * const greet: Handler<Greeting, string> = (input) => `hi ${input.name}`;
  * ```
  */
-export type Handler<I = never, O = unknown> = (
+export type Handler<I = never, O = unknown, C extends object = Record<never, never>> = (
   input: I,
-  context: HandlerContext,
+  context: HandlerContext & C,
 ) => O;
 
 /**
@@ -297,11 +386,12 @@ export interface Leaf<
   O = unknown,
   W = I,
   S extends StandardSchemaV1 | undefined = StandardSchemaV1 | undefined,
+  E extends ErrorDeclarations = Record<never, never>,
 > extends Node {
   /** The operation. */
   readonly handler: Handler<I, O>;
   /** The merged meta of the leaf's contributions. */
-  readonly meta: LeafMeta<I, W, S>;
+  readonly meta: LeafMeta<I, W, S, E>;
 }
 
 /**
@@ -320,16 +410,19 @@ export interface LeafMeta<
   I = never,
   W = I,
   S extends StandardSchemaV1 | undefined = StandardSchemaV1 | undefined,
+  E extends ErrorDeclarations = Record<never, never>,
 > extends Meta {
   /** Validates what a caller sends into what the handler receives. */
   readonly input?: StandardSchemaV1<W, I>;
   /** Checks and shapes what the handler returns (each item, for a stream). */
   readonly output?: S;
+  /** The errors the leaf may raise, by code. */
+  readonly errors?: E;
 }
 
 /**
  * What a handler may return under an output schema `S`: the schema's input
- * type, at once, as a promise, or as a stream of items. Without an output
+ * type (alone or in a `reply()`), at once, as a promise, or as a stream of items. Without an output
  * schema, anything.
  *
  * @example
@@ -342,7 +435,7 @@ export interface LeafMeta<
  * ```
  */
 export type Produces<S> = [S] extends [StandardSchemaV1<infer In, infer _Out>]
-  ? In | Promise<In> | AsyncIterable<In> | Promise<AsyncIterable<In>>
+  ? In | Reply<In> | Promise<In | Reply<In>> | AsyncIterable<In> | Promise<AsyncIterable<In>>
   : unknown;
 
 /**

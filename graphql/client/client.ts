@@ -120,21 +120,30 @@ export class GraphQLClientError extends Error {
   readonly errors: readonly GraphQLFormattedError[];
   /** The partial data, if any. */
   readonly data: Readonly<Record<string, unknown>> | null | undefined;
+  /**
+   * The code of an error the leaf declares (`meta.errors`), from the first
+   * error's `extensions.code`; `undefined` for any other error.
+   */
+  readonly code: string | undefined;
 
   /**
    * Makes the error from a response's errors and data.
    *
    * @param errors the response's errors (at least one)
    * @param data the response's partial data
+   * @param declared the error codes the leaf declares
    */
   constructor(
     errors: readonly GraphQLFormattedError[],
     data: Readonly<Record<string, unknown>> | null | undefined,
+    declared: readonly string[] = [],
   ) {
     super(errors.map((e) => e.message).join("; ") || "GraphQL error");
     this.name = "GraphQLClientError";
     this.errors = errors;
     this.data = data;
+    const code = errors[0]?.extensions?.code;
+    this.code = typeof code === "string" && declared.includes(code) ? code : undefined;
   }
 }
 
@@ -249,7 +258,11 @@ function resultOf(
   context: Context,
 ): unknown {
   if (response.errors !== undefined && response.errors.length > 0) {
-    throw new GraphQLClientError(response.errors, response.data);
+    throw new GraphQLClientError(
+      response.errors,
+      response.data,
+      Object.keys(field.node.meta.errors ?? {}),
+    );
   }
   let value: unknown = response.data;
   for (const key of document.path) {

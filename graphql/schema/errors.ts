@@ -22,7 +22,7 @@
  */
 
 import { GraphQLError } from "graphql";
-import { HttpError } from "../../http/server/problem.ts";
+import { type HttpError, httpErrorOf } from "../../http/server/problem.ts";
 
 /**
  * What an error maps to: a code (the error's own message is kept), a code with
@@ -113,7 +113,8 @@ export function graphqlErrors(mapping: Readonly<Record<string, ErrorMapping>>): 
       const rule = rules.get(key);
       if (rule !== undefined) return apply(rule, error);
     }
-    return error instanceof HttpError ? fromHttpError(error) : undefined;
+    const http = httpErrorOf(error);
+    return http === undefined ? undefined : fromHttpError(http);
   };
 }
 
@@ -141,13 +142,15 @@ function apply(rule: ErrorMapping, error: unknown): GraphQLError | undefined {
 }
 
 function fromHttpError(error: HttpError): GraphQLError {
-  const code = HTTP_CODES[error.status] ??
+  // A declared error keeps its own code; others are named by their status.
+  const code = error.problem.code ?? HTTP_CODES[error.status] ??
     (error.status >= 500 ? "INTERNAL_SERVER_ERROR" : "BAD_REQUEST");
   return new GraphQLError(error.problem.detail ?? error.problem.title, {
     extensions: {
       code,
       status: error.status,
       ...(error.problem.issues === undefined ? {} : { issues: error.problem.issues }),
+      ...(error.problem.data === undefined ? {} : { data: error.problem.data }),
     },
   });
 }

@@ -137,7 +137,12 @@ export function createConnect(server: GraphQLServer, opts: WsHandlerOptions = {}
       document,
       variableValues: variables ?? undefined,
       operationName: operationName ?? undefined,
-      contextValue: handlerContext(extra.request, controller.signal, own),
+      contextValue: handlerContext(
+        extra.request,
+        controller.signal,
+        ctx.connectionParams ?? {},
+        own,
+      ),
     };
   };
 
@@ -281,13 +286,18 @@ function abortingOnReturn(result: OperationResult, extra: Extra, id: string): Op
   return stream;
 }
 
-/** `{ request, signal, ...own }`: own properties copied as they are (getters stay lazy). */
+/**
+ * `{ request, signal, connectionParams, ...own }`: own properties copied as
+ * they are (getters stay lazy). Guards read credentials from the connection
+ * parameters, where browsers' WebSocket clients put them.
+ */
 function handlerContext(
   request: Request,
   signal: AbortSignal,
+  connectionParams: Readonly<Record<string, unknown>>,
   own: Readonly<Record<string, unknown>> | undefined,
 ): HandlerContext {
-  const context: Record<string, unknown> = { request, signal };
+  const context: Record<string, unknown> = { request, signal, connectionParams };
   if (typeof own !== "object" || own === null) return context;
   for (const key of Object.keys(own)) {
     const descriptor = Object.getOwnPropertyDescriptor(own, key)!;

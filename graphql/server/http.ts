@@ -55,7 +55,7 @@ import {
   parse,
 } from "graphql";
 import type { HandlerContext, Node } from "../../tree/node.ts";
-import { HttpError } from "../../http/server/problem.ts";
+import { httpErrorOf } from "../../http/server/problem.ts";
 import { problem } from "../../http/server/respond.ts";
 import { splitUrl } from "../../http/server/path.ts";
 import { type CorsOptions, corsPolicy, withCors } from "../../http/server/cors.ts";
@@ -298,9 +298,10 @@ export function createHttpGraphQLServer(
       report(error);
       return masked(media);
     }
-    const status = error instanceof HttpError ? error.status : statusOf(mapped) ?? 400;
-    const headers = error instanceof HttpError
-      ? { ...Object.fromEntries(error.headers), ...media.headers }
+    const http = httpErrorOf(error);
+    const status = http !== undefined ? http.status : statusOf(mapped) ?? 400;
+    const headers = http !== undefined
+      ? { ...Object.fromEntries(http.headers), ...media.headers }
       : media.headers;
     return new Response(JSON.stringify({ errors: [mapped] }), { status, headers });
   };

@@ -79,8 +79,16 @@ export interface ClientOptions extends HttpProjectionOptions {
   readonly baseUrl?: string | URL;
   /** The fetch to send with. Default: the global `fetch`. */
   readonly fetch?: FetchLike;
-  /** Headers sent with every call. */
-  readonly headers?: ConstructorParameters<typeof Headers>[0];
+  /**
+   * Headers sent with every call, or a function giving them for each call
+   * (a fresh credential, say).
+   */
+  readonly headers?: HeadersInit | (() => HeadersInit | Promise<HeadersInit>);
+  /**
+   * A bearer token sent as `Authorization: Bearer <token>` with every call, or
+   * a function giving it for each call (`undefined`: none).
+   */
+  readonly token?: string | (() => string | undefined | Promise<string | undefined>);
   /** Extensions, the first outermost (see `ClientExtension`). */
   readonly extensions?: readonly ClientExtension[];
 }
@@ -144,7 +152,7 @@ export function createClientFromRoute<T extends Node = Node>(
         }),
       ),
   );
-  const context: CallContext = { base, defaults: new Headers(opts.headers), send };
+  const context: CallContext = { base, defaults: defaultHeaders(opts), send };
   const shape = shapeOf(
     listOperations(route).map((operation) => ({
       steps: operation.steps,
@@ -160,8 +168,24 @@ export function createClientFromRoute<T extends Node = Node>(
 
 interface CallContext {
   readonly base: string;
-  readonly defaults: Headers;
+  readonly defaults: () => Headers | Promise<Headers>;
   readonly send: Send;
+}
+
+/** The headers of every call: fixed ones once, else per call; the token as `Authorization`. */
+function defaultHeaders(opts: ClientOptions): () => Headers | Promise<Headers> {
+  const { headers, token } = opts;
+  if (typeof headers !== "function" && typeof token !== "function") {
+    const fixed = new Headers(headers);
+    if (token !== undefined) fixed.set("authorization", `Bearer ${token}`);
+    return () => new Headers(fixed);
+  }
+  return async () => {
+    const made = new Headers(typeof headers === "function" ? await headers() : headers);
+    const bearer = typeof token === "function" ? await token() : token;
+    if (bearer !== undefined) made.set("authorization", `Bearer ${bearer}`);
+    return made;
+  };
 }
 
 /** An operation with what every call of it needs, worked out once. */
@@ -173,6 +197,8 @@ interface Prepared {
   readonly streams: boolean;
   /** Where the output schema promises dates, which travel as date-time strings. */
   readonly dates: readonly DatePath[];
+  /** The error codes the operation declares. */
+  readonly declared: readonly string[];
 }
 
 const QUERY_VERBS: ReadonlySet<string> = new Set(["GET", "HEAD", "DELETE", "OPTIONS"]);
@@ -196,6 +222,7 @@ function prepare(operation: HttpOperation): Prepared {
     dates: operation.node.meta?.output === undefined
       ? []
       : datePathsOf(operation.node.meta.output, "output"),
+    declared: Object.keys(operation.node.meta?.errors ?? {}),
   };
 }
 
@@ -210,7 +237,9 @@ async function call(
   const path = prepared.segments.map((segment) =>
     typeof segment === "string" ? segment : encodeSegment(captured.get(segment.capture) ?? "")
   ).join("/");
-  const headers = new Headers(context.defaults);
+  // Fixed headers are ready at once: no await before the request is sent.
+  const made = context.defaults();
+  const headers = made instanceof Promise ? await made : made;
   for (const [name, value] of new Headers(options.headers)) headers.set(name, value);
   headers.set(
     "accept",
@@ -240,7 +269,7 @@ async function call(
     options,
   };
   const response = await context.send(request);
-  const result = await decode(response, request, prepared.streams);
+  const result = await decode(response, request, prepared);
   if (prepared.dates.length === 0 || result === undefined) return result;
   return prepared.streams
     ? revivedItems(result as AsyncIterable<unknown>, prepared.dates)
@@ -288,7 +317,8 @@ function queryOf(values: readonly [string, unknown][]): string {
   return query === "" ? "" : `?${query}`;
 }
 
-async function decode(response: Response, request: ClientRequest, streams: boolean) {
+async function decode(response: Response, request: ClientRequest, prepared: Prepared) {
+  const { streams, declared } = prepared;
   const type = response.headers.get("content-type") ?? "";
   if (!response.ok) {
     throw new ClientError({
@@ -298,6 +328,7 @@ async function decode(response: Response, request: ClientRequest, streams: boole
       statusText: response.statusText,
       headers: response.headers,
       body: await readBody(response, type),
+      declared,
     });
   }
   if (response.status === 204 || response.status === 205 || request.method === "HEAD") {
@@ -305,7 +336,7 @@ async function decode(response: Response, request: ClientRequest, streams: boole
     return undefined;
   }
   if (streams || type.startsWith("text/event-stream")) {
-    return response.body === null ? emptyStream() : eventsOf(response.body, request);
+    return response.body === null ? emptyStream() : eventsOf(response.body, request, declared);
   }
   return await readBody(response, type);
 }
@@ -325,7 +356,11 @@ async function readBody(response: Response, type: string): Promise<unknown> {
 
 async function* emptyStream(): AsyncGenerator<never> {}
 
-async function* eventsOf(body: ReadableStream<Uint8Array>, request: ClientRequest) {
+async function* eventsOf(
+  body: ReadableStream<Uint8Array>,
+  request: ClientRequest,
+  declared: readonly string[],
+) {
   for await (const { event, data } of readEvents(body)) {
     const value: unknown = JSON.parse(data);
     if (event === "error") {
@@ -337,6 +372,7 @@ async function* eventsOf(body: ReadableStream<Uint8Array>, request: ClientReques
         statusText: problem.title ?? "Stream Error",
         headers: new Headers(),
         body: value,
+        declared,
       });
     }
     yield value;

@@ -49,6 +49,8 @@ export interface ClientErrorInit {
   readonly headers: Headers;
   /** The parsed body: JSON when the response was JSON, text otherwise. */
   readonly body: unknown;
+  /** The error codes the operation declares: only these are read as `code`. */
+  readonly declared?: readonly string[];
 }
 
 /**
@@ -84,6 +86,10 @@ export class ClientError extends Error {
   readonly body: unknown;
   /** The body as RFC 9457 problem details, when it is one. */
   readonly problem: Problem | undefined;
+  /** The code of an error the operation declares (`meta.errors`); `undefined` for any other. */
+  readonly code: string | undefined;
+  /** The declared error's data; `undefined` for any other error. */
+  readonly data: unknown;
 
   /**
    * Makes the error from what the request and response were.
@@ -105,6 +111,10 @@ export class ClientError extends Error {
     this.headers = init.headers;
     this.body = init.body;
     this.problem = problem;
+    const code = problem?.code;
+    const isDeclared = typeof code === "string" && (init.declared ?? []).includes(code);
+    this.code = isDeclared ? code : undefined;
+    this.data = isDeclared ? problem?.data : undefined;
   }
 }
 

@@ -20,6 +20,8 @@ import type { Fallback, Leaf, Node } from "../../tree/node.ts";
 import type { OutputOf } from "../../tree/schema.ts";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { CallOptions } from "./extension.ts";
+import type { ClientError } from "./client_error.ts";
+import type { Reply } from "../../tree/reply.ts";
 
 /**
  * Whether every key of T is optional, so the input may be left out.
@@ -35,7 +37,7 @@ export type AllOptional<T> = Record<PropertyKey, never> extends T ? true : false
 
 /**
  * What a leaf resolves to on the client: a stream stays a stream, a passed-through
- * `Response` is unknown, nothing is `undefined`.
+ * `Response` is unknown, a `reply()` is its value, nothing is `undefined`.
  *
  * @example
  * ```ts
@@ -47,6 +49,7 @@ export type AllOptional<T> = Record<PropertyKey, never> extends T ? true : false
 export type ResultOf<O> = O extends AsyncIterable<infer E> ? AsyncIterable<E>
   : Awaited<O> extends AsyncIterable<infer E> ? AsyncIterable<E>
   : Awaited<O> extends Response ? unknown
+  : Awaited<O> extends Reply<infer V> ? ResultOf<V>
   : Awaited<O> extends void ? undefined
   : Awaited<O>;
 
@@ -150,11 +153,84 @@ export type CallInput<W, Caps extends string> = [Caps] extends [never] ? W : Omi
  * ```
  */
 export type LeafClient<L, Caps extends string = never> = L extends
-  Leaf<infer _I, infer _O, infer W, infer _S>
+  Leaf<infer _I, infer _O, infer W, infer _S, infer _E>
   ? AllOptional<CallInput<W, Caps>> extends true
-    ? (input?: CallInput<W, Caps>, options?: CallOptions) => Promise<ReceivedOf<L>>
-  : (input: CallInput<W, Caps>, options?: CallOptions) => Promise<ReceivedOf<L>>
+    ? (input?: CallInput<W, Caps>, options?: CallOptions) => CallResult<L>
+  : (input: CallInput<W, Caps>, options?: CallOptions) => CallResult<L>
   : unknown;
+
+/**
+ * What a leaf's client call returns: a promise of what it receives, carrying
+ * (for the types only) the errors it may reject with, which `safe()` reads.
+ *
+ * @example
+ * ```ts
+ * import type { ClientPromise } from "@ramify/api/http";
+ *
+ * const pending: ClientPromise<number, never> = Promise.resolve(1);
+ * ```
+ */
+export type ClientPromise<T, E> = Promise<T> & { readonly "~errors"?: E };
+
+type CallResult<L> = ClientPromise<ReceivedOf<L>, ClientErrorOf<L>>;
+
+/**
+ * The errors a leaf declares (`meta.errors`), as its declarations' types.
+ *
+ * @example
+ * ```ts
+ * import type { ErrorsOf } from "@ramify/api/http";
+ * import { op } from "@ramify/api/tree";
+ *
+ * const reserve = op(() => 1, { errors: { TAKEN: { status: 409 } } });
+ * const taken: keyof ErrorsOf<typeof reserve> = "TAKEN";
+ * ```
+ */
+export type ErrorsOf<L> = L extends Leaf<infer _I, infer _O, infer _W, infer _S, infer E> ? E
+  : Record<never, never>;
+
+/**
+ * A `ClientError` of an error the leaf declares: its `code` is the literal
+ * code and its `data` the JSON form of the declared data schema's type.
+ *
+ * @example
+ * ```ts
+ * import type { DeclaredClientError } from "@ramify/api/http";
+ *
+ * function idOf(error: DeclaredClientError<"NOT_FOUND", { id: string }>): string {
+ *   return error.data.id;
+ * }
+ * ```
+ */
+export type DeclaredClientError<Code extends string, Data> = ClientError & {
+  readonly code: Code;
+  readonly data: Data;
+};
+
+/**
+ * Every `ClientError` a leaf's call may reject with, as a union that narrows
+ * on `code`: one member per declared error, and one with `code: undefined` for
+ * everything else (validation, 404 routes, 500s, guards).
+ *
+ * @example
+ * ```ts
+ * import type { ClientErrorOf } from "@ramify/api/http";
+ * import { op } from "@ramify/api/tree";
+ *
+ * const reserve = op(() => 1, { errors: { TAKEN: { status: 409 } } });
+ * function explain(error: ClientErrorOf<typeof reserve>): string {
+ *   return error.code === "TAKEN" ? "taken" : error.message;
+ * }
+ * ```
+ */
+export type ClientErrorOf<L> =
+  | {
+    [K in keyof ErrorsOf<L> & string]: DeclaredClientError<K, DataOf<ErrorsOf<L>[K]>>;
+  }[keyof ErrorsOf<L> & string]
+  | (ClientError & { readonly code: undefined; readonly data: undefined });
+
+type DataOf<D> = D extends { readonly data: StandardSchemaV1<infer _In, infer Out> } ? JsonOf<Out>
+  : undefined;
 
 /**
  * The clients of a node's static children, by name.

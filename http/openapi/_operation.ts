@@ -5,6 +5,8 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { isVoidSchema, type JsonSchema, toJsonSchema } from "../../tree/schema.ts";
 import { tagsOf } from "../../tree/tags.ts";
+import { securityOf } from "../../tree/middleware.ts";
+import type { ErrorDeclarations } from "../../tree/errors.ts";
 import type { HttpOperation } from "../server/route.ts";
 import { coercionPlan } from "../server/coerce.ts";
 import type { ComponentRegistry } from "./_components.ts";
@@ -34,6 +36,8 @@ export interface OpenApiOperation {
   readonly parameters?: readonly Readonly<Record<string, unknown>>[];
   /** The JSON body. */
   readonly requestBody?: Readonly<Record<string, unknown>>;
+  /** The security requirements of its guards (all of them at once). */
+  readonly security?: readonly Readonly<Record<string, readonly string[]>>[];
   /** By status. */
   readonly responses: Readonly<Record<string, unknown>>;
 }
@@ -86,6 +90,18 @@ export function describeOperation(
   const tags = overrides.tags ?? (group && !group.startsWith("{") ? [group] : undefined);
   const summary = overrides.summary ?? firstLine(meta.description) ?? summaryOf(operation);
   const description = overrides.description ?? meta.description;
+  const guards = securityOf(operation.node);
+  const security = guards.length === 0
+    ? undefined
+    : [Object.fromEntries(guards.map((guard) => [guard.name, [...guard.scopes]]))];
+  const responses = responsesOf(operation, input !== undefined, carriesBody, registry, hint);
+  if (guards.length > 0) {
+    responses["401"] = problem("No credential, or one that is not valid (see WWW-Authenticate)", {
+      "WWW-Authenticate": { description: "How to authenticate", schema: { type: "string" } },
+    });
+    responses["403"] = problem("The credential does not allow this operation");
+  }
+  addDeclaredErrors(responses, meta.errors ?? {}, operation, registry, hint);
   return {
     operationId,
     ...(summary === undefined ? {} : { summary }),
@@ -94,7 +110,8 @@ export function describeOperation(
     ...(deprecated === undefined ? {} : { deprecated }),
     ...(parameters.length === 0 ? {} : { parameters }),
     ...(requestBody === undefined ? {} : { requestBody }),
-    responses: responsesOf(operation, input !== undefined, carriesBody, registry, hint),
+    ...(security === undefined ? {} : { security }),
+    responses: sortedByStatus(responses),
   };
 }
 
@@ -197,11 +214,13 @@ function responsesOf(
   } else if (outputSchema !== undefined && isVoidSchema(outputSchema)) {
     responses["204"] = { description: "Done; no content" };
   } else {
-    responses["200"] = {
-      description: "The result",
+    const status = String(operation.node.meta?.http?.status ?? 200);
+    responses[status] = {
+      description: status === "201" ? "Created" : status === "202" ? "Accepted" : "The result",
+      ...headersOf(operation.node.meta?.http?.headers),
       content: { "application/json": { schema: output ?? {} } },
     };
-    if (outputSchema === undefined) {
+    if (outputSchema === undefined && status === "200") {
       responses["204"] = { description: "Done; no content (the handler returned nothing)" };
     }
   }
@@ -220,8 +239,99 @@ function responsesOf(
   return responses;
 }
 
-function problem(description: string) {
-  return { description, content: { "application/problem+json": { schema: PROBLEM_REF } } };
+function problem(description: string, headers?: Record<string, unknown>) {
+  return {
+    description,
+    ...(headers === undefined ? {} : { headers }),
+    content: { "application/problem+json": { schema: PROBLEM_REF } },
+  };
+}
+
+/** The response headers a leaf declares (`meta.http.headers`), as strings. */
+function headersOf(
+  declared: Readonly<Record<string, { readonly description?: string }>> | undefined,
+): { headers?: Record<string, unknown> } {
+  if (declared === undefined || Object.keys(declared).length === 0) return {};
+  return {
+    headers: Object.fromEntries(
+      Object.entries(declared).map(([name, { description }]) => [name, {
+        ...(description === undefined ? {} : { description }),
+        schema: { type: "string" },
+      }]),
+    ),
+  };
+}
+
+/**
+ * Each declared error as a problem with its `code` (and `data`) under its
+ * status; errors sharing a status (with each other or with a problem the
+ * server answers anyway) are one of several shapes.
+ */
+function addDeclaredErrors(
+  responses: Record<string, unknown>,
+  errors: ErrorDeclarations,
+  operation: HttpOperation,
+  registry: ComponentRegistry,
+  hint: string,
+): void {
+  for (const [code, declaration] of Object.entries(errors)) {
+    const data = declaration.data === undefined
+      ? undefined
+      : jsonSchemaOfError(operation, code, declaration.data);
+    const schema = {
+      allOf: [PROBLEM_REF, {
+        type: "object",
+        properties: {
+          code: { const: code },
+          ...(data === undefined ? {} : {
+            data: registry.prepare(data, {
+              owner: `${hint}${capitalize(code)}Error`,
+              side: "Output",
+            }, true),
+          }),
+        },
+        required: data === undefined ? ["code"] : ["code", "data"],
+      }],
+    };
+    const status = String(declaration.status);
+    const line = `${code}: ${declaration.description ?? declaration.message ?? code}`;
+    const existing = responses[status] as
+      | { description: string; content?: Record<string, { schema: unknown }> }
+      | undefined;
+    const before = existing?.content?.["application/problem+json"]?.schema;
+    responses[status] = {
+      ...existing,
+      description: existing === undefined ? line : `${existing.description}; ${line}`,
+      content: {
+        "application/problem+json": {
+          schema: before === undefined
+            ? schema
+            : { oneOf: [...((before as { oneOf?: unknown[] }).oneOf ?? [before]), schema] },
+        },
+      },
+    };
+  }
+}
+
+function jsonSchemaOfError(
+  operation: HttpOperation,
+  code: string,
+  schema: StandardSchemaV1,
+): JsonSchema {
+  try {
+    return toJsonSchema(schema, "output") ?? {};
+  } catch (error) {
+    throw new Error(
+      `toOpenApi: the data schema of error ${code} of ${operation.method} ${operation.path} has no JSON Schema form: ${
+        error instanceof Error ? error.message : String(error)
+      }`,
+      { cause: error },
+    );
+  }
+}
+
+function sortedByStatus(responses: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /** A readable default summary from the tree path: `books.{bookId}.checkout.start` is "Books checkout start". */

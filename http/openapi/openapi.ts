@@ -23,6 +23,7 @@ import type { JsonSchema } from "../../tree/schema.ts";
 import { httpProjection } from "../server/projection.ts";
 import { type HttpOperation, type HttpRoute, listOperations } from "../server/route.ts";
 import { ComponentRegistry } from "./_components.ts";
+import { securityOf } from "../../tree/middleware.ts";
 import {
   capitalize,
   describeOperation,
@@ -191,6 +192,7 @@ function buildDocument(route: HttpRoute, opts: OpenApiOptions): OpenApiDocument 
   registry.define("ValidationProblem", VALIDATION_PROBLEM_SCHEMA);
   const paths: Record<string, Record<string, OpenApiOperation>> = {};
   const groups = new Set<string>();
+  const schemes = securitySchemesOf(operations, opts.securitySchemes ?? {});
   operations.forEach((operation, index) => {
     const item = paths[operation.path] ??= {};
     const described = describeOperation(operation, ids[index], registry);
@@ -216,9 +218,29 @@ function buildDocument(route: HttpRoute, opts: OpenApiOptions): OpenApiDocument 
     paths,
     components: {
       schemas: registry.schemas,
-      ...(opts.securitySchemes === undefined ? {} : { securitySchemes: opts.securitySchemes }),
+      ...(Object.keys(schemes).length === 0 ? {} : { securitySchemes: schemes }),
     },
   };
+}
+
+/** The given schemes and every guard's, one name per scheme. */
+function securitySchemesOf(
+  operations: readonly HttpOperation[],
+  given: Readonly<Record<string, Readonly<Record<string, unknown>>>>,
+): Record<string, Readonly<Record<string, unknown>>> {
+  const schemes: Record<string, Readonly<Record<string, unknown>>> = { ...given };
+  for (const operation of operations) {
+    for (const { name, scheme } of securityOf(operation.node)) {
+      const known = schemes[name];
+      if (known !== undefined && JSON.stringify(known) !== JSON.stringify(scheme)) {
+        throw new Error(
+          `toOpenApi: two guards name the security scheme ${name} differently; give one a name of its own`,
+        );
+      }
+      schemes[name] = scheme;
+    }
+  }
+  return schemes;
 }
 
 function deepFreeze<T>(value: T): T {

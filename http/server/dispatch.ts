@@ -26,7 +26,9 @@ import { isAsyncIterable, setOwn } from "../../tree/object.ts";
 import { withDeadline } from "../../tree/deadline.ts";
 import type { HttpOperation, HttpRoute, ResponseKind } from "./route.ts";
 import type { MatcherStrategy, PatternSegment, RouteDefinition } from "./router/types.ts";
-import { HttpError } from "./problem.ts";
+import { HttpError, httpErrorOf } from "./problem.ts";
+import { extended } from "../../tree/middleware.ts";
+import { Reply, setCookieValue } from "../../tree/reply.ts";
 import { type CorsOptions, type CorsPolicy, corsPolicy, withCors } from "./cors.ts";
 import { decodeCapture, encodeSegment, splitUrl } from "./path.ts";
 import { type BodyLimits, mergeInput, parseQuery, readBody } from "./_request.ts";
@@ -75,7 +77,27 @@ export interface RouterOptions {
   readonly handlerTimeoutMs?: number;
   /** A rate limit: over it, `429 Too Many Requests` with `Retry-After`. Default none. */
   readonly rateLimit?: RateLimit;
+  /**
+   * Makes the values handlers and middleware see in their context, beside
+   * `request` and `signal`, from each request. It may be asynchronous; an
+   * `HttpError` it throws is the answer. The same option as the GraphQL, MCP
+   * and command-line servers'.
+   */
+  readonly context?: ContextFunction;
 }
+
+/**
+ * Makes a request's context values (`{ db, user, ... }`): every server's
+ * `context` option.
+ *
+ * @example
+ * ```ts
+ * import type { ContextFunction } from "@ramify/api/http";
+ *
+ * const context: ContextFunction = (request) => ({ tenant: request.headers.get("x-tenant") });
+ * ```
+ */
+export type ContextFunction = (request: Request) => object | Promise<object>;
 
 /**
  * A fetch handler: a standard `Request` in, a `Response` out.
@@ -92,6 +114,8 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 interface Compiled {
   readonly operation: HttpOperation;
   readonly call: LeafCall;
+  /** The success status of a value: `meta.http.status`, else 200. */
+  readonly status: number;
   /** A stream whose input takes `lastEventId`, so a client can resume it. */
   readonly resumable: boolean;
   readonly plan: CoercionPlan | undefined;
@@ -135,6 +159,11 @@ export function createRouter(
     timeoutMs: opts.bodyTimeoutMs ?? 30_000,
   };
   const handlerTimeoutMs = opts.handlerTimeoutMs;
+  const makeContext = opts.context;
+  const contextFor = makeContext === undefined
+    ? undefined
+    : async (request: Request, timeout?: AbortSignal) =>
+      extended(contextOf(request, timeout), await makeContext(request));
   const cors: CorsPolicy | undefined = opts.cors === undefined ? undefined : corsPolicy(opts.cors);
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
   const report = (error: unknown, request: Request) => {
@@ -171,16 +200,27 @@ export function createRouter(
       }
       const firstId = compiled.resumable ? resumeFrom(request, input) : 1;
       const result = handlerTimeoutMs === undefined
-        ? await compiled.call(input, contextOf(request))
+        ? await compiled.call(
+          input,
+          contextFor === undefined ? contextOf(request) : await contextFor(request),
+        )
         : await withDeadline(
           handlerTimeoutMs,
-          (signal) => compiled.call(input, contextOf(request, signal)),
+          async (signal) =>
+            compiled.call(
+              input,
+              contextFor === undefined
+                ? contextOf(request, signal)
+                : await contextFor(request, signal),
+            ),
           () => {
             throw new HttpError(503, `The operation did not finish within ${handlerTimeoutMs} ms`);
           },
         );
       // The common answer, a JSON value, needs none of the stream's settings.
       if (compiled.response === "json" && isPlainResult(result)) {
+        if (result instanceof Reply) return replyResponse(result, compiled.status);
+        if (compiled.status !== 200) return valueResponse(result, compiled.status);
         return result === undefined ? new Response(null, { status: 204 }) : Response.json(result);
       }
       return await resultResponse(result, compiled.response, {
@@ -189,7 +229,8 @@ export function createRouter(
         onError: (error) => report(error, request),
       });
     } catch (error) {
-      if (error instanceof HttpError) return errorResponse(error);
+      const http = httpErrorOf(error);
+      if (http !== undefined) return errorResponse(http);
       if (error instanceof InputError) return invalidInput(error);
       report(error, request);
       return problem(500);
@@ -251,6 +292,23 @@ export function createRouter(
 /** A result that is neither a `Response` nor a stream. */
 function isPlainResult(result: unknown): boolean {
   return !(result instanceof Response) && !isAsyncIterable(result);
+}
+
+/** A value with a declared success status: no body when there is no value. */
+function valueResponse(value: unknown, status: number): Response {
+  return value === undefined
+    ? new Response(null, { status: status === 200 ? 204 : status })
+    : Response.json(value, { status });
+}
+
+/** A `reply()`: its status (else the declared one), headers and cookies around its value. */
+function replyResponse(answer: Reply<unknown>, declared: number): Response {
+  const response = valueResponse(answer.value, answer.status ?? declared);
+  for (const [name, value] of answer.headers) response.headers.set(name, value);
+  for (const cookie of answer.cookies) {
+    response.headers.append("set-cookie", setCookieValue(cookie));
+  }
+  return response;
 }
 
 /**
@@ -341,12 +399,27 @@ function compile(operation: HttpOperation, captures: readonly string[]): Compile
   const method: HttpVerb = operation.method;
   return {
     operation,
-    call: createCall(operation.node, { captures }),
+    call: createCall(operation.node, { captures, replies: "keep" }),
+    status: successStatus(operation),
     resumable: operation.response === "event-stream" && acceptsLastEventId(operation),
     plan: operation.node.meta?.input === undefined ? undefined : planFor(operation),
     readsBody: !BODYLESS.has(method),
     response: operation.response,
   };
+}
+
+/** The declared success status, checked when the router is built. */
+function successStatus(operation: HttpOperation): number {
+  const status = operation.node.meta?.http?.status;
+  if (status === undefined) return 200;
+  if (typeof status !== "number" || !Number.isInteger(status) || status < 200 || status > 299) {
+    throw new TypeError(
+      `${operation.method} ${operation.path}: meta.http.status must be an integer from 200 to 299, got ${
+        String(status)
+      }`,
+    );
+  }
+  return status;
 }
 
 /** A stream resumes only where its input schema names `lastEventId`: others start over. */
@@ -372,19 +445,23 @@ function planFor(operation: HttpOperation): CoercionPlan | undefined {
 
 // `signal` is read only when a handler asks: Deno.serve warns on every read of
 // `request.signal`, and most handlers never need it.
+const TIMEOUT = Symbol("timeout");
+
 /** The handler's context; the signal is read only when a handler asks (its getter is shared). */
 class RequestContext implements HandlerContext {
   [key: string]: unknown;
   readonly request: Request;
-  readonly #timeout: AbortSignal | undefined;
+  // A symbol, not a #private field: middleware copies the context, getters included.
+  readonly [TIMEOUT]: AbortSignal | undefined;
   constructor(request: Request, timeout?: AbortSignal) {
     this.request = request;
-    this.#timeout = timeout;
+    this[TIMEOUT] = timeout;
   }
   get signal(): AbortSignal {
-    return this.#timeout === undefined
+    const timeout = this[TIMEOUT];
+    return timeout === undefined
       ? this.request.signal
-      : AbortSignal.any([this.request.signal, this.#timeout]);
+      : AbortSignal.any([this.request.signal, timeout]);
   }
 }
 

@@ -15,6 +15,7 @@
  */
 
 import type { ValidationIssue } from "../../tree/schema.ts";
+import { LeafError } from "../../tree/errors.ts";
 
 const TITLES: Readonly<Record<number, string>> = {
   400: "Bad Request",
@@ -59,6 +60,10 @@ export interface Problem {
   readonly detail?: string;
   /** Validation issues, for 422. */
   readonly issues?: readonly ValidationIssue[];
+  /** The code of an error the operation declares (`meta.errors`). */
+  readonly code?: string;
+  /** The data of a declared error, as its schema describes. */
+  readonly data?: unknown;
 }
 
 /**
@@ -80,6 +85,10 @@ export interface HttpErrorOptions {
   readonly headers?: ConstructorParameters<typeof Headers>[0];
   /** Validation issues to report. */
   readonly issues?: readonly ValidationIssue[];
+  /** A declared error's code, sent as the problem's `code`. */
+  readonly code?: string;
+  /** A declared error's data, sent as the problem's `data`. */
+  readonly data?: unknown;
   /** The underlying error; never sent to the client. */
   readonly cause?: unknown;
 }
@@ -126,6 +135,8 @@ export class HttpError extends Error {
       status,
       ...(detail === undefined ? {} : { detail }),
       ...(options.issues === undefined ? {} : { issues: options.issues }),
+      ...(options.code === undefined ? {} : { code: options.code }),
+      ...(options.data === undefined ? {} : { data: options.data }),
     };
   }
 }
@@ -166,14 +177,36 @@ function checkedHeaders(init: ConstructorParameters<typeof Headers>[0]): Headers
 }
 
 /**
+ * What a surface answers for a thrown error, when it is the caller's to see:
+ * an `HttpError` as it is, a declared `LeafError` (its status filled in by the
+ * call path) as the problem of its status with its `code` and `data`.
+ * `undefined` for anything else: a crash, masked by every surface.
+ */
+export function httpErrorOf(error: unknown): HttpError | undefined {
+  if (error instanceof HttpError) return error;
+  if (error instanceof LeafError && error.status !== undefined) {
+    return new HttpError(error.status, error.message, {
+      code: error.code,
+      ...(error.data === undefined ? {} : { data: error.data }),
+      cause: error,
+    });
+  }
+  return undefined;
+}
+
+/**
  * A problem as one line, for surfaces that speak text (MCP tool results, the
  * command line): `404 Not Found: No book 9`, the detail left out when it only
  * repeats the title.
  */
-export function problemLine(status: number, title: string, detail?: string): string {
-  return detail === undefined || detail === title
-    ? `${status} ${title}`
-    : `${status} ${title}: ${detail}`;
+export function problemLine(
+  status: number,
+  title: string,
+  detail?: string,
+  code?: string,
+): string {
+  const head = code === undefined ? `${status} ${title}` : `${status} ${title} [${code}]`;
+  return detail === undefined || detail === title || detail === code ? head : `${head}: ${detail}`;
 }
 
 /** Validation issues as one line: `title: Too small; pages: Expected a number`. */

@@ -13,7 +13,7 @@
  * @module
  */
 
-import { HttpError } from "./problem.ts";
+import { type HttpError, httpErrorOf } from "./problem.ts";
 
 /** How one event stream is written. */
 export interface EventStreamOptions {
@@ -44,7 +44,8 @@ export async function eventStream(
   try {
     first = await iterator.next();
   } catch (error) {
-    if (error instanceof HttpError) return refuse(error);
+    const http = httpErrorOf(error);
+    if (http !== undefined) return refuse(http);
     throw error;
   }
   let pending: IteratorResult<unknown> | undefined = first;
@@ -69,8 +70,9 @@ export async function eventStream(
         if (!step.done) event = dataEvent(step.value, id++);
       } catch (error) {
         failed = true;
-        if (!(error instanceof HttpError)) opts.onError(error);
-        event = errorEvent(error instanceof HttpError ? error.problem : CRASH);
+        const http = httpErrorOf(error);
+        if (http === undefined) opts.onError(error);
+        event = errorEvent(http === undefined ? CRASH : http.problem);
       } finally {
         clearInterval(heartbeat);
       }
@@ -86,7 +88,7 @@ export async function eventStream(
       try {
         await iterator.return?.();
       } catch (error) {
-        if (!(error instanceof HttpError)) opts.onError(error);
+        if (httpErrorOf(error) === undefined) opts.onError(error);
       }
     },
   });

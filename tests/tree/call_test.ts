@@ -17,9 +17,9 @@ async function failure(run: () => unknown): Promise<unknown> {
   throw new Error("the call did not fail");
 }
 
-Deno.test("createCall: a leaf without schemas is called as its bare handler", () => {
+Deno.test("createCall: a leaf without schemas is called as its bare handler where replies are kept (HTTP)", () => {
   const leaf = op(() => "pong");
-  assert.equal(createCall(leaf), leaf.handler);
+  assert.equal(createCall(leaf, { replies: "keep" }), leaf.handler);
 });
 
 Deno.test("createCall: the result is the output schema's parsed value, unknown keys stripped", async () => {
