@@ -150,12 +150,16 @@ export function bookstore(store: BookStore = new BookStore(), opts: BookstoreOpt
             description: "Removes one book",
           }, mutation),
           checkout: api({
-            start: op(({ bookId }) => {
-              if (store.isReserved(bookId)) {
-                throw new HttpError(409, `Book ${bookId} is reserved`);
-              }
-              return { bookId: store.read(bookId).id, started: true };
-            }, { input: byId, description: "Starts a checkout" }, mutation),
+            start: op(
+              ({ bookId }) => {
+                if (store.isReserved(bookId)) {
+                  throw new HttpError(409, `Book ${bookId} is reserved`);
+                }
+                return { bookId: store.read(bookId).id, started: true };
+              },
+              { input: byId, description: "Starts a checkout" },
+              mutation,
+            ),
             reserve: op(({ bookId }) => store.reserve(bookId), {
               tags: { idempotent: true },
               input: byId,

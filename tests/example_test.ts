@@ -1,17 +1,29 @@
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { BookStore, serve } from "../examples/bookstore.ts";
+import { BookStore, DEV_TOKEN, serve } from "../examples/bookstore.ts";
 
-async function call(base: string, method: string, path: string, body?: unknown) {
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  token: string | null = DEV_TOKEN,
+) {
   const response = await fetch(base + path, {
     method,
-    ...(body === undefined
-      ? {}
-      : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
+    headers: {
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
-  return { status: response.status, body: text === "" ? undefined : JSON.parse(text) };
+  return {
+    status: response.status,
+    body: text === "" ? undefined : JSON.parse(text),
+    headers: response.headers,
+  };
 }
 
 Deno.test("example: the bookstore serves every operation over the network", async () => {
@@ -21,21 +33,29 @@ Deno.test("example: the bookstore serves every operation over the network", asyn
   console.log = log;
   const base = `http://127.0.0.1:${server.addr.port}`;
   try {
-    assert.deepEqual(await call(base, "GET", "/books/list"), {
-      status: 200,
-      body: [{ id: "1", title: "Dune", author: "Frank Herbert" }],
-    });
+    const listed = await call(base, "GET", "/books/list", undefined, null);
+    assert.deepEqual([listed.status, listed.body], [200, [
+      { id: "1", title: "Dune", author: "Frank Herbert" },
+    ]]);
+    // Mutations need the staff token; reads do not.
+    const anonymous = await call(base, "POST", "/books/add", { title: "Emma" }, null);
+    assert.equal(anonymous.status, 401);
+    assert.equal(anonymous.headers.get("www-authenticate"), 'Bearer realm="api"');
+    assert.equal((await call(base, "DELETE", "/books/1", undefined, "wrong")).status, 401);
     const added = await call(base, "POST", "/books/add", { title: "Emma", author: "Austen" });
-    assert.deepEqual(added, { status: 200, body: { id: "2", title: "Emma", author: "Austen" } });
+    assert.deepEqual([added.status, added.body], [201, {
+      id: "2",
+      title: "Emma",
+      author: "Austen",
+    }]);
+    assert.equal(added.headers.get("location"), "/books/2");
     assert.equal((await call(base, "GET", "/books/2")).body.title, "Emma");
     assert.equal(
       (await call(base, "PUT", "/books/2", { title: "Emma", author: "Jane Austen" })).body.author,
       "Jane Austen",
     );
-    assert.deepEqual(await call(base, "PUT", "/books/2/checkout/reserve"), {
-      status: 200,
-      body: { bookId: "2", reserved: true },
-    });
+    const reserved = await call(base, "PUT", "/books/2/checkout/reserve");
+    assert.deepEqual([reserved.status, reserved.body], [200, { bookId: "2", reserved: true }]);
     assert.equal((await call(base, "POST", "/books/2/checkout/start")).status, 409);
     assert.equal((await call(base, "POST", "/books/1/checkout/start")).status, 200);
     assert.equal((await call(base, "GET", "/catalog/search?q=emma&limit=5")).body.length, 1);
@@ -49,13 +69,13 @@ Deno.test("example: the bookstore serves every operation over the network", asyn
     const graphql = await call(base, "POST", "/graphql", {
       query: '{ books { list { title } read(bookId: "1") { author } } }',
     });
-    assert.deepEqual(graphql, {
-      status: 200,
-      body: { data: { books: { list: [{ title: "Dune" }], read: { author: "Frank Herbert" } } } },
-    });
-    const mutated = await call(base, "POST", "/graphql", {
-      query: 'mutation { booksAdd(title: "Kindred", author: "Butler") { id } }',
-    });
+    assert.deepEqual([graphql.status, graphql.body], [200, {
+      data: { books: { list: [{ title: "Dune" }], read: { author: "Frank Herbert" } } },
+    }]);
+    const mutation = { query: 'mutation { booksAdd(title: "Kindred", author: "Butler") { id } }' };
+    const refused = await call(base, "POST", "/graphql", mutation, null);
+    assert.equal(refused.body.errors[0].extensions.code, "UNAUTHENTICATED");
+    const mutated = await call(base, "POST", "/graphql", mutation);
     assert.deepEqual(mutated.body, { data: { booksAdd: { id: "3" } } });
   } finally {
     await server.shutdown();

@@ -111,3 +111,15 @@ Deno.test("README CLI section: each command runs against the example tree as sho
   });
   await handler.close();
 });
+
+Deno.test("README context and guards: the section runs as written, its client narrowing the declared error", async () => {
+  const logged: unknown[] = [];
+  const log = console.log;
+  console.log = (...args: unknown[]) => void logged.push(...args);
+  try {
+    await sectionModule("## Context, guards, response control and declared errors");
+  } finally {
+    console.log = log;
+  }
+  assert.deepEqual(logged, ["9"]);
+});

@@ -33,15 +33,11 @@
  * @module
  */
 
-import type {
-  AnyMiddleware,
-  HandlerContext,
-  MiddlewareCall,
-  Node,
-  Security,
-} from "./node.ts";
+import type { AnyMiddleware, HandlerContext, MiddlewareCall, Node } from "./node.ts";
+import type { Security } from "./security.ts";
 
-export type { AnyMiddleware, MiddlewareCall, Security, SecurityScheme } from "./node.ts";
+export type { AnyMiddleware, MiddlewareCall } from "./node.ts";
+export type { Security, SecurityScheme } from "./security.ts";
 import { mapNodes } from "./tags.ts";
 
 /**

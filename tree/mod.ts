@@ -35,7 +35,16 @@ export {
   validateInput,
 } from "./schema.ts";
 export type { InputOf, JsonSchema, OutputOf, ValidationIssue, ValidationResult } from "./schema.ts";
-export type { Branch, Fallback, Handler, Leaf, Meta, Node, Produces } from "./node.ts";
+export type {
+  Branch,
+  Fallback,
+  Handler,
+  HandlerContext,
+  Leaf,
+  Meta,
+  Node,
+  Produces,
+} from "./node.ts";
 export { securityOf, use, useAll } from "./middleware.ts";
 export type {
   AnyMiddleware,

@@ -20,6 +20,7 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { ErrorDeclarations } from "./errors.ts";
 import type { Reply } from "./reply.ts";
+import type { Security } from "./security.ts";
 
 /** An HTTP verb a directive can name. */
 export type HttpVerb =
@@ -204,48 +205,6 @@ export interface HandlerContext {
   readonly signal?: AbortSignal;
   /** Transport-specific values. */
   readonly [key: string]: unknown;
-}
-
-/**
- * An OpenAPI security scheme object (`components.securitySchemes` entry):
- * `{ type: "http", scheme: "bearer" }`, `{ type: "apiKey", in, name }`, ...
- *
- * @example
- * ```ts
- * import type { SecurityScheme } from "@ramify/api/tree";
- *
- * const bearer: SecurityScheme = { type: "http", scheme: "bearer", bearerFormat: "JWT" };
- * ```
- */
-export interface SecurityScheme {
-  /** `http`, `apiKey`, `oauth2`, `openIdConnect` or `mutualTLS`. */
-  readonly type: string;
-  /** Further fields of the scheme, as OpenAPI names them. */
-  readonly [key: string]: unknown;
-}
-
-/**
- * What a guard tells the documentation: the name of its security scheme, the
- * scheme itself and the scopes it asks for.
- *
- * @example
- * ```ts
- * import type { Security } from "@ramify/api/tree";
- *
- * const security: Security = {
- *   name: "bearerAuth",
- *   scheme: { type: "http", scheme: "bearer" },
- *   scopes: [],
- * };
- * ```
- */
-export interface Security {
-  /** The key under `components.securitySchemes`. */
-  readonly name: string;
-  /** The scheme. */
-  readonly scheme: SecurityScheme;
-  /** The scopes an operation needs. */
-  readonly scopes: readonly string[];
 }
 
 /**

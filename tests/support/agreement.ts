@@ -5,7 +5,7 @@ import openapiFetch from "openapi-fetch";
 import type { Node } from "@ramify/api/tree";
 import { listOperations } from "@ramify/api/http";
 import { httpProjection } from "@ramify/api/http/dx";
-import { runCli } from "@ramify/api/cli";
+import { type CliOptions, runCli } from "@ramify/api/cli";
 import { memoryIo } from "./cli_io.ts";
 
 /** A step to a leaf: a child's name, or a fallback's name with its captured value. */
@@ -53,8 +53,9 @@ export function openapiCall(
   base: string,
   root: Node,
   fetchImpl: typeof fetch = fetch,
+  headers: Record<string, string> = {},
 ): (steps: readonly Step[], input?: Record<string, unknown>) => Promise<unknown> {
-  const client = openapiFetch({ baseUrl: base, fetch: fetchImpl });
+  const client = openapiFetch({ baseUrl: base, fetch: fetchImpl, headers });
   const operations = listOperations(httpProjection(root));
   const send = client as unknown as Record<
     string,
@@ -83,6 +84,7 @@ export function openapiCall(
     if (error !== undefined) {
       throw Object.assign(new Error(`${operation.method} ${operation.path}`), {
         status: response.status,
+        body: error,
       });
     }
     return data;
@@ -151,6 +153,7 @@ export function mcpCall(
 export function cliCall(
   root: Node,
   url?: string,
+  options: Omit<CliOptions, "io"> = {},
 ): (steps: readonly Step[], input?: Record<string, unknown>, stream?: boolean) => Promise<unknown> {
   return async (steps, input = {}, stream = false) => {
     const words = steps.map((step) => typeof step === "string" ? step : step[1]);
@@ -171,10 +174,14 @@ export function cliCall(
     }
     const io = memoryIo({ files });
     const argv = [...words, "--input", JSON.stringify(json), ...flags, "--yes"];
-    const code = await runCli(root, url === undefined ? argv : ["--url", url, ...argv], { io });
+    const code = await runCli(root, url === undefined ? argv : ["--url", url, ...argv], {
+      ...options,
+      io,
+    });
     const lines = io.stdout.join("").split("\n").filter((line) => line !== "");
     const failure = code === 0 ? undefined : Object.assign(new Error(io.stderr.join("")), {
       status: Number(/^error: (\d{3}) /.exec(io.stderr.join(""))?.[1]),
+      code: /^error: \d{3} [^[\n]*\[([^\]]+)\]/.exec(io.stderr.join(""))?.[1],
       exitCode: code,
     });
     if (stream) {

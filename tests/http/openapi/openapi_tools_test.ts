@@ -6,7 +6,7 @@ import { createConfig, lintFromString } from "@redocly/openapi-core";
 import openapiTS, { astToString } from "openapi-typescript";
 import { createFetch, toOpenApi } from "@ramify/api";
 import type { OpenApiDocument } from "@ramify/api/http";
-import { BookStore, bookstore, serve } from "../../../examples/bookstore.ts";
+import { BookStore, bookstore, DEV_TOKEN, serve } from "../../../examples/bookstore.ts";
 import { generatedTree } from "../../support/generated_tree.ts";
 
 const options = {
@@ -38,7 +38,9 @@ async function lint(doc: OpenApiDocument) {
 }
 
 Deno.test("the bookstore's document is valid OpenAPI 3.1 and lints clean", async () => {
-  const doc = await toOpenApi(bookstore(), options);
+  // Guarded, as the example server runs it: security schemes, 201 with Location, 401/403.
+  const doc = await toOpenApi(bookstore(new BookStore(), { tokens: { t: "staff" } }), options);
+  assert.deepEqual(Object.keys(doc.components.securitySchemes ?? {}), ["bearerAuth"]);
   await validate(doc);
   const problems = await lint(doc);
   assert.deepEqual(problems.map((p) => p.ruleId), [], "no warnings either");
@@ -83,8 +85,11 @@ Deno.test("openapi-typescript types and openapi-fetch drive the live bookstore",
     }).output();
     assert.equal(check.code, 0, new TextDecoder().decode(check.stderr));
     const { run } = await import(`file://${dir}/client.ts`);
-    const outcome = await run(base);
+    const outcome = await run(base, DEV_TOKEN);
+    assert.equal(served.paths["/books/add"].post.security[0].bearerAuth.length, 0);
     assert.deepEqual(outcome, {
+      refused: 401,
+      location: "/books/2",
       listed: 1,
       added: { id: "2", title: "Emma", author: "Austen" },
       read: "Emma",
@@ -117,8 +122,10 @@ const CLIENT_PROGRAM = `
 import createClient from "openapi-fetch";
 import type { paths } from "./schema.d.ts";
 
-export async function run(baseUrl: string) {
-  const client = createClient<paths>({ baseUrl });
+export async function run(baseUrl: string, token: string) {
+  const anonymous = createClient<paths>({ baseUrl });
+  const refused = await anonymous.POST("/books/add", { body: { title: "Emma", author: "Austen" } });
+  const client = createClient<paths>({ baseUrl, headers: { authorization: "Bearer " + token } });
   const list = await client.GET("/books/list");
   const added = await client.POST("/books/add", { body: { title: "Emma", author: "Austen" } });
   const id: string = added.data!.id;
@@ -140,6 +147,8 @@ export async function run(baseUrl: string) {
   const removed = await client.DELETE("/books/{bookId}", { params: { path: { bookId: id } } });
   const missing = await client.GET("/books/{bookId}", { params: { path: { bookId: id } } });
   return {
+    refused: refused.response.status,
+    location: added.response.headers.get("location"),
     listed: list.data!.length,
     added: added.data,
     read: read.data!.title,
