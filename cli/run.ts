@@ -63,7 +63,7 @@ export interface CliOptions {
    * Headers every call carries: sent to the server with `--url`; in process,
    * handlers and guards see a request holding them.
    */
-  readonly headers?: HeadersInit;
+  readonly headers?: ConstructorParameters<typeof Headers>[0];
   /** Makes the values handlers and middleware see in their context, in process. */
   readonly context?: () => object | Promise<object>;
 }

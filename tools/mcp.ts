@@ -75,7 +75,7 @@ export interface McpOptions {
    * guards find their credentials there too: handlers see a request holding
    * them. Default none.
    */
-  readonly headers?: HeadersInit;
+  readonly headers?: ConstructorParameters<typeof Headers>[0];
 }
 
 /**

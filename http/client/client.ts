@@ -83,7 +83,11 @@ export interface ClientOptions extends HttpProjectionOptions {
    * Headers sent with every call, or a function giving them for each call
    * (a fresh credential, say).
    */
-  readonly headers?: HeadersInit | (() => HeadersInit | Promise<HeadersInit>);
+  readonly headers?:
+    | ConstructorParameters<typeof Headers>[0]
+    | (() =>
+      | ConstructorParameters<typeof Headers>[0]
+      | Promise<ConstructorParameters<typeof Headers>[0]>);
   /**
    * A bearer token sent as `Authorization: Bearer <token>` with every call, or
    * a function giving it for each call (`undefined`: none).
