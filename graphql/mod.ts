@@ -58,6 +58,8 @@ export type { HttpGraphQLContextFunction, HttpGraphQLServerOptions } from "./ser
 export { buildDocument } from "./client/document.ts";
 export type { BuildDocumentOptions, BuiltDocument } from "./client/document.ts";
 export { createGraphQLClient, GraphQLClientError } from "./client/client.ts";
+export { safeGraphQL } from "./client/safe.ts";
+export type { GraphQLClientErrorFrom } from "./client/safe.ts";
 export type {
   GraphQLClientOptions,
   GraphQLOperation,

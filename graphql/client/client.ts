@@ -125,6 +125,8 @@ export class GraphQLClientError extends Error {
    * error's `extensions.code`; `undefined` for any other error.
    */
   readonly code: string | undefined;
+  /** The declared error's data (`extensions.data`); `undefined` for any other error. */
+  readonly details: unknown;
 
   /**
    * Makes the error from a response's errors and data.
@@ -143,7 +145,9 @@ export class GraphQLClientError extends Error {
     this.errors = errors;
     this.data = data;
     const code = errors[0]?.extensions?.code;
-    this.code = typeof code === "string" && declared.includes(code) ? code : undefined;
+    const isDeclared = typeof code === "string" && declared.includes(code);
+    this.code = isDeclared ? code : undefined;
+    this.details = isDeclared ? errors[0]?.extensions?.data : undefined;
   }
 }
 

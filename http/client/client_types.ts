@@ -161,18 +161,19 @@ export type LeafClient<L, Caps extends string = never> = L extends
 
 /**
  * What a leaf's client call returns: a promise of what it receives, carrying
- * (for the types only) the errors it may reject with, which `safe()` reads.
+ * (for the types only) the leaf's error declarations, which `safe()` (HTTP)
+ * and `safeGraphQL()` turn into their clients' error unions.
  *
  * @example
  * ```ts
  * import type { ClientPromise } from "@ramify/api/http";
  *
- * const pending: ClientPromise<number, never> = Promise.resolve(1);
+ * const pending: ClientPromise<number, { TAKEN: { status: 409 } }> = Promise.resolve(1);
  * ```
  */
-export type ClientPromise<T, E> = Promise<T> & { readonly "~errors"?: E };
+export type ClientPromise<T, D> = Promise<T> & { readonly "~errors"?: D };
 
-type CallResult<L> = ClientPromise<ReceivedOf<L>, ClientErrorOf<L>>;
+type CallResult<L> = ClientPromise<ReceivedOf<L>, ErrorsOf<L>>;
 
 /**
  * The errors a leaf declares (`meta.errors`), as its declarations' types.
@@ -223,13 +224,36 @@ export type DeclaredClientError<Code extends string, Data> = ClientError & {
  * }
  * ```
  */
-export type ClientErrorOf<L> =
-  | {
-    [K in keyof ErrorsOf<L> & string]: DeclaredClientError<K, DataOf<ErrorsOf<L>[K]>>;
-  }[keyof ErrorsOf<L> & string]
+export type ClientErrorOf<L> = ClientErrorFrom<ErrorsOf<L>>;
+
+/**
+ * {@linkcode ClientErrorOf} from error declarations rather than a leaf.
+ *
+ * @example
+ * ```ts
+ * import type { ClientErrorFrom } from "@ramify/api/http";
+ *
+ * type Taken = ClientErrorFrom<{ TAKEN: { status: 409 } }>;
+ * const code = (error: Taken) => error.code; // "TAKEN" | undefined
+ * ```
+ */
+export type ClientErrorFrom<D> =
+  | { [K in keyof D & string]: DeclaredClientError<K, DeclaredDataOf<D[K]>> }[keyof D & string]
   | (ClientError & { readonly code: undefined; readonly data: undefined });
 
-type DataOf<D> = D extends { readonly data: StandardSchemaV1<infer _In, infer Out> } ? JsonOf<Out>
+/**
+ * The JSON form of a declared error's data (`undefined` when it declares none).
+ *
+ * @example
+ * ```ts
+ * import type { DeclaredDataOf } from "@ramify/api/http";
+ * import { z } from "zod";
+ *
+ * const data: DeclaredDataOf<{ status: 404; data: z.ZodObject<{ id: z.ZodString }> }> = { id: "9" };
+ * ```
+ */
+export type DeclaredDataOf<D> = D extends { readonly data: StandardSchemaV1<infer _In, infer Out> }
+  ? JsonOf<Out>
   : undefined;
 
 /**

@@ -21,7 +21,7 @@
  */
 
 import { ClientError } from "./client_error.ts";
-import type { ClientPromise } from "./client_types.ts";
+import type { ClientErrorFrom, ClientPromise } from "./client_types.ts";
 
 /**
  * The outcome of a call: its value, or the `ClientError` it failed with.
@@ -50,11 +50,15 @@ export type Outcome<T, E> =
  * console.log(error, value); // undefined 42
  * ```
  */
-export async function safe<T, E = ClientError>(call: ClientPromise<T, E>): Promise<Outcome<T, E>> {
+export async function safe<T, D = Record<never, never>>(
+  call: ClientPromise<T, D>,
+): Promise<Outcome<T, ClientErrorFrom<D>>> {
   try {
     return { error: undefined, value: await call };
   } catch (error) {
-    if (error instanceof ClientError) return { error: error as E, value: undefined };
+    if (error instanceof ClientError) {
+      return { error: error as ClientErrorFrom<D>, value: undefined };
+    }
     throw error;
   }
 }
