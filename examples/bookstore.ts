@@ -188,6 +188,9 @@ export function bookstore(store: BookStore = new BookStore(), opts: BookstoreOpt
   });
 }
 
+/** The bookstore tree's type: what a browser client imports (`import type`) to be typed. */
+export type Bookstore = ReturnType<typeof bookstore>;
+
 const SERVER_INFO = {
   name: "bookstore",
   version: "1.0.0",

@@ -59,6 +59,9 @@ export type {
   Send,
 } from "./client/extension.ts";
 export { createClient, createClientFromRoute } from "./client/client.ts";
+export { toClientManifest } from "./client/to_manifest.ts";
+export type { ClientManifest, ManifestOperation } from "./client/manifest.ts";
+export type { ClientTransportOptions } from "./client/remote.ts";
 export type { ClientOptions, FetchLike } from "./client/client.ts";
 export type {
   AllOptional,

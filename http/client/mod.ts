@@ -1,0 +1,55 @@
+/**
+ * The browser's typed HTTP client: `createClient<typeof tree>(manifest, opts)`
+ * takes the tree only as a type, and a small plain-data manifest (from
+ * `toClientManifest(tree)`, written to a module by a build step) for the
+ * routes. Nothing of the server (handlers, schemas, the router) is imported,
+ * so a bundle holds this runtime and the manifest; extensions are separate
+ * subpaths, in the bundle only when imported.
+ *
+ * @example
+ * ```ts
+ * import { createClient, safe } from "@ramify/api/client";
+ * import { api, op } from "@ramify/api/tree"; // in the app: `import type { tree }`
+ * import { createFetch, toClientManifest } from "@ramify/api/http";
+ *
+ * const tree = api({ ping: op(() => "pong") });
+ * const client = createClient<typeof tree>(toClientManifest(tree), { fetch: createFetch(tree) });
+ * const { value } = await safe(client.ping());
+ * console.log(value); // "pong"
+ * ```
+ *
+ * @module
+ */
+
+export { createClientFromManifest as createClient } from "./remote.ts";
+export type { ClientTransportOptions, FetchLike } from "./remote.ts";
+export type { ClientManifest, ManifestOperation } from "./manifest.ts";
+export { ClientError } from "./client_error.ts";
+export type { ClientErrorInit } from "./client_error.ts";
+export { safe } from "./safe.ts";
+export type { Outcome } from "./safe.ts";
+export type {
+  CallOptions,
+  ClientExtension,
+  ClientOperation,
+  ClientRequest,
+  Send,
+} from "./extension.ts";
+export type {
+  AllOptional,
+  CallInput,
+  ChildrenClient,
+  Client,
+  ClientErrorFrom,
+  ClientErrorOf,
+  ClientPromise,
+  DeclaredClientError,
+  DeclaredDataOf,
+  DynamicClient,
+  ErrorsOf,
+  FallbackClient,
+  JsonOf,
+  LeafClient,
+  ReceivedOf,
+  ResultOf,
+} from "./client_types.ts";

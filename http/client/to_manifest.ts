@@ -1,0 +1,56 @@
+/**
+ * `toClientManifest(tree)`: a tree's client manifest, made where the tree is
+ * (the server, or a build step writing it to a module for a browser bundle).
+ *
+ * @example
+ * ```ts
+ * import { api, op } from "@ramify/api/tree";
+ * import { toClientManifest } from "@ramify/api/http";
+ *
+ * const manifest = toClientManifest(api({ ping: op(() => "pong") }));
+ * console.log(manifest.operations[0].path); // "/ping"
+ * ```
+ *
+ * @module
+ */
+
+import type { Node } from "../../tree/node.ts";
+import { datePathsOf } from "../../tree/schema.ts";
+import { httpProjection, type HttpProjectionOptions } from "../server/projection.ts";
+import { type HttpRoute, listOperations } from "../server/route.ts";
+import type { ClientManifest } from "./manifest.ts";
+
+/**
+ * The client manifest of a tree, projected as the server projects it (give
+ * the same projection options).
+ *
+ * @example
+ * ```ts
+ * import { api, op } from "@ramify/api/tree";
+ * import { toClientManifest } from "@ramify/api/http";
+ *
+ * const manifest = toClientManifest(api({ ping: op(() => "pong", { tags: { readOnly: true } }) }));
+ * console.log(JSON.stringify(manifest).includes("pong")); // false: no handler travels
+ * ```
+ */
+export function toClientManifest(tree: Node, opts: HttpProjectionOptions = {}): ClientManifest {
+  return manifestOfRoute(httpProjection(tree, opts));
+}
+
+/** The manifest of a route tree. */
+export function manifestOfRoute(route: HttpRoute): ClientManifest {
+  return {
+    manifest: 1,
+    operations: listOperations(route).map((operation) => ({
+      steps: operation.steps.map((step) => ({ kind: step.kind, name: step.name })),
+      method: operation.method,
+      path: operation.path,
+      tags: { ...operation.tags },
+      stream: operation.response === "event-stream",
+      dates: operation.node.meta?.output === undefined
+        ? []
+        : datePathsOf(operation.node.meta.output, "output"),
+      errors: Object.keys(operation.node.meta?.errors ?? {}),
+    })),
+  };
+}

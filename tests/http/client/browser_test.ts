@@ -1,0 +1,158 @@
+// The browser client: bundled with a real bundler (`deno bundle`), it holds no
+// server code and stays within its size budget, extensions only when imported;
+// the bundle runs in headless Chromium against the live example server; and
+// the type-only client infers exactly what createClient(tree) infers.
+import assert from "node:assert/strict";
+import { createClient as createTreeClient, toClientManifest } from "@ramify/api/http";
+import { type Client, createClient } from "@ramify/api/client";
+import {
+  BookStore,
+  type Bookstore,
+  bookstore,
+  bookstoreHandler,
+  DEV_TOKEN,
+} from "../../../examples/bookstore.ts";
+import { routes } from "../../../examples/bookstore_routes.ts";
+import { chromiumMissing, withPage } from "../../support/chromium.ts";
+
+const ENTRY = new URL("../../../examples/browser_client.ts", import.meta.url).pathname;
+const BUDGET_GZIP = 8 * 1024;
+
+async function bundle(entry: string): Promise<string> {
+  const out = await Deno.makeTempFile({ suffix: ".js" });
+  const result = await new Deno.Command(Deno.execPath(), {
+    args: ["bundle", "--platform", "browser", "--minify", "-o", out, entry],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(result.success, new TextDecoder().decode(result.stderr));
+  const code = await Deno.readTextFile(out);
+  await Deno.remove(out);
+  return code;
+}
+
+async function gzipSize(text: string): Promise<number> {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
+  return (await new Response(stream).arrayBuffer()).byteLength;
+}
+
+Deno.test("browser client: the generated manifest is the tree's, current", () => {
+  assert.deepEqual(routes, toClientManifest(bookstore()), "run `deno task gen:client`");
+});
+
+Deno.test("browser client: the bundle holds no server code and fits its budget; extensions only when imported", async () => {
+  const code = await bundle(ENTRY);
+  const server = await Deno.readTextFile(
+    new URL("../../../examples/bookstore.ts", import.meta.url),
+  );
+  // Strings only the server side holds: handler messages, descriptions, the dev token, seeds.
+  for (const secret of ["There is no book", "is reserved", DEV_TOKEN, "Dune", "Adds a book"]) {
+    assert.ok(server.includes(secret), `the check looks for something real: ${secret}`);
+    assert.ok(!code.includes(secret), `the bundle holds ${secret}`);
+  }
+  for (
+    const serverCode of ["createFetch", "Deno.serve", "graphql", "modelcontextprotocol", "zod"]
+  ) {
+    assert.ok(!code.includes(serverCode), `the bundle holds ${serverCode}`);
+  }
+  assert.ok(code.includes("/books/{bookId}/checkout/reserve"), "the manifest is in the bundle");
+  const gzip = await gzipSize(code);
+  assert.ok(gzip <= BUDGET_GZIP, `${gzip} bytes gzipped, over ${BUDGET_GZIP}`);
+
+  const withRetry = await Deno.makeTempFile({
+    suffix: ".ts",
+    dir: new URL("../../../examples/", import.meta.url).pathname,
+  });
+  try {
+    await Deno.writeTextFile(
+      withRetry,
+      `import { retry } from "@ramify/api/http/extensions/retry";\nexport { bookstoreClient } from "./browser_client.ts";\nexport const extensions = [retry()];\n`,
+    );
+    const retried = await bundle(withRetry);
+    assert.ok(
+      retried.length > code.length + 200,
+      "the retry extension adds its code when imported",
+    );
+  } finally {
+    await Deno.remove(withRetry);
+  }
+});
+
+Deno.test("browser client: the type-only client infers exactly what createClient(tree) infers", () => {
+  type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
+    : false;
+  const typeOnly = createClient<Bookstore>(routes);
+  const fromTree = createTreeClient(bookstore());
+  const same: Equal<typeof typeOnly, typeof fromTree> = true;
+  const alsoClient: Equal<typeof typeOnly, Client<Bookstore>> = true;
+  assert.ok(same && alsoClient);
+  // @ts-expect-error a book needs an author: the types come from the tree
+  void (() => typeOnly.books.add({ title: "Emma" }));
+});
+
+Deno.test("browser client: a manifest that is not one is refused with a clear error", () => {
+  for (
+    const bad of [null, {}, { manifest: 2, operations: [] }, {
+      manifest: 1,
+      operations: [{ steps: [] }],
+    }]
+  ) {
+    assert.throws(() => createClient(bad as never), /not a client manifest/);
+  }
+});
+
+Deno.test("browser client: the bundle runs in headless Chromium against the live example server", async (t) => {
+  const missing = await chromiumMissing();
+  if (missing !== undefined) {
+    console.warn(`skipped: ${missing}`);
+    return;
+  }
+  const code = await bundle(ENTRY);
+  const bookstoreApi = bookstoreHandler(
+    new BookStore([{ title: "Dune", author: "Frank Herbert" }]),
+  );
+  // The page, its script and the API from one origin, as an app served beside its API.
+  const app = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (request) => {
+    const { pathname } = new URL(request.url);
+    if (pathname === "/app.js") {
+      return new Response(code, { headers: { "content-type": "text/javascript" } });
+    }
+    if (pathname === "/") return new Response(page, { headers: { "content-type": "text/html" } });
+    return bookstoreApi(request);
+  });
+  const api = `http://127.0.0.1:${app.addr.port}`;
+  const page: string = `<!doctype html><title>bookstore</title><script type="module">
+import { bookstoreClient } from "/app.js";
+const anonymous = bookstoreClient(${JSON.stringify(api)});
+const staff = bookstoreClient(${JSON.stringify(api)}, ${JSON.stringify(DEV_TOKEN)});
+window.outcome = (async () => {
+  const listed = await anonymous.books.list();
+  const read = await anonymous.books.bookId("1").read();
+  const refused = await anonymous.books.add({ title: "Emma", author: "Austen" }).catch((e) => e.status);
+  const added = await staff.books.add({ title: "Emma", author: "Austen" });
+  const after = await anonymous.books.list();
+  return { listed: listed.length, read: read.title, refused, added, after: after.length };
+})();
+</script>`;
+  try {
+    await withPage(`http://127.0.0.1:${app.addr.port}/`, async (browser) => {
+      let outcome: unknown;
+      for (let tries = 0; tries < 100 && outcome === undefined; tries++) {
+        outcome = await browser.evaluate("window.outcome");
+        if (outcome === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.deepEqual(outcome, {
+        listed: 1,
+        read: "Dune",
+        refused: 401,
+        added: { id: "2", title: "Emma", author: "Austen" },
+        after: 2,
+      });
+      assert.ok(browser.requested.some((url) => url.startsWith(`${api}/books/add`)));
+    });
+  } finally {
+    await bookstoreApi.close();
+    await app.shutdown();
+  }
+  void t;
+});
