@@ -57,15 +57,23 @@ export { createHttpGraphQLServer } from "./server/http.ts";
 export type { HttpGraphQLContextFunction, HttpGraphQLServerOptions } from "./server/http.ts";
 export { buildDocument } from "./client/document.ts";
 export type { BuildDocumentOptions, BuiltDocument } from "./client/document.ts";
-export { createGraphQLClient, GraphQLClientError } from "./client/client.ts";
-export { safeGraphQL } from "./client/safe.ts";
-export type { GraphQLClientErrorFrom } from "./client/safe.ts";
+export { createGraphQLClient } from "./client/client.ts";
+export type { GraphQLClientOptions } from "./client/client.ts";
+export { GraphQLClientError } from "./client/remote.ts";
 export type {
-  GraphQLClientOptions,
   GraphQLOperation,
   GraphQLResponse,
   GraphQLTransport,
-} from "./client/client.ts";
+  GraphQLTransportOptions,
+} from "./client/remote.ts";
+export { toGraphQLClientManifest } from "./client/to_manifest.ts";
+export type {
+  GraphQLClientManifest,
+  GraphQLManifestOperation,
+  GraphQLManifestType,
+} from "./client/manifest.ts";
+export { safeGraphQL } from "./client/safe.ts";
+export type { GraphQLClientErrorFrom } from "./client/safe.ts";
 export { httpTransport, serverTransport, wsTransport } from "./client/transports.ts";
 export type { HttpTransportOptions, WsClientLike } from "./client/transports.ts";
 export { generateGraphQLClient } from "./client/generate.ts";

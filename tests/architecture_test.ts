@@ -289,6 +289,7 @@ Deno.test("architecture: the public subpaths are exactly DESIGN's, and each targ
     "./tools",
     "./cli",
     "./client",
+    "./graphql/client",
   ]);
   for (const target of Object.values(config.exports) as string[]) {
     assert.ok(sources.has(target.slice(2)), `${target} exists`);

@@ -3,7 +3,7 @@
 // and one part per distinct file.
 
 import { isPlainObject, setOwn } from "../../tree/object.ts";
-import type { GraphQLOperation } from "./client.ts";
+import type { GraphQLOperation } from "./remote.ts";
 
 /** The multipart body of an operation, or `undefined` when its variables hold no file. */
 export function multipartBody(operation: GraphQLOperation): FormData | undefined {

@@ -31,7 +31,7 @@
 
 import type { ClientPromise, DeclaredDataOf } from "../../http/client/client_types.ts";
 import type { Outcome } from "../../http/client/safe.ts";
-import { GraphQLClientError } from "./client.ts";
+import { GraphQLClientError } from "./remote.ts";
 
 /**
  * Every `GraphQLClientError` a leaf's call may reject with, by its error

@@ -12,10 +12,17 @@ import {
   bookstoreHandler,
   DEV_TOKEN,
 } from "../../../examples/bookstore.ts";
-import { routes } from "../../../examples/bookstore_routes.ts";
+import { graphqlRoutes, routes } from "../../../examples/bookstore_routes.ts";
+import {
+  createGraphQLClient as createTreeGraphQLClient,
+  toGraphQLClientManifest,
+} from "@ramify/api/graphql";
+import { createGraphQLClient, httpTransport } from "@ramify/api/graphql/client";
 import { chromiumMissing, withPage } from "../../support/chromium.ts";
 
 const ENTRY = new URL("../../../examples/browser_client.ts", import.meta.url).pathname;
+const GRAPHQL_ENTRY = new URL("../../../examples/browser_graphql_client.ts", import.meta.url)
+  .pathname;
 const BUDGET_GZIP = 8 * 1024;
 
 async function bundle(entry: string): Promise<string> {
@@ -36,8 +43,32 @@ async function gzipSize(text: string): Promise<number> {
   return (await new Response(stream).arrayBuffer()).byteLength;
 }
 
-Deno.test("browser client: the generated manifest is the tree's, current", () => {
+Deno.test("browser client: the generated manifests are the tree's, current", () => {
   assert.deepEqual(routes, toClientManifest(bookstore()), "run `deno task gen:client`");
+  assert.deepEqual(
+    graphqlRoutes,
+    toGraphQLClientManifest(bookstore()),
+    "run `deno task gen:client`",
+  );
+});
+
+Deno.test("browser GraphQL client: the bundle holds neither server code nor the graphql package", async () => {
+  const code = await bundle(GRAPHQL_ENTRY);
+  for (
+    const absent of [
+      "There is no book",
+      "Adds a book",
+      DEV_TOKEN,
+      "createHttpGraphQLServer",
+      "GraphQLSchema",
+      "Syntax Error",
+    ]
+  ) {
+    assert.ok(!code.includes(absent), `the bundle holds ${absent}`);
+  }
+  assert.ok(code.includes("booksAdd"), "the documents are in the bundle");
+  const gzip = await gzipSize(code);
+  assert.ok(gzip <= BUDGET_GZIP, `${gzip} bytes gzipped, over ${BUDGET_GZIP}`);
 });
 
 Deno.test("browser client: the bundle holds no server code and fits its budget; extensions only when imported", async () => {
@@ -85,7 +116,11 @@ Deno.test("browser client: the type-only client infers exactly what createClient
   const fromTree = createTreeClient(bookstore());
   const same: Equal<typeof typeOnly, typeof fromTree> = true;
   const alsoClient: Equal<typeof typeOnly, Client<Bookstore>> = true;
-  assert.ok(same && alsoClient);
+  const transport = httpTransport({ url: "http://localhost/graphql" });
+  const graphqlTypeOnly = createGraphQLClient<Bookstore>(graphqlRoutes, { transport });
+  const graphqlFromTree = createTreeGraphQLClient(bookstore(), { transport });
+  const sameGraphQL: Equal<typeof graphqlTypeOnly, typeof graphqlFromTree> = true;
+  assert.ok(same && alsoClient && sameGraphQL);
   // @ts-expect-error a book needs an author: the types come from the tree
   void (() => typeOnly.books.add({ title: "Emma" }));
 });
@@ -108,14 +143,17 @@ Deno.test("browser client: the bundle runs in headless Chromium against the live
     return;
   }
   const code = await bundle(ENTRY);
+  const graphqlCode = await bundle(GRAPHQL_ENTRY);
   const bookstoreApi = bookstoreHandler(
     new BookStore([{ title: "Dune", author: "Frank Herbert" }]),
   );
   // The page, its script and the API from one origin, as an app served beside its API.
   const app = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (request) => {
     const { pathname } = new URL(request.url);
-    if (pathname === "/app.js") {
-      return new Response(code, { headers: { "content-type": "text/javascript" } });
+    if (pathname === "/app.js" || pathname === "/graphql-app.js") {
+      return new Response(pathname === "/app.js" ? code : graphqlCode, {
+        headers: { "content-type": "text/javascript" },
+      });
     }
     if (pathname === "/") return new Response(page, { headers: { "content-type": "text/html" } });
     return bookstoreApi(request);
@@ -123,6 +161,7 @@ Deno.test("browser client: the bundle runs in headless Chromium against the live
   const api = `http://127.0.0.1:${app.addr.port}`;
   const page: string = `<!doctype html><title>bookstore</title><script type="module">
 import { bookstoreClient } from "/app.js";
+import { bookstoreGraphQLClient } from "/graphql-app.js";
 const anonymous = bookstoreClient(${JSON.stringify(api)});
 const staff = bookstoreClient(${JSON.stringify(api)}, ${JSON.stringify(DEV_TOKEN)});
 window.outcome = (async () => {
@@ -131,7 +170,18 @@ window.outcome = (async () => {
   const refused = await anonymous.books.add({ title: "Emma", author: "Austen" }).catch((e) => e.status);
   const added = await staff.books.add({ title: "Emma", author: "Austen" });
   const after = await anonymous.books.list();
-  return { listed: listed.length, read: read.title, refused, added, after: after.length };
+  const graphql = bookstoreGraphQLClient(${JSON.stringify(api)} + "/graphql");
+  const graphqlStaff = bookstoreGraphQLClient(${JSON.stringify(api)} + "/graphql", ${
+    JSON.stringify(DEV_TOKEN)
+  });
+  const viaGraphQL = await graphql.books.bookId("1").read();
+  const graphqlRefused = await graphql.books.add({ title: "Kindred", author: "Butler" })
+    .catch((e) => e.errors[0].extensions.code);
+  const graphqlAdded = await graphqlStaff.books.add({ title: "Kindred", author: "Butler" });
+  return {
+    listed: listed.length, read: read.title, refused, added, after: after.length,
+    viaGraphQL: viaGraphQL.title, graphqlRefused, graphqlAdded: graphqlAdded.id,
+  };
 })();
 </script>`;
   try {
@@ -147,6 +197,9 @@ window.outcome = (async () => {
         refused: 401,
         added: { id: "2", title: "Emma", author: "Austen" },
         after: 2,
+        viaGraphQL: "Dune",
+        graphqlRefused: "UNAUTHENTICATED",
+        graphqlAdded: "3",
       });
       assert.ok(browser.requested.some((url) => url.startsWith(`${api}/books/add`)));
     });

@@ -1,0 +1,302 @@
+/**
+ * The GraphQL client's runtime over a manifest: `createGraphQLClient<typeof
+ * tree>(manifest, { transport })` from `@ramify/api/graphql/client` takes the
+ * tree only as a type, so a browser bundle holds this runtime, a transport and
+ * the manifest's plain data (documents, argument and field names), nothing of
+ * the server and not the `graphql` package.
+ *
+ * @example
+ * ```ts
+ * import { createGraphQLClient, httpTransport } from "@ramify/api/graphql/client";
+ * import { api, op } from "@ramify/api/tree";
+ * import { createHttpGraphQLServer, toGraphQLClientManifest } from "@ramify/api/graphql";
+ *
+ * const tree = api({ ping: op(() => "pong", { tags: { readOnly: true } }) });
+ * const client = createGraphQLClient<typeof tree>(toGraphQLClientManifest(tree), {
+ *   transport: httpTransport({ url: "http://localhost/graphql", fetch: createHttpGraphQLServer(tree) }),
+ * });
+ * console.log(await client.ping()); // "pong"
+ * ```
+ *
+ * @module
+ */
+
+import type { GraphQLFormattedError } from "graphql";
+import type { Node } from "../../tree/node.ts";
+import type { CallOptions } from "../../http/client/extension.ts";
+import type { Client } from "../../http/client/client_types.ts";
+import { isPlainObject, setOwn } from "../../tree/object.ts";
+import { reviveDates } from "../../tree/dates.ts";
+import { type Captures, materialize, shapeOf } from "../../http/client/shape.ts";
+import {
+  checkedGraphQLManifest,
+  type GraphQLClientManifest,
+  type GraphQLManifestOperation,
+  type GraphQLManifestType,
+} from "./manifest.ts";
+
+/**
+ * One operation as a transport sends it.
+ *
+ * @example
+ * ```ts
+ * import type { GraphQLOperation } from "@ramify/api/graphql";
+ *
+ * const operation: GraphQLOperation = {
+ *   query: "query BooksList { books { list } }",
+ *   operationName: "BooksList",
+ *   variables: {},
+ * };
+ * ```
+ */
+export interface GraphQLOperation {
+  /** The document text. */
+  readonly query: string;
+  /** The operation's name. */
+  readonly operationName: string;
+  /** The variables. */
+  readonly variables: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * What a server answers: data, errors, or both.
+ *
+ * @example
+ * ```ts
+ * import type { GraphQLResponse } from "@ramify/api/graphql";
+ *
+ * const response: GraphQLResponse = { data: { ping: "pong" } };
+ * ```
+ */
+export interface GraphQLResponse {
+  /** The result, possibly partial. */
+  readonly data?: Readonly<Record<string, unknown>> | null;
+  /** What went wrong. */
+  readonly errors?: readonly GraphQLFormattedError[];
+}
+
+/**
+ * How the client reaches a server: one method for queries and mutations, one
+ * for subscriptions.
+ *
+ * @example
+ * ```ts
+ * import type { GraphQLTransport } from "@ramify/api/graphql";
+ *
+ * const offline: GraphQLTransport = {
+ *   request: () => Promise.reject(new TypeError("offline")),
+ *   subscribe: () => ({
+ *     [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new TypeError("offline")) }),
+ *   }),
+ * };
+ * ```
+ */
+export interface GraphQLTransport {
+  /** Sends a query or mutation. */
+  request(operation: GraphQLOperation, options?: CallOptions): Promise<GraphQLResponse>;
+  /** Starts a subscription; leaving the iteration ends it. */
+  subscribe(operation: GraphQLOperation, options?: CallOptions): AsyncIterable<GraphQLResponse>;
+}
+
+/**
+ * A response with errors: the errors, and the partial data there was.
+ *
+ * @example
+ * ```ts
+ * import { GraphQLClientError } from "@ramify/api/graphql";
+ *
+ * const error = new GraphQLClientError([{ message: "Unexpected error." }], null);
+ * console.log(error.message); // "Unexpected error."
+ * ```
+ */
+export class GraphQLClientError extends Error {
+  /** The errors as the server sent them. */
+  readonly errors: readonly GraphQLFormattedError[];
+  /** The partial data, if any. */
+  readonly data: Readonly<Record<string, unknown>> | null | undefined;
+  /**
+   * The code of an error the leaf declares (`meta.errors`), from the first
+   * error's `extensions.code`; `undefined` for any other error.
+   */
+  readonly code: string | undefined;
+  /** The declared error's data (`extensions.data`); `undefined` for any other error. */
+  readonly details: unknown;
+
+  /**
+   * Makes the error from a response's errors and data.
+   *
+   * @param errors the response's errors (at least one)
+   * @param data the response's partial data
+   * @param declared the error codes the leaf declares
+   */
+  constructor(
+    errors: readonly GraphQLFormattedError[],
+    data: Readonly<Record<string, unknown>> | null | undefined,
+    declared: readonly string[] = [],
+  ) {
+    super(errors.map((e) => e.message).join("; ") || "GraphQL error");
+    this.name = "GraphQLClientError";
+    this.errors = errors;
+    this.data = data;
+    const code = errors[0]?.extensions?.code;
+    const isDeclared = typeof code === "string" && declared.includes(code);
+    this.code = isDeclared ? code : undefined;
+    this.details = isDeclared ? errors[0]?.extensions?.data : undefined;
+  }
+}
+
+/**
+ * Options of the manifest's GraphQL client.
+ *
+ * @example
+ * ```ts
+ * import { httpTransport, type GraphQLTransportOptions } from "@ramify/api/graphql/client";
+ *
+ * const opts: GraphQLTransportOptions = { transport: httpTransport({ url: "/graphql" }) };
+ * ```
+ */
+export interface GraphQLTransportOptions {
+  /** How to reach the server. */
+  readonly transport: GraphQLTransport;
+}
+
+/**
+ * The typed GraphQL client of a manifest; give the tree's type to type it,
+ * as `createGraphQLClient(tree)` is typed.
+ *
+ * @example
+ * ```ts
+ * import { createGraphQLClient, type GraphQLClientManifest, httpTransport } from "@ramify/api/graphql/client";
+ *
+ * const manifest: GraphQLClientManifest = { manifest: 1, operations: [], types: [] };
+ * const client = createGraphQLClient(manifest, { transport: httpTransport({ url: "/graphql" }) });
+ * ```
+ *
+ * @throws {TypeError} when the manifest is not one.
+ */
+export function createGraphQLClientFromManifest<T extends Node = Node>(
+  manifest: GraphQLClientManifest,
+  opts: GraphQLTransportOptions,
+): Client<T> {
+  const checked = checkedGraphQLManifest(manifest);
+  const types = new Map(checked.types.map((type) => [type.name, type]));
+  const context: Context = { transport: opts.transport, types };
+  const shape = shapeOf<GraphQLManifestOperation>(checked.operations.map((field) => ({
+    steps: field.steps,
+    payload: field,
+  })));
+  return materialize(
+    shape,
+    [],
+    (field, captures, input, options) => run(field, captures, input, options, context),
+  ) as Client<T>;
+}
+
+interface Context {
+  readonly transport: GraphQLTransport;
+  readonly types: ReadonlyMap<string, GraphQLManifestType>;
+}
+
+async function run(
+  field: GraphQLManifestOperation,
+  captures: Captures,
+  input: Record<string, unknown>,
+  options: CallOptions,
+  context: Context,
+): Promise<unknown> {
+  const operation: GraphQLOperation = {
+    query: field.query,
+    operationName: field.operationName,
+    variables: variablesOf(field, captures, input, context),
+  };
+  if (field.kind === "subscription") {
+    return events(context.transport.subscribe(operation, options), field, context);
+  }
+  const response = await context.transport.request(operation, options);
+  return resultOf(response, field, context);
+}
+
+/** The variables: the input under GraphQL names, or as one `input` JSON, plus captures. */
+function variablesOf(
+  field: GraphQLManifestOperation,
+  captures: Captures,
+  input: Record<string, unknown>,
+  context: Context,
+): Record<string, unknown> {
+  const variables: Record<string, unknown> = {};
+  if (field.jsonInput) {
+    setOwn(variables, "input", input);
+  } else {
+    for (const arg of field.args) {
+      const value = input[arg.key ?? arg.name];
+      if (value !== undefined) {
+        setOwn(variables, arg.name, renamed(value, arg.type, context.types, "toGraphQL"));
+      }
+    }
+  }
+  for (const [name, value] of captures) setOwn(variables, name, value);
+  return variables;
+}
+
+function resultOf(
+  response: GraphQLResponse,
+  field: GraphQLManifestOperation,
+  context: Context,
+): unknown {
+  if (response.errors !== undefined && response.errors.length > 0) {
+    throw new GraphQLClientError(response.errors, response.data, field.errors);
+  }
+  let value: unknown = response.data;
+  for (const key of field.path) {
+    value = isPlainObject(value) ? value[key] : undefined;
+  }
+  if (field.voidResult) return undefined;
+  const result = renamed(value, field.type, context.types, "fromGraphQL");
+  // Dates travel as date-time strings; the output schema promises `Date`s.
+  return field.dates.length === 0 ? result : reviveDates(result, field.dates);
+}
+
+async function* events(
+  source: AsyncIterable<GraphQLResponse>,
+  field: GraphQLManifestOperation,
+  context: Context,
+): AsyncGenerator<unknown> {
+  for await (const response of source) yield resultOf(response, field, context);
+}
+
+/**
+ * A value between its tree spelling and its GraphQL spelling: properties the
+ * schema names differently from GraphQL (`first-name` / `firstName`) are
+ * renamed, and the `__typename` the document asked for to tell union members
+ * apart is left out of results.
+ */
+function renamed(
+  value: unknown,
+  typeRef: string,
+  types: ReadonlyMap<string, GraphQLManifestType>,
+  direction: "toGraphQL" | "fromGraphQL",
+): unknown {
+  if (Array.isArray(value)) return value.map((item) => renamed(item, typeRef, types, direction));
+  if (!isPlainObject(value)) return value;
+  let definition = types.get(typeRef.replace(/[[\]!]/g, ""));
+  if (definition?.kind === "union" && typeof value.__typename === "string") {
+    definition = types.get(value.__typename);
+  }
+  const fields = definition?.fields ?? [];
+  const result: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    if (direction === "fromGraphQL" && key === "__typename") continue;
+    const field = direction === "toGraphQL"
+      ? fields.find((f) => (f.key ?? f.name) === key)
+      : fields.find((f) => f.name === key);
+    const target = direction === "toGraphQL" ? field?.name ?? key : field?.key ?? key;
+    // GraphQL answers an absent optional property with null; the schema has none.
+    if (direction === "fromGraphQL" && field?.optional === true && value[key] === null) continue;
+    setOwn(
+      result,
+      target,
+      field === undefined ? value[key] : renamed(value[key], field.type, types, direction),
+    );
+  }
+  return result;
+}
