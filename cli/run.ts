@@ -65,7 +65,9 @@ export interface CliOptions {
    */
   readonly headers?: ConstructorParameters<typeof Headers>[0];
   /** Makes the values handlers and middleware see in their context, in process. */
-  readonly context?: () => object | Promise<object>;
+  readonly context?: () =>
+    | Readonly<Record<string, unknown>>
+    | Promise<Readonly<Record<string, unknown>>>;
 }
 
 /**

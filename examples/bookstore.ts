@@ -13,9 +13,10 @@
  *   POST   /books/{bookId}/checkout/start   start a checkout
  *   PUT    /books/{bookId}/checkout/reserve reserve a copy (idempotent)
  *   GET    /catalog/featured, /catalog/search
- *   GET    /openapi.json
- *   POST   /graphql (and GET): the same tree as GraphQL
+ *   GET    /openapi.json, and Swagger UI at /docs
+ *   POST   /graphql (and GET, and WebSocket): the same tree as GraphQL; GraphiQL in a browser
  *   POST   /mcp: the same tree as MCP tools (Streamable HTTP)
+ *   GET    /health
  *
  * The same tools over stdio, for MCP clients that start a command:
  *
@@ -24,9 +25,9 @@
  * @module
  */
 
-import { api, auth, createFetch, HttpError, op, reply, use } from "@ramify/api";
-import { createHttpGraphQLServer } from "@ramify/api/graphql";
-import { createMcpHandler, serveMcpStdio } from "@ramify/api/tools";
+import { api, auth, HttpError, op, reply, use } from "@ramify/api";
+import { serveMcpStdio } from "@ramify/api/tools";
+import { createHandler, type RunningServer, serve, type ServeHandler } from "@ramify/api/serve";
 import { http } from "@ramify/api/http/verbs";
 import { z } from "zod";
 
@@ -197,60 +198,39 @@ const SERVER_INFO = {
   instructions: "A bookstore: list, search, add and check out books.",
 };
 
+const HANDLER_OPTIONS = {
+  rest: { document: { title: "Bookstore", version: "1.0.0" } },
+  mcp: SERVER_INFO,
+  docs: { title: "Bookstore" },
+} as const;
+
 /**
- * The bookstore's one fetch handler: GraphQL at `/graphql`, MCP at `/mcp`, the
- * HTTP API everywhere else; mutations need a bearer token (`tokens`, default
- * {@linkcode DEV_TOKEN}).
+ * The bookstore's one fetch handler (`createHandler`): the REST API with
+ * `/openapi.json` and Swagger UI at `/docs`, GraphQL (and GraphiQL) at
+ * `/graphql`, MCP at `/mcp`, `/health`; mutations need a bearer token
+ * (`tokens`, default {@linkcode DEV_TOKEN}).
  */
 export function bookstoreHandler(
   store?: BookStore,
   tokens: Readonly<Record<string, string>> = { [DEV_TOKEN]: "dev" },
-): ((request: Request) => Promise<Response>) & { close(): Promise<void> } {
-  const tree = bookstore(store, { tokens });
-  const rest = createFetch(tree, { document: { title: "Bookstore", version: "1.0.0" } });
-  const graphql = createHttpGraphQLServer(tree, { path: "/graphql" });
-  const mcp = createMcpHandler(tree, SERVER_INFO);
-  const handler = (request: Request) => {
-    const { pathname } = new URL(request.url);
-    return pathname === "/graphql"
-      ? graphql(request)
-      : pathname === "/mcp"
-      ? mcp(request)
-      : rest(request);
-  };
-  // MCP clients hold a stream open: end those before the server drains.
-  return Object.assign(handler, { close: () => mcp.close() });
+): Promise<ServeHandler> {
+  return createHandler(bookstore(store, { tokens }), HANDLER_OPTIONS);
 }
 
-/** A running bookstore: where it listens, and a graceful shutdown. */
-export interface RunningBookstore {
-  readonly addr: Deno.NetAddr;
-  shutdown(): Promise<void>;
-}
-
-/** Starts the bookstore on `Deno.serve`. */
-export function serve(
+/** Starts the bookstore (`serve`), printing its URLs and the token mutations need. */
+export async function serveBookstore(
   port: number,
   store?: BookStore,
   token: string = DEV_TOKEN,
-): RunningBookstore {
-  const handler = bookstoreHandler(store, { [token]: "staff" });
-  const server = Deno.serve({
+  quiet = false,
+): Promise<RunningServer> {
+  const server = await serve(bookstore(store, { tokens: { [token]: "staff" } }), {
+    ...HANDLER_OPTIONS,
     port,
-    onListen({ hostname, port }) {
-      console.log(
-        `Bookstore listening on http://${hostname}:${port}/ (OpenAPI at /openapi.json, GraphQL at /graphql, MCP at /mcp)`,
-      );
-      console.log(`Mutations need Authorization: Bearer ${token}`);
-    },
-  }, handler);
-  return {
-    addr: server.addr,
-    shutdown: async () => {
-      await handler.close();
-      await server.shutdown();
-    },
-  };
+    quiet,
+  });
+  if (!quiet) console.log(`Mutations need Authorization: Bearer ${token}`);
+  return server;
 }
 
 if (import.meta.main) {
@@ -265,5 +245,5 @@ if (import.meta.main) {
       ...SERVER_INFO,
       headers: { authorization: `Bearer ${token}` },
     });
-  } else serve(Number(Deno.env.get("PORT") ?? 8000), store, token);
+  } else await serveBookstore(Number(Deno.env.get("PORT") ?? 8000), store, token);
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { BookStore, DEV_TOKEN, serve } from "../examples/bookstore.ts";
+import { BookStore, DEV_TOKEN, serveBookstore } from "../examples/bookstore.ts";
 
 async function call(
   base: string,
@@ -27,11 +27,13 @@ async function call(
 }
 
 Deno.test("example: the bookstore serves every operation over the network", async () => {
-  const log = console.log;
-  console.log = () => {};
-  const server = serve(0, new BookStore([{ title: "Dune", author: "Frank Herbert" }]));
-  console.log = log;
-  const base = `http://127.0.0.1:${server.addr.port}`;
+  const server = await serveBookstore(
+    0,
+    new BookStore([{ title: "Dune", author: "Frank Herbert" }]),
+    DEV_TOKEN,
+    true,
+  );
+  const base = server.url;
   try {
     const listed = await call(base, "GET", "/books/list", undefined, null);
     assert.deepEqual([listed.status, listed.body], [200, [
@@ -78,20 +80,22 @@ Deno.test("example: the bookstore serves every operation over the network", asyn
     const mutated = await call(base, "POST", "/graphql", mutation);
     assert.deepEqual(mutated.body, { data: { booksAdd: { id: "3" } } });
   } finally {
-    await server.shutdown();
+    await server.close();
   }
 });
 
 Deno.test("example: the bookstore's tools over MCP at /mcp and over stdio", async () => {
-  const log = console.log;
-  console.log = () => {};
-  const server = serve(0, new BookStore([{ title: "Dune", author: "Frank Herbert" }]));
-  console.log = log;
+  const server = await serveBookstore(
+    0,
+    new BookStore([{ title: "Dune", author: "Frank Herbert" }]),
+    DEV_TOKEN,
+    true,
+  );
   const overHttp = new Client({ name: "example", version: "1.0.0" });
   const overStdio = new Client({ name: "example", version: "1.0.0" });
   try {
     await overHttp.connect(
-      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.addr.port}/mcp`)),
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)),
     );
     await overStdio.connect(
       new StdioClientTransport({
@@ -121,6 +125,6 @@ Deno.test("example: the bookstore's tools over MCP at /mcp and over stdio", asyn
   } finally {
     await overHttp.close();
     await overStdio.close();
-    await server.shutdown();
+    await server.close();
   }
 });

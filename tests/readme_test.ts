@@ -95,8 +95,8 @@ Deno.test("README CLI section: each command runs against the example tree as sho
   const commands = section.match(/```sh\n([\s\S]*?)```/)![1].trim().split("\n")
     .map((line) => line.replace(/\s+#.*$/, ""));
   const seed = [{ title: "Dune", author: "Frank Herbert" }];
-  const handler = bookstoreHandler(new BookStore(seed));
-  await withServer(handler, async (base) => {
+  const handler = await bookstoreHandler(new BookStore(seed));
+  await withServer(async (request) => (await handler.fetch(request))!, async (base) => {
     for (const command of commands) {
       const words = [...command.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]);
       assert.deepEqual(words.slice(0, 3), ["deno", "task", "cli"], command);

@@ -26,7 +26,9 @@ export interface RunOptions {
   /** Milliseconds the call may run before its signal aborts and it fails with 503. */
   readonly timeoutMs?: number;
   /** The server's `context` option: values added to the call's context. */
-  readonly context?: (request: Request | undefined) => object | Promise<object>;
+  readonly context?: (
+    request: Request | undefined,
+  ) => Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>>;
 }
 
 /** Calls the tool with the client's arguments; never throws. */

@@ -69,7 +69,9 @@ export interface McpOptions {
    * from the HTTP request that carried the call (`undefined` over stdio). An
    * `HttpError` it throws is the tool's error result.
    */
-  readonly context?: (request: Request | undefined) => object | Promise<object>;
+  readonly context?: (
+    request: Request | undefined,
+  ) => Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>>;
   /**
    * Headers the calls carry where the transport has none (stdio), so that
    * guards find their credentials there too: handlers see a request holding

@@ -97,7 +97,9 @@ export interface RouterOptions {
  * const context: ContextFunction = (request) => ({ tenant: request.headers.get("x-tenant") });
  * ```
  */
-export type ContextFunction = (request: Request) => object | Promise<object>;
+export type ContextFunction = (
+  request: Request,
+) => Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>>;
 
 /**
  * A fetch handler: a standard `Request` in, a `Response` out.

@@ -144,7 +144,7 @@ Deno.test("browser client: the bundle runs in headless Chromium against the live
   }
   const code = await bundle(ENTRY);
   const graphqlCode = await bundle(GRAPHQL_ENTRY);
-  const bookstoreApi = bookstoreHandler(
+  const bookstoreApi = await bookstoreHandler(
     new BookStore([{ title: "Dune", author: "Frank Herbert" }]),
   );
   // The page, its script and the API from one origin, as an app served beside its API.
@@ -156,7 +156,7 @@ Deno.test("browser client: the bundle runs in headless Chromium against the live
       });
     }
     if (pathname === "/") return new Response(page, { headers: { "content-type": "text/html" } });
-    return bookstoreApi(request);
+    return bookstoreApi.fetch(request).then((response) => response!);
   });
   const api = `http://127.0.0.1:${app.addr.port}`;
   const page: string = `<!doctype html><title>bookstore</title><script type="module">

@@ -6,7 +6,7 @@ import { createConfig, lintFromString } from "@redocly/openapi-core";
 import openapiTS, { astToString } from "openapi-typescript";
 import { createFetch, toOpenApi } from "@ramify/api";
 import type { OpenApiDocument } from "@ramify/api/http";
-import { BookStore, bookstore, DEV_TOKEN, serve } from "../../../examples/bookstore.ts";
+import { BookStore, bookstore, DEV_TOKEN, serveBookstore } from "../../../examples/bookstore.ts";
 import { generatedTree } from "../../support/generated_tree.ts";
 
 const options = {
@@ -70,8 +70,13 @@ Deno.test("a generated tree of hundreds of operations is valid and lints clean",
 });
 
 Deno.test("openapi-typescript types and openapi-fetch drive the live bookstore", async () => {
-  const server = serve(0, new BookStore([{ title: "Dune", author: "Frank Herbert" }]));
-  const base = `http://127.0.0.1:${server.addr.port}`;
+  const server = await serveBookstore(
+    0,
+    new BookStore([{ title: "Dune", author: "Frank Herbert" }]),
+    DEV_TOKEN,
+    true,
+  );
+  const base = server.url;
   const dir = await Deno.makeTempDir({ prefix: "ramify-openapi-" });
   try {
     const served = await (await fetch(`${base}/openapi.json`)).json();
@@ -103,7 +108,7 @@ Deno.test("openapi-typescript types and openapi-fetch drive the live bookstore",
       missing: 404,
     });
   } finally {
-    await server.shutdown();
+    await server.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -1,0 +1,70 @@
+// The documentation UIs' files, read from their npm packages on first use
+// (Swagger UI from swagger-ui-dist; GraphiQL with React 18 from graphiql,
+// react and react-dom), so that nothing is fetched from a CDN and a server that
+// serves no docs never resolves, downloads or reads them. The specifiers are
+// built at run time so that Deno does not fetch the packages ahead of use.
+
+/** A file a UI page asks for: which package holds it, where, and its type. */
+interface Asset {
+  readonly pkg: string;
+  readonly file: string;
+  readonly type: string;
+}
+
+/** Every asset by the name pages use: nothing else is served (no paths from the client). */
+export const ASSETS: Readonly<Record<string, Asset>> = {
+  "swagger-ui.css": { pkg: "swagger-ui-dist", file: "swagger-ui.css", type: "text/css" },
+  "swagger-ui-bundle.js": {
+    pkg: "swagger-ui-dist",
+    file: "swagger-ui-bundle.js",
+    type: "text/javascript",
+  },
+  "graphiql.css": { pkg: "graphiql", file: "graphiql.min.css", type: "text/css" },
+  "graphiql.js": { pkg: "graphiql", file: "graphiql.min.js", type: "text/javascript" },
+  "react.js": { pkg: "react", file: "umd/react.production.min.js", type: "text/javascript" },
+  "react-dom.js": {
+    pkg: "react-dom",
+    file: "umd/react-dom.production.min.js",
+    type: "text/javascript",
+  },
+};
+
+const loaded = new Map<string, Promise<Uint8Array>>();
+
+/** The bytes of an asset, read once; a failure is not cached, so a later request retries. */
+export function assetBytes(name: string): Promise<Uint8Array> | undefined {
+  if (!Object.hasOwn(ASSETS, name)) return undefined;
+  let bytes = loaded.get(name);
+  if (bytes === undefined) {
+    bytes = read(ASSETS[name]);
+    loaded.set(name, bytes);
+    bytes.catch(() => loaded.delete(name));
+  }
+  return bytes;
+}
+
+// GraphiQL's own dependencies ask for React as a peer: React 18 is resolved first,
+// so that they share it (its UMD builds are what the page loads).
+const RESOLVED_BEFORE: Readonly<Record<string, readonly string[]>> = {
+  graphiql: ["react", "react-dom"],
+  "react-dom": ["react"],
+};
+
+async function read({ pkg, file }: Asset): Promise<Uint8Array> {
+  const manifest = [pkg, "package.json"].join("/");
+  try {
+    for (const peer of RESOLVED_BEFORE[pkg] ?? []) {
+      await import([peer, "package.json"].join("/"), { with: { type: "json" } });
+    }
+    // Importing the package's manifest makes Deno install the package; Node and Bun find it installed.
+    await import(manifest, { with: { type: "json" } });
+  } catch (error) {
+    throw new Error(
+      `ramify: the documentation UI needs the npm package ${pkg} (npm i ${pkg}); or pass docs: false`,
+      { cause: error },
+    );
+  }
+  const url = new URL(file, import.meta.resolve(manifest));
+  const { readFile } = await import("node:fs/promises");
+  return new Uint8Array(await readFile(url));
+}

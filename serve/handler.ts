@@ -1,0 +1,388 @@
+/**
+ * `createHandler(tree, opts?)`: one fetch handler for everything the tree
+ * offers, each surface at its own path and each switchable:
+ *
+ * | path | what |
+ * |---|---|
+ * | `/` | the REST API (`createFetch`), with `/openapi.json` |
+ * | `/docs` | Swagger UI over the document; "try it out" calls this server |
+ * | `/graphql` | GraphQL over HTTP; a WebSocket upgrade for subscriptions; GraphiQL for a browser (`Accept: text/html`) |
+ * | `/mcp` | the MCP server (Streamable HTTP), when `@modelcontextprotocol/server` is installed |
+ * | `/health` | `200 { "status": "ok" }` |
+ *
+ * The UIs' files come from their npm packages through this server, never a
+ * CDN, and are read only when a UI is first opened. The handler works as
+ * `export default handler` for `deno serve`, with `Deno.serve`, and with
+ * `Bun.serve` (give it `handler.websocket` too); on Node, `serveNode` from
+ * `@ramify/api/serve/node` wires it to `node:http` and `ws`.
+ *
+ * @example
+ * ```ts
+ * import { api, op } from "@ramify/api/tree";
+ * import { createHandler } from "@ramify/api/serve";
+ *
+ * const tree = api({ ping: op(() => "pong", { tags: { readOnly: true } }) });
+ * const handler = await createHandler(tree, { mcp: false });
+ * const response = await handler.fetch(new Request("http://localhost/health"));
+ * console.log(await response?.json()); // { status: "ok" }
+ * await handler.close();
+ * ```
+ *
+ * @module
+ */
+
+import type { Node } from "../tree/node.ts";
+import { createFetch, type CreateFetchOptions } from "../http/server/fetch.ts";
+import type { ContextFunction } from "../http/server/dispatch.ts";
+import { httpProjection } from "../http/server/projection.ts";
+import { problem } from "../http/server/respond.ts";
+import type { HttpGraphQLServerOptions } from "../graphql/server/http.ts";
+import type { BunWebSocketHandler, WsHandlerOptions } from "../graphql/server/ws.ts";
+import type { McpHandlerOptions } from "../tools/mcp.ts";
+import { assetBytes } from "./_assets.ts";
+import { graphiqlInit, graphiqlPage, swaggerInit, swaggerPage } from "./_pages.ts";
+
+/**
+ * Options of {@linkcode createHandler}: one key per surface, `false` to leave
+ * it out, else its own options; `context` is given to every surface.
+ *
+ * @example
+ * ```ts
+ * import type { HandlerOptions } from "@ramify/api/serve";
+ *
+ * const opts: HandlerOptions = {
+ *   context: (request) => ({ tenant: request.headers.get("x-tenant") }),
+ *   graphql: { path: "/gql", graphiql: false },
+ *   mcp: false,
+ * };
+ * ```
+ */
+export interface HandlerOptions {
+  /** Makes the context values of every surface's handlers, from the request. */
+  readonly context?: ContextFunction;
+  /** The REST API and its document (`createFetch`'s options). Default on. */
+  readonly rest?: false | CreateFetchOptions;
+  /** GraphQL over HTTP and WebSocket, and GraphiQL. Default on, at `/graphql`. */
+  readonly graphql?: false | GraphQLMount;
+  /** The MCP server. Default on, at `/mcp`. */
+  readonly mcp?: false | (McpHandlerOptions & { readonly path?: string });
+  /** Swagger UI over the OpenAPI document. Default on, at `/docs`. */
+  readonly docs?: false | { readonly path?: string; readonly title?: string };
+  /** The health check. Default on, at `/health`. */
+  readonly health?: false | { readonly path?: string };
+}
+
+/**
+ * The GraphQL mount: the HTTP server's options, the WebSocket's (`false`: no
+ * subscriptions over WebSocket) and GraphiQL (`false`: none).
+ *
+ * @example
+ * ```ts
+ * import type { GraphQLMount } from "@ramify/api/serve";
+ *
+ * const mount: GraphQLMount = { path: "/graphql", ws: { maxSubscriptions: 10 }, graphiql: true };
+ * ```
+ */
+export interface GraphQLMount extends HttpGraphQLServerOptions {
+  /** The WebSocket transport's options; `false` for none. Default on. */
+  readonly ws?: false | WsHandlerOptions;
+  /** GraphiQL for browsers at the same path. Default on. */
+  readonly graphiql?: boolean;
+}
+
+/**
+ * Where each surface is served (`undefined`: not served).
+ *
+ * @example
+ * ```ts
+ * import type { ServedPaths } from "@ramify/api/serve";
+ *
+ * const paths: ServedPaths = { api: "/", openapi: "/openapi.json", health: "/health" };
+ * ```
+ */
+export interface ServedPaths {
+  readonly api?: string;
+  readonly openapi?: string;
+  readonly docs?: string;
+  readonly graphql?: string;
+  readonly graphiql?: string;
+  readonly mcp?: string;
+  readonly health?: string;
+}
+
+/**
+ * The one handler: `fetch` for every runtime (Bun passes its server as the
+ * second argument, for upgrades), Bun's `websocket` handlers (also what
+ * `serveNode` drives), the paths served, and `close()` for a graceful stop.
+ *
+ * @example
+ * ```ts
+ * import type { ServeHandler } from "@ramify/api/serve";
+ *
+ * const stop = (handler: ServeHandler) => handler.close();
+ * ```
+ */
+export interface ServeHandler {
+  /** Answers a request; `undefined` when Bun took it over as a WebSocket. */
+  fetch(request: Request, server?: unknown): Promise<Response | undefined>;
+  /** Bun's WebSocket handlers for GraphQL subscriptions. */
+  readonly websocket: BunWebSocketHandler["websocket"];
+  /** Where each surface is. */
+  readonly paths: ServedPaths;
+  /** Ends what is in flight (MCP streams) before a server stops. */
+  close(): Promise<void>;
+}
+
+const ASSETS_AT = "/assets";
+const FILE_CACHE = "public, max-age=86400";
+
+/**
+ * Builds the handler. GraphQL and MCP modules are loaded only when mounted.
+ *
+ * @example
+ * ```ts
+ * import { api, op } from "@ramify/api/tree";
+ * import { createHandler } from "@ramify/api/serve";
+ *
+ * const handler = await createHandler(api({ ping: op(() => "pong") }), { graphql: false, mcp: false });
+ * console.log(handler.paths.docs); // "/docs"
+ * ```
+ *
+ * @throws {TypeError} when two surfaces, or a surface and the tree, claim one path.
+ */
+export async function createHandler(tree: Node, opts: HandlerOptions = {}): Promise<ServeHandler> {
+  const context = opts.context;
+  const routes = new Map<
+    string,
+    (request: Request, server?: unknown) => Promise<Response | undefined>
+  >();
+  const claim = (
+    path: string,
+    what: string,
+    serve: (request: Request, server?: unknown) => Promise<Response | undefined>,
+  ) => {
+    if (!path.startsWith("/") || path.length < 2) {
+      throw new TypeError(
+        `createHandler: the ${what} path must start with "/" and name something, got "${path}"`,
+      );
+    }
+    if (routes.has(path)) throw new TypeError(`createHandler: ${path} is claimed twice (${what})`);
+    routes.set(path, serve);
+  };
+  const paths: Record<string, string> = {};
+
+  const restOptions = opts.rest === false
+    ? undefined
+    : { ...opts.rest, ...(context === undefined ? {} : { context }) };
+  const rest = restOptions === undefined ? undefined : createFetch(tree, restOptions);
+  if (rest !== undefined) {
+    paths.api = restOptions?.basePath ?? "/";
+    if (restOptions?.openapi !== false) {
+      paths.openapi = `${(restOptions?.basePath ?? "").replace(/\/$/, "")}/openapi.json`;
+    }
+  }
+
+  let websocket: BunWebSocketHandler["websocket"] = NO_WEBSOCKET;
+  if (opts.graphql !== false) {
+    const mount = opts.graphql ?? {};
+    const path = mount.path ?? "/graphql";
+    const { createGraphQLServer, createHttpGraphQLServer } = await import("../graphql/mod.ts");
+    const { createWsHandler, handleBunWebSocket } = await import("../graphql/server/ws.ts");
+    const http = createHttpGraphQLServer(tree, {
+      ...mount,
+      path,
+      ...(context === undefined ? {} : { context }),
+    });
+    const wsOptions: WsHandlerOptions | undefined = mount.ws === false ? undefined : {
+      ...mount.ws,
+      ...(context === undefined ? {} : {
+        context: (params: Readonly<Record<string, unknown>>, request: Request) =>
+          mount.ws !== false && mount.ws?.context !== undefined
+            ? mount.ws.context(params, request)
+            : context(request),
+      }),
+    };
+    const server = wsOptions === undefined ? undefined : createGraphQLServer(tree, mount);
+    const deno = server === undefined ? undefined : createWsHandler(server, wsOptions);
+    const bun = server === undefined ? undefined : handleBunWebSocket(server, wsOptions);
+    if (bun !== undefined) websocket = bun.websocket;
+    const graphiql = mount.graphiql !== false;
+    const assets = `${path}${ASSETS_AT}`;
+    claim(path, "GraphQL", async (request, bunServer) => {
+      if (request.headers.get("upgrade")?.toLowerCase() === "websocket" && deno !== undefined) {
+        if (isBunServer(bunServer)) return await bun!.fetch(request, bunServer) ?? undefined;
+        return await deno(request);
+      }
+      if (
+        graphiql && request.method === "GET" && wantsHtml(request) && !new URL(request.url).search
+      ) {
+        return html(graphiqlPage("GraphiQL", assets));
+      }
+      return await http(request);
+    });
+    if (graphiql) {
+      claim(
+        assets,
+        "GraphiQL assets",
+        (request) => serveAsset(request, assets, { "graphiql-init.js": () => graphiqlInit(path) }),
+      );
+    }
+    paths.graphql = path;
+    if (graphiql) paths.graphiql = path;
+  }
+
+  let closeMcp = () => Promise.resolve();
+  if (opts.mcp !== false) {
+    const mount = opts.mcp ?? {};
+    const path = mount.path ?? "/mcp";
+    const { createMcpHandler } = await import("../tools/mcp.ts");
+    const mcp = createMcpHandler(tree, {
+      ...mount,
+      ...(context === undefined && mount.context === undefined ? {} : {
+        context: mount.context ??
+          ((request: Request | undefined) => request === undefined ? {} : context!(request)),
+      }),
+    });
+    closeMcp = () => mcp.close();
+    claim(path, "MCP", (request) => mcp(request));
+    paths.mcp = path;
+  }
+
+  if (opts.docs !== false && rest !== undefined && paths.openapi !== undefined) {
+    const path = opts.docs?.path ?? "/docs";
+    const title = opts.docs?.title ?? restOptions?.document?.title ?? "API";
+    const assets = `${path}${ASSETS_AT}`;
+    const openapi = paths.openapi;
+    claim(
+      path,
+      "docs",
+      (request) =>
+        Promise.resolve(
+          request.method === "GET" || request.method === "HEAD"
+            ? html(swaggerPage(`${title}: API reference`, assets))
+            : problem(405, "The docs page answers GET", { allow: "GET, HEAD" }),
+        ),
+    );
+    claim(
+      assets,
+      "docs assets",
+      (request) => serveAsset(request, assets, { "swagger-init.js": () => swaggerInit(openapi) }),
+    );
+    paths.docs = path;
+  }
+
+  if (opts.health !== false) {
+    const path = opts.health?.path ?? "/health";
+    claim(path, "health", () => Promise.resolve(Response.json({ status: "ok" })));
+    paths.health = path;
+  }
+
+  checkTreeClaims(tree, restOptions, routes);
+  const prefixes = [...routes.keys()].sort((a, b) => b.length - a.length);
+  return {
+    async fetch(request, server) {
+      const path = pathOf(request.url);
+      for (const prefix of prefixes) {
+        if (path === prefix || (path.startsWith(`${prefix}/`) && prefix.endsWith(ASSETS_AT))) {
+          return await routes.get(prefix)!(request, server);
+        }
+      }
+      return rest === undefined ? problem(404, "No route matches this path") : await rest(request);
+    },
+    websocket,
+    paths,
+    close: () => closeMcp(),
+  };
+}
+
+const NO_WEBSOCKET: BunWebSocketHandler["websocket"] = {
+  open: (peer) => peer.close(1008, "No WebSocket here"),
+  message: () => {},
+  close: () => {},
+};
+
+function isBunServer(
+  value: unknown,
+): value is { upgrade(request: Request, opts?: unknown): boolean } {
+  return typeof (value as { upgrade?: unknown } | undefined)?.upgrade === "function";
+}
+
+function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start === -1) return "/";
+  const end = url.slice(start).search(/[?#]/);
+  return end === -1 ? url.slice(start) : url.slice(start, start + end);
+}
+
+function wantsHtml(request: Request): boolean {
+  const accept = request.headers.get("accept") ?? "";
+  return accept.includes("text/html");
+}
+
+function html(text: string): Response {
+  return new Response(text, {
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      // The pages and everything they load come from here.
+      "content-security-policy":
+        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self' ws: wss:",
+      "x-content-type-options": "nosniff",
+    },
+  });
+}
+
+async function serveAsset(
+  request: Request,
+  prefix: string,
+  scripts: Readonly<Record<string, () => string>>,
+): Promise<Response> {
+  const name = pathOf(request.url).slice(prefix.length + 1);
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    return problem(405, "Assets answer GET", { allow: "GET, HEAD" });
+  }
+  if (Object.hasOwn(scripts, name)) {
+    return new Response(scripts[name](), {
+      headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-cache" },
+    });
+  }
+  const bytes = assetBytes(name);
+  if (bytes === undefined) return problem(404, "No such asset");
+  try {
+    const body = await bytes;
+    return new Response(request.method === "HEAD" ? null : body.slice(), {
+      headers: {
+        "content-type": `${typeOf(name)}; charset=utf-8`,
+        "cache-control": FILE_CACHE,
+        "x-content-type-options": "nosniff",
+      },
+    });
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    return problem(503, "The documentation UI's files are not installed on this server");
+  }
+}
+
+function typeOf(name: string): string {
+  return name.endsWith(".css") ? "text/css" : "text/javascript";
+}
+
+/** A surface's path that the tree routes itself is a clash, named at build. */
+function checkTreeClaims(
+  tree: Node,
+  rest: CreateFetchOptions | undefined,
+  routes: ReadonlyMap<string, unknown>,
+): void {
+  if (rest === undefined || (rest.basePath !== undefined && rest.basePath !== "/")) return;
+  const route = httpProjection(tree, rest);
+  for (const path of routes.keys()) {
+    const first = path.split("/")[1];
+    const child = route.children[first];
+    if (child === undefined) continue;
+    const exact = path.split("/").length === 2;
+    if (!exact || Object.keys(child.methods).length > 0) {
+      throw new TypeError(
+        `createHandler: the tree routes /${first} itself, where a surface is served (${path}); move the surface (its path option) or rename the tree's child`,
+      );
+    }
+  }
+}
