@@ -26,13 +26,12 @@ export function swaggerPage(title: string, assets: string): string {
 `;
 }
 
-/** Swagger UI's start: no validator badge (it would call validator.swagger.io), try-it-out on. */
+/** Swagger UI's start: no validator badge (it would call validator.swagger.io). */
 export function swaggerInit(openapi: string): string {
   return `window.ui = SwaggerUIBundle({
   url: ${JSON.stringify(openapi)},
   dom_id: "#swagger-ui",
   validatorUrl: null,
-  tryItOutEnabled: true,
   deepLinking: true,
 });
 `;
@@ -121,8 +120,12 @@ export function graphiqlInit(endpoint: string): string {
       body: JSON.stringify(params),
     }).then(function (response) { return response.json(); });
   }
+  // A link may carry a query in the fragment (never sent to the server): #query=...
+  var initial = new URLSearchParams(location.hash.slice(1)).get("query");
+  var props = { fetcher: fetcher };
+  if (initial) props.query = initial;
   var root = ReactDOM.createRoot(document.getElementById("graphiql"));
-  root.render(React.createElement(GraphiQL, { fetcher: fetcher }));
+  root.render(React.createElement(GraphiQL, props));
 })();
 `;
 }

@@ -203,15 +203,20 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
       }),
     };
     const server = wsOptions === undefined ? undefined : createGraphQLServer(tree, mount);
-    const deno = server === undefined ? undefined : createWsHandler(server, wsOptions);
+    // Deno upgrades in the handler; Bun through its server; Node in serveNode, before the handler.
+    const denoUpgrades = typeof (globalThis as { Deno?: { upgradeWebSocket?: unknown } }).Deno
+      ?.upgradeWebSocket === "function";
+    const deno = server === undefined || !denoUpgrades
+      ? undefined
+      : createWsHandler(server, wsOptions);
     const bun = server === undefined ? undefined : handleBunWebSocket(server, wsOptions);
     if (bun !== undefined) websocket = bun.websocket;
     const graphiql = mount.graphiql !== false;
     const assets = `${path}${ASSETS_AT}`;
     claim(path, "GraphQL", async (request, bunServer) => {
-      if (request.headers.get("upgrade")?.toLowerCase() === "websocket" && deno !== undefined) {
-        if (isBunServer(bunServer)) return await bun!.fetch(request, bunServer) ?? undefined;
-        return await deno(request);
+      if (request.headers.get("upgrade")?.toLowerCase() === "websocket" && bun !== undefined) {
+        if (isBunServer(bunServer)) return await bun.fetch(request, bunServer) ?? undefined;
+        if (deno !== undefined) return await deno(request);
       }
       if (
         graphiql && request.method === "GET" && wantsHtml(request) && !new URL(request.url).search

@@ -90,8 +90,15 @@ async function respond(
     outgoing.end();
     return;
   }
-  for await (const chunk of response.body) {
-    if (!outgoing.write(chunk)) await new Promise((resolve) => outgoing.once("drain", resolve));
+  const reader = response.body.getReader();
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!outgoing.write(value)) await new Promise((resolve) => outgoing.once("drain", resolve));
+    }
+  } finally {
+    reader.releaseLock();
   }
   outgoing.end();
 }

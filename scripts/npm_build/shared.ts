@@ -13,7 +13,7 @@ export const SUITE = join(ROOT, "scripts", "npm_test");
 
 /** What ships: the root module and these folders, without tests. */
 export const LIBRARY_FILES = ["mod.ts"];
-export const LIBRARY_DIRS = ["tree", "http", "graphql", "tools", "cli"];
+export const LIBRARY_DIRS = ["tree", "http", "graphql", "tools", "cli", "serve"];
 
 /**
  * Packages the application provides: one copy of graphql (two graphql-js
@@ -44,6 +44,7 @@ export const GRAPHQL_VERSIONS: Readonly<Record<string, string>> = {
 export const CONSUMER_DEPENDENCIES = [
   "@hono/node-server",
   "ws",
+  "swagger-ui-dist",
   "graphql-ws",
   "zod",
   "@types/node",

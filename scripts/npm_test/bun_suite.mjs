@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import process from "node:process";
 import { createGraphQLServer } from "@ramify/api/graphql";
 import { createWsHandler } from "@ramify/api/graphql/ws";
+import { serve } from "@ramify/api/serve";
 import {
   checkCli,
   checkGraphQLHttp,
@@ -95,6 +96,34 @@ await check("bun: createWsHandler names the alternatives where Deno is absent", 
     (error) => error instanceof TypeError && /handleBunWebSocket/.test(error.message),
   );
 });
+
+/** A fresh tree on `serve()` for each check, since the checks add books. */
+async function served(check) {
+  const options = { port: 0, hostname: "127.0.0.1", quiet: true, mcp: false };
+  const server = await serve(makeTree(), options);
+  try {
+    await check(server);
+  } finally {
+    await server.close();
+  }
+}
+
+await check(
+  "bun: serve() runs on Bun.serve: health and GraphQL over HTTP",
+  () =>
+    served(async (server) => {
+      assert.deepEqual(await (await fetch(`${server.url}/health`)).json(), { status: "ok" });
+      await checkGraphQLHttp(server.url);
+    }),
+);
+
+await check(
+  "bun: serve() upgrades /graphql to WebSocket on Bun.serve",
+  () =>
+    served((server) =>
+      checkSubscription(`${server.url.replace("http", "ws")}/graphql`, globalThis.WebSocket)
+    ),
+);
 
 console.log(`bun-suite-tally: ${JSON.stringify(tally)}`);
 process.exit(tally.failed === 0 ? 0 : 1);

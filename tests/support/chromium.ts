@@ -3,9 +3,15 @@
 // requests it makes. For the tests that must run in a real browser.
 import { ensureCommands } from "./commands.ts";
 
-/** A page: evaluate an expression (awaiting a promise), and every URL it requested. */
+/** A page: evaluate an expression (awaiting a promise), wait for one, screenshot, and every URL it requested. */
 export interface Page {
   evaluate(expression: string): Promise<unknown>;
+  /** Evaluates `expression` until it is truthy (or gives up after `tries` tenths of a second, 200 by default), and returns it. */
+  waitFor(expression: string, what: string, tries?: number): Promise<unknown>;
+  /** Writes a PNG of the page. */
+  screenshot(path: string): Promise<void>;
+  /** Clicks the first element `selector` finds, as a person would (mouse events at its centre). */
+  click(selector: string): Promise<void>;
   readonly requested: string[];
 }
 
@@ -27,6 +33,7 @@ export async function withPage(url: string, body: (page: Page) => Promise<void>)
       "--disable-gpu",
       "--no-first-run",
       "--disable-extensions",
+      "--window-size=1280,900",
       `--user-data-dir=${profile}`,
       "--remote-debugging-port=0",
       "about:blank",
@@ -52,6 +59,39 @@ export async function withPage(url: string, body: (page: Page) => Promise<void>)
       await session.send("Page.navigate", { url });
       const page: Page = {
         requested,
+        async waitFor(expression, what, tries = 200) {
+          for (let attempt = 0; attempt < tries; attempt++) {
+            const value = await page.evaluate(expression);
+            if (value) return value;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+          throw new Error(`the page never showed ${what}`);
+        },
+        async click(selector) {
+          const at = await page.evaluate(`(() => {
+            const element = document.querySelector(${JSON.stringify(selector)});
+            if (element === null) return null;
+            element.scrollIntoView({ block: "center" });
+            const box = element.getBoundingClientRect();
+            return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+          })()`) as { x: number; y: number } | null;
+          if (at === null) throw new Error(`nothing to click at ${selector}`);
+          for (const type of ["mousePressed", "mouseReleased"]) {
+            await session.send("Input.dispatchMouseEvent", {
+              type,
+              x: at.x,
+              y: at.y,
+              button: "left",
+              clickCount: 1,
+            });
+          }
+        },
+        async screenshot(path) {
+          const { data } = await session.send("Page.captureScreenshot", { format: "png" }) as {
+            data: string;
+          };
+          await Deno.writeFile(path, Uint8Array.from(atob(data), (c) => c.charCodeAt(0)));
+        },
         async evaluate(expression) {
           const reply = await session.send("Runtime.evaluate", {
             expression,

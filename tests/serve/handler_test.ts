@@ -1,0 +1,174 @@
+// createHandler and serve: every surface at its path, each switchable, clashes
+// named at build, the UI files served only by name, GraphiQL only for
+// browsers, one context for every surface, subscriptions over the WebSocket.
+import assert from "node:assert/strict";
+import { createClient as createWsClient } from "graphql-ws";
+import { Client as McpClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { api, op } from "@ramify/api/tree";
+import { createHandler, serve, startupLines } from "@ramify/api/serve";
+
+const tree = api({
+  books: api({
+    titles: op((_input, ctx) => [`Dune for ${String(ctx.tenant)}`], { tags: { readOnly: true } }),
+  }),
+  ticks: op(async function* () {
+    for (let i = 1; i <= 3; i++) yield i;
+  }, { tags: { streaming: true } }),
+});
+const context = (request: Request) => ({ tenant: request.headers.get("x-tenant") ?? "nobody" });
+
+async function get(
+  handler: { fetch(r: Request): Promise<Response | undefined> },
+  path: string,
+  init: RequestInit = {},
+) {
+  const response = (await handler.fetch(new Request(`http://localhost${path}`, init)))!;
+  return {
+    status: response.status,
+    type: response.headers.get("content-type"),
+    text: await response.text(),
+    response,
+  };
+}
+
+Deno.test("createHandler: every surface at its path, with one context", async () => {
+  const handler = await createHandler(tree, { context, mcp: false });
+  try {
+    assert.deepEqual(handler.paths, {
+      api: "/",
+      openapi: "/openapi.json",
+      graphql: "/graphql",
+      graphiql: "/graphql",
+      docs: "/docs",
+      health: "/health",
+    });
+    assert.deepEqual(JSON.parse((await get(handler, "/health")).text), { status: "ok" });
+    const headers = { "x-tenant": "acme" };
+    assert.deepEqual(JSON.parse((await get(handler, "/books/titles", { headers })).text), [
+      "Dune for acme",
+    ]);
+    const graphql = await get(handler, "/graphql", {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ books { titles } }" }),
+    });
+    assert.deepEqual(JSON.parse(graphql.text), { data: { books: { titles: ["Dune for acme"] } } });
+    assert.equal((await get(handler, "/openapi.json")).status, 200);
+    const docs = await get(handler, "/docs", { headers: { accept: "text/html" } });
+    assert.equal(docs.status, 200);
+    assert.match(docs.text, /swagger-ui-bundle\.js/);
+    assert.match(docs.response.headers.get("content-security-policy") ?? "", /default-src 'self'/);
+    assert.match((await get(handler, "/docs/assets/swagger-init.js")).text, /validatorUrl: null/);
+  } finally {
+    await handler.close();
+  }
+});
+
+Deno.test("createHandler: GraphiQL for browsers only; GraphQL GETs and other clients keep GraphQL", async () => {
+  const handler = await createHandler(tree, { mcp: false });
+  const page = await get(handler, "/graphql", { headers: { accept: "text/html" } });
+  assert.match(page.text, /graphiql-init\.js/);
+  const query = await get(handler, `/graphql?query=${encodeURIComponent("{ books { titles } }")}`, {
+    headers: { accept: "text/html, application/json" },
+  });
+  assert.match(query.text, /Dune/);
+  assert.equal(
+    (await get(handler, "/graphql", { headers: { accept: "application/json" } })).status,
+    400,
+  );
+  const off = await createHandler(tree, { mcp: false, graphql: { graphiql: false } });
+  assert.equal(off.paths.graphiql, undefined);
+  assert.doesNotMatch(
+    (await get(off, "/graphql", { headers: { accept: "text/html" } })).text,
+    /graphiql/,
+  );
+});
+
+Deno.test("createHandler: UI files are served by name only; unknown names and other methods are refused", async () => {
+  const handler = await createHandler(tree, { mcp: false });
+  for (
+    const path of [
+      "/docs/assets/nope.js",
+      "/docs/assets/..%2Fdeno.json",
+      "/docs/assets/",
+      "/docs/assets/__proto__",
+      "/graphql/assets/constructor",
+    ]
+  ) {
+    const answer = await get(handler, path);
+    assert.equal(answer.status, 404, path);
+    assert.equal(answer.type, "application/problem+json", path);
+  }
+  assert.equal(
+    (await get(handler, "/docs/assets/swagger-init.js", { method: "POST" })).status,
+    405,
+  );
+  assert.equal((await get(handler, "/docs", { method: "DELETE" })).status, 405);
+});
+
+Deno.test("createHandler: each surface can be left out; its paths then belong to the API", async () => {
+  const handler = await createHandler(tree, {
+    graphql: false,
+    mcp: false,
+    docs: false,
+    health: false,
+  });
+  assert.deepEqual(handler.paths, { api: "/", openapi: "/openapi.json" });
+  for (const path of ["/graphql", "/docs", "/docs/assets/swagger-ui.css", "/health", "/mcp"]) {
+    const answer = await get(handler, path);
+    assert.equal(answer.status, 404, path);
+    assert.match(answer.text, /No route matches/, path);
+  }
+  const restless = await createHandler(tree, { rest: false, mcp: false });
+  assert.equal(restless.paths.docs, undefined, "no document, no docs");
+  assert.equal((await get(restless, "/books/titles")).status, 404);
+});
+
+Deno.test("createHandler: a path claimed twice, or routed by the tree, fails at build naming it", async () => {
+  await assert.rejects(
+    () => createHandler(tree, { mcp: false, docs: { path: "/graphql" } }),
+    /\/graphql is claimed twice/,
+  );
+  const clash = api({ health: op(() => "mine", { tags: { readOnly: true } }) });
+  await assert.rejects(
+    () => createHandler(clash, { mcp: false }),
+    /the tree routes \/health itself/,
+  );
+  await createHandler(clash, { mcp: false, health: { path: "/healthz" } });
+  await assert.rejects(
+    () => createHandler(tree, { health: { path: "health" } }),
+    /must start with "\/"/,
+  );
+});
+
+Deno.test("serve: subscriptions over the WebSocket, MCP at /mcp, and the URLs it prints", async () => {
+  const server = await serve(tree, { port: 0, hostname: "127.0.0.1", quiet: true, context });
+  const mcp = new McpClient({ name: "serve-test", version: "1.0.0" });
+  const socket = createWsClient({ url: `ws://127.0.0.1:${server.port}/graphql`, retryAttempts: 0 });
+  try {
+    const ticks: unknown[] = [];
+    for await (const result of socket.iterate({ query: "subscription { ticks }" })) {
+      ticks.push(result.data?.ticks);
+    }
+    assert.deepEqual(ticks, [1, 2, 3]);
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+    const { tools } = await mcp.listTools();
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), ["books.titles", "ticks"]);
+    const lines = startupLines(server.url, server.paths);
+    for (
+      const what of [
+        "/docs",
+        "/graphql (GraphiQL in a browser)",
+        "/mcp",
+        "/health",
+        "/openapi.json",
+      ]
+    ) {
+      assert.ok(lines.includes(`${server.url}${what}`), what);
+    }
+  } finally {
+    await mcp.close();
+    await socket.dispose();
+    await server.close();
+  }
+});
