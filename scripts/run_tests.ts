@@ -32,7 +32,7 @@ const flushDots = () => {
   dots = 0;
 };
 
-async function relay(stream: ReadableStream<Uint8Array>, to: typeof Deno.stdout) {
+async function relay(stream: ReadableStream<BufferSource>, to: typeof Deno.stdout) {
   let pending = "";
   for await (const text of stream.pipeThrough(new TextDecoderStream())) {
     pending += text;
