@@ -12,6 +12,9 @@ const FLAGS = [
   "--allow-read",
   "--allow-write",
   "--allow-run",
+  // The tests' packages at the versions they were last run with (deno.json sets
+  // no lock, so that `deno task server` installs only what the example imports).
+  "--lock=deno.lock",
   // Deno warns on every server whose handler reads `request.signal`, unless
   // the signal aborts only when the client goes away: what handlers want.
   "--unstable-no-legacy-abort",

@@ -2,7 +2,10 @@
 // (Swagger UI from swagger-ui-dist; GraphiQL with React 18 from graphiql,
 // react and react-dom), so that nothing is fetched from a CDN and a server that
 // serves no docs never resolves, downloads or reads them. The specifiers are
-// built at run time so that Deno does not fetch the packages ahead of use.
+// built at run time so that Deno does not fetch the packages ahead of use:
+// on Deno `npm:` specifiers with the ranges below (no import map needed, for
+// JSR users too); on Node and Bun the installed packages (optional peers of
+// the npm package, at the same ranges).
 
 /** A file a UI page asks for: which package holds it, where, and its type. */
 interface Asset {
@@ -29,6 +32,14 @@ export const ASSETS: Readonly<Record<string, Asset>> = {
   },
 };
 
+/** The versions the pages are written for. */
+export const UI_PACKAGES: Readonly<Record<string, string>> = {
+  "swagger-ui-dist": "^5.30.0",
+  graphiql: "^3.8.0",
+  react: "^18.3.0",
+  "react-dom": "^18.3.0",
+};
+
 const loaded = new Map<string, Promise<Uint8Array>>();
 
 /** The bytes of an asset, read once; a failure is not cached, so a later request retries. */
@@ -50,11 +61,16 @@ const RESOLVED_BEFORE: Readonly<Record<string, readonly string[]>> = {
   "react-dom": ["react"],
 };
 
+function manifestOf(pkg: string): string {
+  const onDeno = typeof (globalThis as { Deno?: unknown }).Deno === "object";
+  return onDeno ? `npm:${pkg}@${UI_PACKAGES[pkg]}/package.json` : [pkg, "package.json"].join("/");
+}
+
 async function read({ pkg, file }: Asset): Promise<Uint8Array> {
-  const manifest = [pkg, "package.json"].join("/");
+  const manifest = manifestOf(pkg);
   try {
     for (const peer of RESOLVED_BEFORE[pkg] ?? []) {
-      await import([peer, "package.json"].join("/"), { with: { type: "json" } });
+      await import(manifestOf(peer), { with: { type: "json" } });
     }
     // Importing the package's manifest makes Deno install the package; Node and Bun find it installed.
     await import(manifest, { with: { type: "json" } });

@@ -26,7 +26,14 @@ import {
 // ---------------------------------------------------------------- steps
 
 export async function readConfig(): Promise<DenoConfig> {
-  const config = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json"))) as DenoConfig;
+  const raw = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json"))) as
+    & Omit<DenoConfig, "imports">
+    & { importMap?: string; imports?: Record<string, string> };
+  // The import map is a file of its own, so that `deno task` installs nothing ahead.
+  const imports = raw.imports ?? (raw.importMap === undefined ? {} : JSON.parse(
+    await Deno.readTextFile(join(ROOT, raw.importMap)),
+  ).imports);
+  const config: DenoConfig = { ...raw, imports };
   if (!config.name || !config.version || !config.exports) {
     fail("deno.json needs name, version and exports");
   }

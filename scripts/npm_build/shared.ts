@@ -2,6 +2,7 @@
 // commands, walk files and read import specifiers.
 
 import ts from "typescript";
+import { UI_PACKAGES } from "../../serve/_assets.ts";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -17,14 +18,22 @@ export const LIBRARY_DIRS = ["tree", "http", "graphql", "tools", "cli", "serve"]
 
 /**
  * Packages the application provides: one copy of graphql (two graphql-js
- * copies break), and the MCP SDK, which only `./tools`' server loads.
+ * copies break), the MCP SDK, which only `./tools`' server loads, the docs
+ * UIs' files (at the ranges `./serve` pages are written for) and Node's
+ * WebSocket server for `./serve/node`.
  */
 export const PEERS: Readonly<Record<string, string>> = {
   graphql: "^16.8.0 || ^17.0.0",
   "@modelcontextprotocol/server": "^2.4.0",
+  ...UI_PACKAGES,
+  ws: "^8.18.0",
 };
-/** Peers an application may leave out: HTTP and GraphQL users never load the MCP SDK. */
-export const OPTIONAL_PEERS: readonly string[] = ["@modelcontextprotocol/server"];
+/** Peers an application may leave out: each is loaded only by the surface that needs it. */
+export const OPTIONAL_PEERS: readonly string[] = [
+  "@modelcontextprotocol/server",
+  ...Object.keys(UI_PACKAGES),
+  "ws",
+];
 /** The graphql majors the cross-runtime suite runs against, each a range for the consumer. */
 export const GRAPHQL_VERSIONS: Readonly<Record<string, string>> = {
   "16": "^16.8.0",
@@ -170,6 +179,8 @@ export function specifiersOf(text: string): string[] {
 
 /** The range `deno.json` maps a package to: `npm:graphql@^17.1.0` gives `^17.1.0`. */
 export function rangeOf(config: DenoConfig, name: string): string {
+  // The UI packages are named by the code that loads them, not the import map.
+  if (Object.hasOwn(UI_PACKAGES, name)) return UI_PACKAGES[name];
   const target = config.imports[name] ?? config.imports[`${name}/`];
   if (target === undefined) {
     fail(`"${name}" is imported but deno.json "imports" does not map it`);
