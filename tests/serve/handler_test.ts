@@ -172,3 +172,42 @@ Deno.test("serve: subscriptions over the WebSocket, MCP at /mcp, and the URLs it
     await server.close();
   }
 });
+
+Deno.test("createHandler: `export default` of the handler runs under `deno serve`", async () => {
+  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (probe.addr as Deno.NetAddr).port;
+  probe.close();
+  const dir = new URL("../../examples/", import.meta.url);
+  const entry = await Deno.makeTempFile({
+    dir: dir.pathname,
+    prefix: "_deno_serve_",
+    suffix: ".ts",
+  });
+  await Deno.writeTextFile(
+    entry,
+    `import { api, op } from "@ramify/api/tree";
+import { createHandler } from "@ramify/api/serve";
+export default await createHandler(api({ ping: op(() => "pong", { tags: { readOnly: true } }) }), { mcp: false });
+`,
+  );
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["serve", "--quiet", "-A", `--port=${port}`, "--host=127.0.0.1", entry],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    let body: unknown;
+    for (let tries = 0; tries < 300 && body === undefined; tries++) {
+      body = await fetch(`http://127.0.0.1:${port}/ping`).then((r) => r.json(), () => undefined);
+      if (body === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal(body, "pong");
+    assert.deepEqual(await (await fetch(`http://127.0.0.1:${port}/health`)).json(), {
+      status: "ok",
+    });
+  } finally {
+    child.kill();
+    await child.status;
+    await Deno.remove(entry);
+  }
+});
