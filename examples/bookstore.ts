@@ -28,6 +28,8 @@
 import { api, auth, HttpError, op, reply, use } from "@ramify/api";
 import { serveMcpStdio } from "@ramify/api/tools";
 import { createHandler, type RunningServer, serve, type ServeHandler } from "@ramify/api/serve";
+import { createPubSub, type PubSub } from "@ramify/api/pubsub";
+import { redisBus } from "@ramify/api/pubsub/redis";
 import { http } from "@ramify/api/http/verbs";
 import { z } from "zod";
 
@@ -97,6 +99,26 @@ export interface BookstoreOptions {
    * mutation needs one (`Authorization: Bearer <token>`); reads stay open.
    */
   readonly tokens?: Readonly<Record<string, string>>;
+  /** Where `books.added` events go: in memory by default, Redis to reach every process. */
+  readonly events?: BookEvents;
+}
+
+/** The bookstore's events: `books.added` carries the new book. */
+export type BookEvents = PubSub<{ "books.added": Book }>;
+
+/** A stream that ends after `limit` items (none: it goes on), closing its source. */
+async function* upTo<T>(source: AsyncIterableIterator<T>, limit: number | undefined) {
+  let count = 0;
+  try {
+    if (limit === undefined || limit > 0) {
+      for await (const item of source) {
+        yield item;
+        if (limit !== undefined && ++count >= limit) break;
+      }
+    }
+  } finally {
+    await source.return?.();
+  }
 }
 
 /** The token the example server accepts unless `BOOKSTORE_TOKEN` names another. */
@@ -113,6 +135,7 @@ export function bookstore(store: BookStore = new BookStore(), opts: BookstoreOpt
   })];
   // Every mutation is guarded by the same explicit contribution; reads are not.
   const mutation = use(...staff);
+  const events: BookEvents = opts.events ?? createPubSub<{ "books.added": Book }>();
   return api({
     books: api({
       list: op(() => store.list(), {
@@ -120,8 +143,10 @@ export function bookstore(store: BookStore = new BookStore(), opts: BookstoreOpt
         output: z.array(Book),
         description: "Lists every book",
       }),
-      add: op((fields) => {
+      add: op(async (fields) => {
         const book = store.add(fields);
+        // At most once: a book added while the bus is down is added, its event lost.
+        await events.publish("books.added", book).catch(() => {});
         return reply(book, { headers: { location: `/books/${encodeURIComponent(book.id)}` } });
       }, {
         input: BookFields,
@@ -129,6 +154,15 @@ export function bookstore(store: BookStore = new BookStore(), opts: BookstoreOpt
         http: { status: 201, headers: { location: { description: "Where the new book is" } } },
         description: "Adds a book",
       }, mutation),
+      events: op(
+        ({ limit }, ctx) => upTo(events.subscribe("books.added", { signal: ctx.signal }), limit),
+        {
+          tags: { readOnly: true, streaming: true },
+          input: z.object({ limit: z.number().int().min(1).optional() }),
+          output: Book,
+          description: "Each book added from now on, in every server process (up to limit)",
+        },
+      ),
     }, {
       fallback: {
         name: "bookId",
@@ -213,8 +247,9 @@ const HANDLER_OPTIONS = {
 export function bookstoreHandler(
   store?: BookStore,
   tokens: Readonly<Record<string, string>> = { [DEV_TOKEN]: "dev" },
+  events?: BookEvents,
 ): Promise<ServeHandler> {
-  return createHandler(bookstore(store, { tokens }), HANDLER_OPTIONS);
+  return createHandler(bookstore(store, { tokens, events }), HANDLER_OPTIONS);
 }
 
 /** Starts the bookstore (`serve`), printing its URLs and the token mutations need. */
@@ -223,8 +258,9 @@ export async function serveBookstore(
   store?: BookStore,
   token: string = DEV_TOKEN,
   quiet = false,
+  events?: BookEvents,
 ): Promise<RunningServer> {
-  const server = await serve(bookstore(store, { tokens: { [token]: "staff" } }), {
+  const server = await serve(bookstore(store, { tokens: { [token]: "staff" }, events }), {
     ...HANDLER_OPTIONS,
     port,
     quiet,
@@ -245,5 +281,13 @@ if (import.meta.main) {
       ...SERVER_INFO,
       headers: { authorization: `Bearer ${token}` },
     });
-  } else await serveBookstore(Number(Deno.env.get("PORT") ?? 8000), store, token);
+  } else {
+    // With REDIS_URL, `books.added` reaches the subscribers of every process.
+    const redis = Deno.env.get("REDIS_URL");
+    const events = redis === undefined
+      ? undefined
+      : createPubSub<{ "books.added": Book }>({ bus: await redisBus({ url: redis }) });
+    await serveBookstore(Number(Deno.env.get("PORT") ?? 8000), store, token, false, events);
+    if (redis !== undefined) console.log(`Events through Redis at ${redis}`);
+  }
 }

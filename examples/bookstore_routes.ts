@@ -52,6 +52,28 @@ export const routes: ClientManifest = {
           "name": "books",
         },
         {
+          "kind": "child",
+          "name": "events",
+        },
+      ],
+      "method": "GET",
+      "path": "/books/events",
+      "tags": {
+        "readOnly": true,
+        "streaming": true,
+        "idempotent": true,
+      },
+      "stream": true,
+      "dates": [],
+      "errors": [],
+    },
+    {
+      "steps": [
+        {
+          "kind": "child",
+          "name": "books",
+        },
+        {
           "kind": "fallback",
           "name": "bookId",
         },
@@ -277,6 +299,36 @@ export const graphqlRoutes: GraphQLClientManifest = {
         },
         {
           "name": "year",
+          "type": "Int",
+        },
+      ],
+      "type": "Book",
+      "voidResult": false,
+      "dates": [],
+      "errors": [],
+    },
+    {
+      "steps": [
+        {
+          "kind": "child",
+          "name": "books",
+        },
+        {
+          "kind": "child",
+          "name": "events",
+        },
+      ],
+      "kind": "subscription",
+      "query":
+        "subscription BooksEvents($limit: Int) { booksEvents(limit: $limit) { id title author year } }",
+      "operationName": "BooksEvents",
+      "path": [
+        "booksEvents",
+      ],
+      "jsonInput": false,
+      "args": [
+        {
+          "name": "limit",
           "type": "Int",
         },
       ],

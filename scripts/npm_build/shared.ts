@@ -14,7 +14,7 @@ export const SUITE = join(ROOT, "scripts", "npm_test");
 
 /** What ships: the root module and these folders, without tests. */
 export const LIBRARY_FILES = ["mod.ts"];
-export const LIBRARY_DIRS = ["tree", "http", "graphql", "tools", "cli", "serve"];
+export const LIBRARY_DIRS = ["tree", "http", "graphql", "tools", "cli", "serve", "pubsub"];
 
 /**
  * Packages the application provides: one copy of graphql (two graphql-js
@@ -27,12 +27,14 @@ export const PEERS: Readonly<Record<string, string>> = {
   "@modelcontextprotocol/server": "^2.4.0",
   ...UI_PACKAGES,
   ws: "^8.18.0",
+  redis: "^5.8.0",
 };
 /** Peers an application may leave out: each is loaded only by the surface that needs it. */
 export const OPTIONAL_PEERS: readonly string[] = [
   "@modelcontextprotocol/server",
   ...Object.keys(UI_PACKAGES),
   "ws",
+  "redis",
 ];
 /** The graphql majors the cross-runtime suite runs against, each a range for the consumer. */
 export const GRAPHQL_VERSIONS: Readonly<Record<string, string>> = {

@@ -1,0 +1,32 @@
+/**
+ * Publish/subscribe for streaming leaves: `createPubSub()` with typed topics
+ * over a bus, in memory by default; `redisBus` from `@ramify/api/pubsub/redis`
+ * carries it between processes. A leaf returns `pubsub.subscribe(topic)` and
+ * every surface streams it.
+ *
+ * @example
+ * ```ts
+ * import { api, op } from "@ramify/api/tree";
+ * import { createPubSub } from "@ramify/api/pubsub";
+ *
+ * const pubsub = createPubSub<{ "books.added": { title: string } }>();
+ * const tree = api({
+ *   books: api({
+ *     add: op(async ({ title }: { title: string }) => {
+ *       await pubsub.publish("books.added", { title });
+ *       return { title };
+ *     }),
+ *     events: op((_input, ctx) => pubsub.subscribe("books.added", { signal: ctx.signal }), {
+ *       tags: { streaming: true },
+ *     }),
+ *   }),
+ * });
+ * ```
+ *
+ * @module
+ */
+
+export { createPubSub, SubscriptionOverflowError } from "./pubsub.ts";
+export type { PubSub, PubSubOptions, SubscribeOptions, Subscription } from "./pubsub.ts";
+export { memoryBus } from "./bus.ts";
+export type { PubSubBus } from "./bus.ts";

@@ -1,0 +1,329 @@
+/**
+ * `createPubSub()`: publish and subscribe by topic, typed, over a bus (in
+ * memory by default, Redis with `redisBus`), so that an event published in one
+ * process reaches subscribers in every process. `subscribe` gives an async
+ * iterable a streaming leaf returns as it is: SSE, GraphQL subscriptions, MCP
+ * and the command line then fan out the same way.
+ *
+ * - Delivery is at most once: a message published while a process is cut
+ *   from the bus (Redis restarting, say) is not delivered there later.
+ * - Each subscriber has a bounded queue (`bufferSize`, default 256). A
+ *   subscriber that does not keep up never makes the process buffer without
+ *   bound: by default the oldest waiting message is dropped (`overflow:
+ *   "drop-oldest"`, counted in `dropped`); with `overflow: "close"` the
+ *   subscription ends with a `SubscriptionOverflowError` instead.
+ * - A topic is subscribed on the bus while it has local subscribers, and
+ *   released when the last one leaves (ends its loop, or its signal aborts).
+ *
+ * @example
+ * ```ts
+ * import { createPubSub } from "@ramify/api/pubsub";
+ *
+ * const pubsub = createPubSub<{ "books.added": { id: string; title: string } }>();
+ * const events = pubsub.subscribe("books.added");
+ * await pubsub.publish("books.added", { id: "1", title: "Dune" });
+ * for await (const book of events) {
+ *   console.log(book.title); // "Dune"
+ *   break;
+ * }
+ * await pubsub.close();
+ * ```
+ *
+ * @module
+ */
+
+import type { StandardSchemaV1 } from "@standard-schema/spec";
+import { memoryBus, type PubSubBus } from "./bus.ts";
+
+/**
+ * Options of {@linkcode createPubSub}.
+ *
+ * @example
+ * ```ts
+ * import type { PubSubOptions } from "@ramify/api/pubsub";
+ *
+ * const opts: PubSubOptions = { bufferSize: 64, overflow: "close" };
+ * ```
+ */
+export interface PubSubOptions<
+  S extends Readonly<Record<string, StandardSchemaV1>> = Record<never, never>,
+> {
+  /** The transport. Default: in memory (this process only). */
+  readonly bus?: PubSubBus;
+  /** Schemas of the topics' payloads: checked when published, and typing the topics. */
+  readonly topics?: S;
+  /** Messages a subscriber may have waiting. Default 256. */
+  readonly bufferSize?: number;
+  /** What a full queue does: drop its oldest message, or end the subscription. Default `"drop-oldest"`. */
+  readonly overflow?: "drop-oldest" | "close";
+}
+
+/**
+ * Options of one subscription.
+ *
+ * @example
+ * ```ts
+ * import type { SubscribeOptions } from "@ramify/api/pubsub";
+ *
+ * const opts: SubscribeOptions<{ author: string }> = { filter: (book) => book.author === "Le Guin" };
+ * ```
+ */
+export interface SubscribeOptions<T> {
+  /** Only the payloads it accepts are delivered. */
+  readonly filter?: (payload: T) => boolean;
+  /** Ends the subscription when it aborts (a handler's `ctx.signal`). */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * A subscription: an async iterable of payloads, and what it dropped.
+ *
+ * @example
+ * ```ts
+ * import type { Subscription } from "@ramify/api/pubsub";
+ *
+ * const dropped = (subscription: Subscription<number>) => subscription.dropped;
+ * ```
+ */
+export interface Subscription<T> extends AsyncIterableIterator<T> {
+  /** Messages dropped because this subscriber fell behind. */
+  readonly dropped: number;
+}
+
+/**
+ * A typed publish/subscribe.
+ *
+ * @example
+ * ```ts
+ * import { createPubSub, type PubSub } from "@ramify/api/pubsub";
+ *
+ * const pubsub: PubSub<{ tick: number }> = createPubSub<{ tick: number }>();
+ * ```
+ */
+export interface PubSub<T extends Record<string, unknown>> {
+  /** Sends a payload to the topic's subscribers everywhere the bus reaches. */
+  publish<K extends keyof T & string>(topic: K, payload: T[K]): Promise<void>;
+  /** Subscribes: an async iterable of the topic's payloads from now on. */
+  subscribe<K extends keyof T & string>(
+    topic: K,
+    opts?: SubscribeOptions<T[K]>,
+  ): Subscription<T[K]>;
+  /** Local subscribers of a topic (or of all topics). */
+  subscribers(topic?: keyof T & string): number;
+  /** Ends every subscription and releases the bus. */
+  close(): Promise<void>;
+}
+
+/**
+ * A subscription that fell behind with `overflow: "close"`.
+ *
+ * @example
+ * ```ts
+ * import { SubscriptionOverflowError } from "@ramify/api/pubsub";
+ *
+ * console.log(new SubscriptionOverflowError("news", 256).message);
+ * ```
+ */
+export class SubscriptionOverflowError extends Error {
+  /**
+   * @param topic the topic subscribed
+   * @param bufferSize the queue's bound
+   */
+  constructor(topic: string, bufferSize: number) {
+    super(`The subscriber of ${topic} fell more than ${bufferSize} messages behind`);
+    this.name = "SubscriptionOverflowError";
+  }
+}
+
+type TopicsOf<S> = { [K in keyof S]: S[K] extends StandardSchemaV1<infer _I, infer O> ? O : never };
+
+/**
+ * Makes a pub/sub. Topics are typed by the type argument, or by `topics`' schemas.
+ *
+ * @example
+ * ```ts
+ * import { createPubSub } from "@ramify/api/pubsub";
+ * import { z } from "zod";
+ *
+ * const pubsub = createPubSub({ topics: { "books.added": z.object({ id: z.string() }) } });
+ * await pubsub.publish("books.added", { id: "7" });
+ * const wrong = { id: 7 };
+ * // @ts-expect-error the payload must fit the schema (and is refused at run time too)
+ * await pubsub.publish("books.added", wrong).catch((error) => console.log(error.name)); // "TypeError"
+ * await pubsub.close();
+ * ```
+ *
+ * @throws {RangeError} for a `bufferSize` that is not a positive integer.
+ */
+export function createPubSub<
+  T extends Record<string, unknown> = Record<string, unknown>,
+  S extends Readonly<Record<string, StandardSchemaV1>> = Record<never, never>,
+>(opts: PubSubOptions<S> = {}): PubSub<[keyof S] extends [never] ? T : TopicsOf<S> & T> {
+  const bus = opts.bus ?? memoryBus();
+  const bufferSize = opts.bufferSize ?? 256;
+  if (!Number.isInteger(bufferSize) || bufferSize < 1) {
+    throw new RangeError(`createPubSub: bufferSize must be a positive integer, got ${bufferSize}`);
+  }
+  const overflow = opts.overflow ?? "drop-oldest";
+  const schemas: Readonly<Record<string, StandardSchemaV1>> = opts.topics ?? {};
+  const topics = new Map<string, Topic>();
+
+  interface Topic {
+    readonly local: Set<Sink>;
+    /** The bus subscription: resolves with its stop. */
+    readonly stop: Promise<() => Promise<void>>;
+  }
+  interface Sink {
+    push(payload: unknown): void;
+    end(error?: unknown): void;
+  }
+
+  const deliver = (name: string) => (message: string) => {
+    const topic = topics.get(name);
+    if (topic === undefined) return;
+    let payload: unknown;
+    try {
+      payload = JSON.parse(message);
+    } catch {
+      return;
+    }
+    for (const sink of [...topic.local]) sink.push(payload);
+  };
+
+  const join = (name: string, sink: Sink) => {
+    let topic = topics.get(name);
+    if (topic === undefined) {
+      topic = { local: new Set(), stop: bus.subscribe(name, deliver(name)) };
+      topic.stop.catch(() => {});
+      topics.set(name, topic);
+    }
+    topic.local.add(sink);
+  };
+
+  const leave = (name: string, sink: Sink) => {
+    const topic = topics.get(name);
+    if (topic === undefined || !topic.local.delete(sink) || topic.local.size > 0) return;
+    topics.delete(name);
+    topic.stop.then((stop) => stop()).catch(() => {});
+  };
+
+  const pubsub = {
+    async publish(name: string, payload: unknown): Promise<void> {
+      let value = payload;
+      const schema = Object.hasOwn(schemas, name) ? schemas[name] : undefined;
+      if (schema !== undefined) {
+        const result = await schema["~standard"].validate(payload);
+        if (result.issues !== undefined) {
+          throw new TypeError(
+            `publish(${JSON.stringify(name)}): the payload does not fit the topic's schema: ${
+              result.issues.map((issue) => issue.message).join("; ")
+            }`,
+          );
+        }
+        value = result.value;
+      }
+      const message = JSON.stringify(value);
+      if (message === undefined) {
+        throw new TypeError(`publish(${JSON.stringify(name)}): the payload has no JSON form`);
+      }
+      await bus.publish(name, message);
+    },
+    subscribe(name: string, options: SubscribeOptions<unknown> = {}): Subscription<unknown> {
+      const queue: unknown[] = [];
+      let waiting: ((result: IteratorResult<unknown>) => void) | undefined;
+      let failing: ((error: unknown) => void) | undefined;
+      let done = false;
+      let failure: unknown;
+      let dropped = 0;
+      const finish = (error?: unknown) => {
+        if (done) return;
+        done = true;
+        failure = error;
+        leave(name, sink);
+        options.signal?.removeEventListener("abort", onAbort);
+        if (waiting !== undefined) {
+          const [resolve, reject] = [waiting, failing!];
+          waiting = failing = undefined;
+          if (error === undefined) resolve({ done: true, value: undefined });
+          else reject(error);
+        }
+      };
+      const sink: Sink = {
+        push(payload) {
+          if (done) return;
+          try {
+            if (options.filter !== undefined && !options.filter(payload)) return;
+          } catch (error) {
+            finish(error);
+            return;
+          }
+          if (waiting !== undefined) {
+            const resolve = waiting;
+            waiting = failing = undefined;
+            resolve({ done: false, value: payload });
+            return;
+          }
+          if (queue.length >= bufferSize) {
+            if (overflow === "close") {
+              queue.length = 0;
+              finish(new SubscriptionOverflowError(name, bufferSize));
+              return;
+            }
+            queue.shift();
+            dropped++;
+          }
+          queue.push(payload);
+        },
+        end: finish,
+      };
+      const onAbort = () => finish();
+      if (options.signal?.aborted === true) done = true;
+      else {
+        options.signal?.addEventListener("abort", onAbort, { once: true });
+        join(name, sink);
+      }
+      const iterator: Subscription<unknown> = {
+        get dropped() {
+          return dropped;
+        },
+        next() {
+          if (queue.length > 0) return Promise.resolve({ done: false, value: queue.shift() });
+          if (done) {
+            if (failure !== undefined) {
+              const error = failure;
+              failure = undefined;
+              return Promise.reject(error);
+            }
+            return Promise.resolve({ done: true, value: undefined });
+          }
+          return new Promise((resolve, reject) => {
+            waiting = resolve;
+            failing = reject;
+          });
+        },
+        return() {
+          queue.length = 0;
+          finish();
+          return Promise.resolve({ done: true, value: undefined });
+        },
+        [Symbol.asyncIterator]() {
+          return iterator;
+        },
+      };
+      return iterator;
+    },
+    subscribers(name?: string): number {
+      if (name !== undefined) return topics.get(name)?.local.size ?? 0;
+      let total = 0;
+      for (const topic of topics.values()) total += topic.local.size;
+      return total;
+    },
+    async close(): Promise<void> {
+      for (const topic of [...topics.values()]) {
+        for (const sink of [...topic.local]) sink.end();
+      }
+      await bus.close();
+    },
+  };
+  return pubsub as unknown as PubSub<[keyof S] extends [never] ? T : TopicsOf<S> & T>;
+}
