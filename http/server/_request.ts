@@ -74,7 +74,7 @@ export async function readBody(
   const headers = request.headers;
   const declared = headers.get("content-length");
   if (declared === null && request.body === null) return undefined;
-  const type = (headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  const type = mediaType(headers.get("content-type"));
   const read = await readBodyBytes(request, limits.maxBytes, limits.timeoutMs, declared);
   if (!read.ok) {
     throw read.reason === "too-large"
@@ -105,6 +105,12 @@ export async function readBody(
       },
     },
   );
+}
+
+/** The media type of a Content-Type, lower case; the common exact spelling costs nothing. */
+function mediaType(contentType: string | null): string {
+  if (contentType === "application/json" || contentType === null) return contentType ?? "";
+  return contentType.split(";")[0].trim().toLowerCase();
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
