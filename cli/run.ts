@@ -25,7 +25,7 @@ import process from "node:process";
 import type { Node } from "../tree/node.ts";
 import { isLeaf, type Leaf } from "../tree/node.ts";
 import { createCall } from "../tree/call.ts";
-import { extended } from "../tree/middleware.ts";
+import { extended } from "../tree/context.ts";
 import { isAsyncIterable, isPlainObject } from "../tree/object.ts";
 import { toJsonSchema } from "../tree/schema.ts";
 import { tagsOf } from "../tree/tags.ts";

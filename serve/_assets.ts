@@ -42,8 +42,8 @@ export const UI_PACKAGES: Readonly<Record<string, string>> = {
 
 const loaded = new Map<string, Promise<Uint8Array>>();
 
-/** The bytes of an asset, read once; a failure is not cached, so a later request retries. */
-export function assetBytes(name: string): Promise<Uint8Array> | undefined {
+/** An asset's type and bytes, read once; a failure is not cached, so a later request retries. */
+export function assetOf(name: string): { type: string; bytes: Promise<Uint8Array> } | undefined {
   if (!Object.hasOwn(ASSETS, name)) return undefined;
   let bytes = loaded.get(name);
   if (bytes === undefined) {
@@ -51,7 +51,7 @@ export function assetBytes(name: string): Promise<Uint8Array> | undefined {
     loaded.set(name, bytes);
     bytes.catch(() => loaded.delete(name));
   }
-  return bytes;
+  return { type: ASSETS[name].type, bytes };
 }
 
 // GraphiQL's own dependencies ask for React as a peer: React 18 is resolved first,

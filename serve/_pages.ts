@@ -7,23 +7,32 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** The Swagger UI page: it loads `openapi` and lets "try it out" call this server. */
-export function swaggerPage(title: string, assets: string): string {
+/** A page: its title, what goes in the head, the body. */
+function page(title: string, head: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="${assets}/swagger-ui.css">
+${head}
 </head>
 <body>
-<div id="swagger-ui"></div>
-<script src="${assets}/swagger-ui-bundle.js"></script>
-<script src="${assets}/swagger-init.js"></script>
+${body}
 </body>
 </html>
 `;
+}
+
+/** The Swagger UI page: it loads `openapi` and lets "try it out" call this server. */
+export function swaggerPage(title: string, assets: string): string {
+  return page(
+    title,
+    `<link rel="stylesheet" href="${assets}/swagger-ui.css">`,
+    `<div id="swagger-ui"></div>
+<script src="${assets}/swagger-ui-bundle.js"></script>
+<script src="${assets}/swagger-init.js"></script>`,
+  );
 }
 
 /** Swagger UI's start: no validator badge (it would call validator.swagger.io). */
@@ -39,24 +48,17 @@ export function swaggerInit(openapi: string): string {
 
 /** The GraphiQL page. */
 export function graphiqlPage(title: string, assets: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="${assets}/graphiql.css">
-<style>body { margin: 0; height: 100vh; } #graphiql { height: 100vh; }</style>
-</head>
-<body>
-<div id="graphiql"></div>
-<script src="${assets}/react.js"></script>
-<script src="${assets}/react-dom.js"></script>
-<script src="${assets}/graphiql.js"></script>
-<script src="${assets}/graphiql-init.js"></script>
-</body>
-</html>
-`;
+  return page(
+    title,
+    `<link rel="stylesheet" href="${assets}/graphiql.css">
+<style>body { margin: 0; height: 100vh; } #graphiql { height: 100vh; }</style>`,
+    `<div id="graphiql"></div>
+${
+      ["react", "react-dom", "graphiql", "graphiql-init"].map((name) =>
+        `<script src="${assets}/${name}.js"></script>`
+      ).join("\n")
+    }`,
+  );
 }
 
 /**

@@ -36,10 +36,11 @@ import { createFetch, type CreateFetchOptions } from "../http/server/fetch.ts";
 import type { ContextFunction } from "../http/server/dispatch.ts";
 import { httpProjection } from "../http/server/projection.ts";
 import { problem } from "../http/server/respond.ts";
+import { splitUrl } from "../http/server/path.ts";
 import type { HttpGraphQLServerOptions } from "../graphql/server/http.ts";
 import type { BunWebSocketHandler, WsHandlerOptions } from "../graphql/server/ws.ts";
 import type { McpHandlerOptions } from "../tools/mcp.ts";
-import { assetBytes } from "./_assets.ts";
+import { assetOf } from "./_assets.ts";
 import { graphiqlInit, graphiqlPage, swaggerInit, swaggerPage } from "./_pages.ts";
 
 /**
@@ -286,7 +287,7 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
   const prefixes = [...routes.keys()].sort((a, b) => b.length - a.length);
   return {
     async fetch(request, server) {
-      const path = pathOf(request.url);
+      const path = splitUrl(request.url).path;
       for (const prefix of prefixes) {
         if (path === prefix || (path.startsWith(`${prefix}/`) && prefix.endsWith(ASSETS_AT))) {
           return await routes.get(prefix)!(request, server);
@@ -312,13 +313,6 @@ function isBunServer(
   return typeof (value as { upgrade?: unknown } | undefined)?.upgrade === "function";
 }
 
-function pathOf(url: string): string {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
-  if (start === -1) return "/";
-  const end = url.slice(start).search(/[?#]/);
-  return end === -1 ? url.slice(start) : url.slice(start, start + end);
-}
-
 function wantsHtml(request: Request): boolean {
   const accept = request.headers.get("accept") ?? "";
   return accept.includes("text/html");
@@ -341,7 +335,7 @@ async function serveAsset(
   prefix: string,
   scripts: Readonly<Record<string, () => string>>,
 ): Promise<Response> {
-  const name = pathOf(request.url).slice(prefix.length + 1);
+  const name = splitUrl(request.url).path.slice(prefix.length + 1);
   if (request.method !== "GET" && request.method !== "HEAD") {
     return problem(405, "Assets answer GET", { allow: "GET, HEAD" });
   }
@@ -350,13 +344,13 @@ async function serveAsset(
       headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-cache" },
     });
   }
-  const bytes = assetBytes(name);
-  if (bytes === undefined) return problem(404, "No such asset");
+  const asset = assetOf(name);
+  if (asset === undefined) return problem(404, "No such asset");
   try {
-    const body = await bytes;
+    const body = await asset.bytes;
     return new Response(request.method === "HEAD" ? null : body.slice(), {
       headers: {
-        "content-type": `${typeOf(name)}; charset=utf-8`,
+        "content-type": `${asset.type}; charset=utf-8`,
         "cache-control": FILE_CACHE,
         "x-content-type-options": "nosniff",
       },
@@ -365,10 +359,6 @@ async function serveAsset(
     console.error(error instanceof Error ? error.message : error);
     return problem(503, "The documentation UI's files are not installed on this server");
   }
-}
-
-function typeOf(name: string): string {
-  return name.endsWith(".css") ? "text/css" : "text/javascript";
 }
 
 /** A surface's path that the tree routes itself is a clash, named at build. */

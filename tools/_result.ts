@@ -8,7 +8,7 @@ import { createCall, InputError } from "../tree/call.ts";
 import { isAsyncIterable, isPlainObject, setOwn } from "../tree/object.ts";
 import { httpErrorOf, issuesLine, problemLine } from "../http/server/problem.ts";
 import { isCancellation, withDeadline } from "../tree/deadline.ts";
-import { extended } from "../tree/middleware.ts";
+import { extended } from "../tree/context.ts";
 import type { ToolEntry } from "./_collect.ts";
 
 /** A `tools/call` result as plain data. */

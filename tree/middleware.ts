@@ -39,6 +39,7 @@ import type { Security } from "./security.ts";
 export type { AnyMiddleware, MiddlewareCall } from "./node.ts";
 export type { Security, SecurityScheme } from "./security.ts";
 import { mapNodes } from "./tags.ts";
+import { extended } from "./context.ts";
 
 /**
  * Runs the rest of the chain, with `added` merged over the context; resolves
@@ -212,27 +213,4 @@ function settle(run: () => unknown): Promise<unknown> {
   } catch (error) {
     return Promise.reject(error);
   }
-}
-
-/**
- * The context with `added`'s own values over it: a copy with the same
- * prototype and descriptors (getters such as a lazy `signal` keep working).
- * Shared by middleware's `next` and the servers' `context` options.
- */
-export function extended(context: HandlerContext, added: unknown): HandlerContext {
-  if (typeof added !== "object" || added === null) return context;
-  // A copy of the context, its getters kept (same prototype, same descriptors).
-  const next = Object.create(
-    Object.getPrototypeOf(context),
-    Object.getOwnPropertyDescriptors(context),
-  ) as Record<string, unknown>;
-  for (const key of Object.keys(added)) {
-    Object.defineProperty(next, key, {
-      value: (added as Record<string, unknown>)[key],
-      enumerable: true,
-      configurable: true,
-      writable: true,
-    });
-  }
-  return next as HandlerContext;
 }

@@ -141,6 +141,11 @@ export function reply<T>(value: T, init: ReplyInit = {}): Reply<T> {
 }
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** Whether a name is an HTTP token (RFC 9110): what header and cookie names are. */
+export function isToken(name: unknown): boolean {
+  return typeof name === "string" && TOKEN.test(name);
+}
 const SET_BY_SERVER = new Set([
   "content-type",
   "content-length",
@@ -149,7 +154,7 @@ const SET_BY_SERVER = new Set([
 ]);
 
 function checkedHeader(name: string, value: string): readonly [string, string] {
-  if (!TOKEN.test(name)) {
+  if (!isToken(name)) {
     throw new TypeError(`reply(): ${JSON.stringify(name)} is not a header name`);
   }
   if (SET_BY_SERVER.has(name.toLowerCase())) {
@@ -164,7 +169,7 @@ function checkedHeader(name: string, value: string): readonly [string, string] {
 }
 
 function checkedCookie(cookie: Cookie): Cookie {
-  if (!TOKEN.test(cookie.name)) {
+  if (!isToken(cookie.name)) {
     throw new TypeError(`reply(): ${JSON.stringify(cookie.name)} is not a cookie name`);
   }
   if (typeof cookie.value !== "string") {

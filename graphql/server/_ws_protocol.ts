@@ -5,6 +5,7 @@
 // client completes the operation or the connection closes; a connection is
 // bounded (init timeout, operations at once, document length).
 
+import { assignOwn } from "../../tree/context.ts";
 import {
   type ExecutionArgs,
   type ExecutionResult,
@@ -297,13 +298,7 @@ function handlerContext(
   connectionParams: Readonly<Record<string, unknown>>,
   own: Readonly<Record<string, unknown>> | undefined,
 ): HandlerContext {
-  const context: Record<string, unknown> = { request, signal, connectionParams };
-  if (typeof own !== "object" || own === null) return context;
-  for (const key of Object.keys(own)) {
-    const descriptor = Object.getOwnPropertyDescriptor(own, key)!;
-    Object.defineProperty(context, key, { ...descriptor, configurable: true, enumerable: true });
-  }
-  return context;
+  return assignOwn({ request, signal, connectionParams }, own);
 }
 
 function coded(message: string, code: string): GraphQLError {

@@ -56,6 +56,7 @@ import {
 } from "graphql";
 import type { HandlerContext, Node } from "../../tree/node.ts";
 import { httpErrorOf } from "../../http/server/problem.ts";
+import { assignOwn } from "../../tree/context.ts";
 import { problem } from "../../http/server/respond.ts";
 import { splitUrl } from "../../http/server/path.ts";
 import { type CorsOptions, corsPolicy, withCors } from "../../http/server/cors.ts";
@@ -434,13 +435,7 @@ function baseContext(request: Request): HandlerContext {
 
 /** `{ request, signal, ...own }`: own properties copied as they are (getters stay lazy). */
 function mergedContext(request: Request, own: unknown): HandlerContext {
-  const context = baseContext(request);
-  if (typeof own !== "object" || own === null) return context;
-  for (const key of Object.keys(own)) {
-    const descriptor = Object.getOwnPropertyDescriptor(own, key)!;
-    Object.defineProperty(context, key, { ...descriptor, configurable: true, enumerable: true });
-  }
-  return context;
+  return assignOwn(baseContext(request), own);
 }
 
 // ---------------------------------------------------------------- errors

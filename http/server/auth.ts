@@ -33,6 +33,7 @@
 import type { HandlerContext } from "../../tree/node.ts";
 import type { Middleware, MiddlewareCall, Security } from "../../tree/middleware.ts";
 import { HttpError } from "./problem.ts";
+import { isToken } from "../../tree/reply.ts";
 
 /**
  * Where a guard finds its credential: `"bearer"` (`Authorization: Bearer …`),
@@ -144,8 +145,6 @@ interface Source {
   readonly read: (context: HandlerContext) => string | undefined;
 }
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-
 function describe(from: CredentialSource): Source {
   if (from === "bearer") {
     return {
@@ -184,7 +183,7 @@ function describe(from: CredentialSource): Source {
 }
 
 function checked(name: string, kind: string): string {
-  if (typeof name !== "string" || !TOKEN.test(name)) {
+  if (!isToken(name)) {
     throw new TypeError(`auth(): ${JSON.stringify(name)} is not a ${kind} name`);
   }
   return name;

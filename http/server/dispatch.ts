@@ -27,7 +27,7 @@ import { withDeadline } from "../../tree/deadline.ts";
 import type { HttpOperation, HttpRoute, ResponseKind } from "./route.ts";
 import type { MatcherStrategy, PatternSegment, RouteDefinition } from "./router/types.ts";
 import { HttpError, httpErrorOf } from "./problem.ts";
-import { extended } from "../../tree/middleware.ts";
+import { assignOwn } from "../../tree/context.ts";
 import { Reply, setCookieValue } from "../../tree/reply.ts";
 import { type CorsOptions, type CorsPolicy, corsPolicy, withCors } from "./cors.ts";
 import { decodeCapture, encodeSegment, splitUrl } from "./path.ts";
@@ -164,8 +164,9 @@ export function createRouter(
   const makeContext = opts.context;
   const contextFor = makeContext === undefined
     ? undefined
+    // The request's context is its own: the values go straight onto it.
     : async (request: Request, timeout?: AbortSignal) =>
-      extended(contextOf(request, timeout), await makeContext(request));
+      assignOwn(contextOf(request, timeout), await makeContext(request));
   const cors: CorsPolicy | undefined = opts.cors === undefined ? undefined : corsPolicy(opts.cors);
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
   const report = (error: unknown, request: Request) => {

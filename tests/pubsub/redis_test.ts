@@ -12,7 +12,8 @@ import { createPubSub } from "@ramify/api/pubsub";
 import { redisBus } from "@ramify/api/pubsub/redis";
 import { bookstore, DEV_TOKEN } from "../../examples/bookstore.ts";
 import { memoryIo } from "../support/cli_io.ts";
-import { freePort, redisMissing, type RedisServer, withRedis } from "../support/redis.ts";
+import { redisMissing, type RedisServer, withRedis } from "../support/redis.ts";
+import { freePort } from "../support/server.ts";
 
 const missing = await redisMissing();
 const ignore = missing !== undefined;

@@ -6,6 +6,7 @@ import { createClient as createWsClient } from "graphql-ws";
 import { Client as McpClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { api, op } from "@ramify/api/tree";
 import { createHandler, serve, startupLines } from "@ramify/api/serve";
+import { freePort } from "../support/server.ts";
 
 const tree = api({
   books: api({
@@ -174,9 +175,7 @@ Deno.test("serve: subscriptions over the WebSocket, MCP at /mcp, and the URLs it
 });
 
 Deno.test("createHandler: `export default` of the handler runs under `deno serve`", async () => {
-  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (probe.addr as Deno.NetAddr).port;
-  probe.close();
+  const port = freePort();
   const dir = new URL("../../examples/", import.meta.url);
   const entry = await Deno.makeTempFile({
     dir: dir.pathname,

@@ -1,6 +1,7 @@
 // A real redis-server (Debian's package, installed when missing) on a free
 // port for one test: started, restartable, asked with redis-cli, stopped after.
 import { ensureCommands } from "./commands.ts";
+import { freePort } from "./server.ts";
 
 /** A running Redis: its URL, a restart, and a command through redis-cli. */
 export interface RedisServer {
@@ -19,14 +20,6 @@ export async function redisMissing(): Promise<string | undefined> {
   return missing.length === 0
     ? undefined
     : `${missing.join(", ")} could not be installed (apt-get install redis-server)`;
-}
-
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): number {
-  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (probe.addr as Deno.NetAddr).port;
-  probe.close();
-  return port;
 }
 
 export async function withRedis(body: (redis: RedisServer) => Promise<void>): Promise<void> {

@@ -13,3 +13,11 @@ export async function withServer(
     await server.shutdown();
   }
 }
+
+/** A free TCP port on 127.0.0.1, for a server another process starts. */
+export function freePort(): number {
+  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (probe.addr as Deno.NetAddr).port;
+  probe.close();
+  return port;
+}
