@@ -15,12 +15,20 @@
  * iteratively so that hostile depth cannot exhaust the stack.
  */
 export function nestsDeeper(root: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[root, 1]];
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop()!;
-    if (typeof value !== "object" || value === null) continue;
+  if (typeof root !== "object" || root === null) return false;
+  // Two parallel stacks of containers only: no pair allocated per value.
+  const values: object[] = [root];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const value = values.pop()!;
+    const depth = depths.pop()!;
     if (depth > max) return true;
-    for (const child of Object.values(value)) stack.push([child, depth + 1]);
+    for (const child of Object.values(value)) {
+      if (typeof child === "object" && child !== null) {
+        values.push(child);
+        depths.push(depth + 1);
+      }
+    }
   }
   return false;
 }

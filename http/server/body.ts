@@ -88,20 +88,53 @@ async function readStream(
 }
 
 function readDeclared(request: Request, timeoutMs: number): Promise<BodyBytes> {
-  const reading = request.arrayBuffer();
-  // One promise, settled by whichever comes first: the body or the deadline.
-  return new Promise((resolve) => {
-    const forget = Number.isFinite(timeoutMs)
-      ? watchDeadline(timeoutMs, () => resolve({ ok: false, reason: "too-slow" }))
-      : undefined;
+  return within(
+    request.arrayBuffer(),
+    timeoutMs,
+    (buffer): BodyBytes => ({ ok: true, bytes: new Uint8Array(buffer) }),
+    (): BodyBytes => ({ ok: false, reason: "unreadable" }),
+    (): BodyBytes => ({ ok: false, reason: "too-slow" }),
+  );
+}
+
+/**
+ * A body read that gives up at its deadline: one promise, settled by
+ * whichever comes first, with what `done`, `failed` or `late` return (or
+ * rejected with what they throw). A read that never ends cannot be cancelled
+ * (the body is locked by then), so the deadline does not wait for it.
+ */
+export function within<T, R>(
+  reading: Promise<T>,
+  timeoutMs: number,
+  done: (value: T) => R,
+  failed: (error: unknown) => R,
+  late: () => R,
+): Promise<R> {
+  if (!Number.isFinite(timeoutMs)) return reading.then(done, failed);
+  return new Promise((resolve, reject) => {
+    const forget = watchDeadline(timeoutMs, () => {
+      try {
+        resolve(late());
+      } catch (error) {
+        reject(error);
+      }
+    });
     reading.then(
-      (buffer) => {
-        forget?.();
-        resolve({ ok: true, bytes: new Uint8Array(buffer) });
+      (value) => {
+        forget();
+        try {
+          resolve(done(value));
+        } catch (error) {
+          reject(error);
+        }
       },
-      () => {
-        forget?.();
-        resolve({ ok: false, reason: "unreadable" });
+      (error) => {
+        forget();
+        try {
+          resolve(failed(error));
+        } catch (thrown) {
+          reject(thrown);
+        }
       },
     );
   });

@@ -202,12 +202,16 @@ export function createRouter(
         input = mergeInput(queryValues, bodyValues, pairs);
       }
       const firstId = compiled.resumable ? resumeFrom(request, input) : 1;
-      const result = handlerTimeoutMs === undefined
-        ? await compiled.call(
+      let result: unknown;
+      if (handlerTimeoutMs === undefined) {
+        result = compiled.call(
           input,
           contextFor === undefined ? contextOf(request) : await contextFor(request),
-        )
-        : await withDeadline(
+        );
+        // A value given at once (a synchronous handler and schema) waits for no tick.
+        if (isThenable(result)) result = await result;
+      } else {
+        result = await withDeadline(
           handlerTimeoutMs,
           async (signal) =>
             compiled.call(
@@ -220,6 +224,7 @@ export function createRouter(
             throw new HttpError(503, `The operation did not finish within ${handlerTimeoutMs} ms`);
           },
         );
+      }
       // The common answer, a JSON value, needs none of the stream's settings.
       if (compiled.response === "json" && isPlainResult(result)) {
         if (result instanceof Reply) return replyResponse(result, compiled.status);
@@ -240,24 +245,22 @@ export function createRouter(
     }
   };
 
-  return async (request: Request): Promise<Response> => {
-    if (opts.rateLimit !== undefined) {
-      const wait = await rateLimited(opts.rateLimit, request);
-      if (wait !== undefined) {
-        const origin = cors === undefined ? undefined : request.headers.get("origin");
-        return withCors(
-          problem(429, "Too many requests; try again later", { "retry-after": retryAfter(wait) }),
-          cors,
-          origin,
-        );
-      }
+  // Not `async`: the common answer is `invoke`'s own promise, with no
+  // promise around it to wait on; CORS and HEAD add a step only when in play.
+  const dispatch = (request: Request): Promise<Response> => {
+    let found: Match | undefined;
+    let query: string;
+    try {
+      const url = splitUrl(request.url);
+      query = url.query;
+      const path = basePath === "" ? url.path : stripBase(url.path, basePath);
+      found = path === undefined ? undefined : matcher.match(path);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    const { path: fullPath, query } = splitUrl(request.url);
-    const path = basePath === "" ? fullPath : stripBase(fullPath, basePath);
     const origin = cors === undefined ? undefined : request.headers.get("origin");
-    const found = path === undefined ? undefined : matcher.match(path);
     if (found === undefined) {
-      return withCors(problem(404, "No route matches this path"), cors, origin);
+      return Promise.resolve(withCors(problem(404, "No route matches this path"), cors, origin));
     }
     const slot = found.value;
     const method = request.method;
@@ -267,29 +270,49 @@ export function createRouter(
       if (method === "HEAD" && slot.methods.GET !== undefined) {
         compiled = slot.methods.GET;
         head = true;
-      } else if (method === "OPTIONS") {
-        if (cors !== undefined && request.headers.has("access-control-request-method")) {
-          return cors.preflight(request, slot.allow);
-        }
-        return withCors(
-          new Response(null, { status: 204, headers: { allow: slot.allow } }),
-          cors,
-          origin,
-        );
+      } else if (
+        method === "OPTIONS" && cors !== undefined &&
+        request.headers.has("access-control-request-method")
+      ) {
+        return Promise.resolve(cors.preflight(request, slot.allow));
       } else {
-        return withCors(
-          problem(405, `${method} is not allowed here; allowed: ${slot.allow}`, {
-            allow: slot.allow,
-          }),
-          cors,
-          origin,
-        );
+        return Promise.resolve(withCors(unmatchedMethod(method, slot), cors, origin));
       }
     }
-    let response = await invoke(request, compiled, slot.params, found.params, query);
-    if (head) response = await headOf(response);
-    return withCors(response, cors, origin);
+    const answer = invoke(request, compiled, slot.params, found.params, query);
+    if (head) return answer.then(headOf).then((response) => withCors(response, cors, origin));
+    return cors === undefined
+      ? answer
+      : answer.then((response) => withCors(response, cors, origin));
   };
+  const rateLimit = opts.rateLimit;
+  if (rateLimit === undefined) return dispatch;
+  return async (request: Request): Promise<Response> => {
+    const wait = await rateLimited(rateLimit, request);
+    if (wait === undefined) return await dispatch(request);
+    const origin = cors === undefined ? undefined : request.headers.get("origin");
+    return withCors(
+      problem(429, "Too many requests; try again later", { "retry-after": retryAfter(wait) }),
+      cors,
+      origin,
+    );
+  };
+}
+
+type Match = { readonly value: Slot; readonly params: readonly string[] };
+
+/** The allowed methods for OPTIONS, 405 for any other method the path has no operation for. */
+function unmatchedMethod(method: string, slot: Slot): Response {
+  return method === "OPTIONS"
+    ? new Response(null, { status: 204, headers: { allow: slot.allow } })
+    : problem(405, `${method} is not allowed here; allowed: ${slot.allow}`, { allow: slot.allow });
+}
+
+/** A promise or any other thenable (a query builder, say), which the answer waits for. */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value instanceof Promise ||
+    (typeof value === "object" && value !== null &&
+      typeof (value as { then?: unknown }).then === "function");
 }
 
 /** A result that is neither a `Response` nor a stream. */

@@ -2,12 +2,15 @@
 // values and bodies (a seeded generator, so a failure repeats), a JSON answer
 // equals the general response builder's, a body read by its declared length
 // equals the same body streamed without one, the input a handler gets with
-// nothing to merge equals the merged one, and HEAD carries GET's length.
+// nothing to merge equals the merged one, HEAD carries GET's length, and a
+// served JSON body read by the runtime's JSON read (its length declared) gets
+// the same answer as the same bytes streamed, hostile ones included.
 import assert from "node:assert/strict";
 import { api, op } from "@ramify/api/tree";
 import { createFetch, http } from "@ramify/api/http";
 import { resultResponse } from "../../../http/server/respond.ts";
 import { mergeInput } from "../../../http/server/_request.ts";
+import { withServer } from "../../support/server.ts";
 
 /** A small seeded generator (mulberry32). */
 function random(seed: number): () => number {
@@ -137,4 +140,50 @@ Deno.test("fast path: HEAD carries GET's Content-Length and no body", async () =
   assert.equal(head.headers.get("content-length"), String(body.byteLength));
   assert.equal(head.headers.get("content-type"), get.headers.get("content-type"));
   assert.equal(await head.text(), "");
+});
+
+/** A JSON text, then maybe spoiled: a bad byte, U+FFFD, a byte-order mark, cut short, deeper. */
+function hostileJson(next: () => number): Uint8Array<ArrayBuffer> {
+  const encoder = new TextEncoder();
+  const pick = Math.floor(next() * 9);
+  const root = pick === 0 ? value(next) : object(next);
+  let text = JSON.stringify(root) ?? "null";
+  if (pick === 1) text = '{"a":' + "[".repeat(3 + Math.floor(next() * 4)) + "]".repeat(6) + "}";
+  if (pick === 2) text = text.replace(/"([^"]*)"/, '"$1\uFFFD"');
+  if (pick === 3) text = text.replace(/"([^"]*)"/, '"$1\\ufffd"');
+  if (pick === 4) text = "\uFEFF" + text;
+  if (pick === 5) text = text.slice(0, Math.floor(next() * text.length));
+  if (pick === 6) text = ` \n${text}\t `;
+  const bytes = encoder.encode(text);
+  if (pick === 7 && bytes.length > 0) {
+    // A byte that is never UTF-8, or a sequence cut off, somewhere in the text.
+    const at = Math.floor(next() * bytes.length);
+    const bad = [[0xff], [0xc0, 0xaf], [0xe2, 0x82], [0xed, 0xa0, 0x80], [0xf0, 0x9f, 0x98]];
+    const spoiled = bad[Math.floor(next() * bad.length)];
+    return new Uint8Array([...bytes.slice(0, at), ...spoiled, ...bytes.slice(at)]);
+  }
+  return bytes;
+}
+
+Deno.test("fast path: a served JSON body read by its length answers as the same bytes streamed", async () => {
+  const next = random(23);
+  const handler = createFetch(tree, { openapi: false, maxBodyDepth: 5 });
+  await withServer(handler, async (base) => {
+    for (let i = 0; i < 300; i++) {
+      const bytes = hostileJson(next);
+      const post = (body: BodyInit) =>
+        fetch(`${base}/echo`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body,
+        });
+      const declared = await post(bytes);
+      const cut = Math.floor(next() * bytes.length);
+      const streamed = await post(ReadableStream.from([bytes.slice(0, cut), bytes.slice(cut)]));
+      const label = JSON.stringify(new TextDecoder().decode(bytes));
+      assert.equal(declared.status, streamed.status, label);
+      assert.ok(declared.status === 200 || declared.status === 400, label);
+      assert.equal(await declared.text(), await streamed.text(), label);
+    }
+  });
 });

@@ -67,6 +67,12 @@ export function send(url: string, body: BodyInit, contentType?: string, method =
   });
 }
 
+/** A body streamed in these parts: sent chunked, with no Content-Length. */
+export function streamOf(parts: readonly (string | Uint8Array)[]): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return ReadableStream.from(parts.map((p) => typeof p === "string" ? encoder.encode(p) : p));
+}
+
 /** What a handler can observe about its input object. */
 export interface Facts {
   keys: string[];

@@ -13,6 +13,7 @@ import {
   problemOf,
   ROUTERS,
   send,
+  streamOf,
 } from "./hostile_support.ts";
 
 Deno.test("bad percent-encoding in a capture or the query is 400", async () => {
@@ -101,11 +102,48 @@ Deno.test("invalid UTF-8 in a body is 400", async () => {
       const body = new Uint8Array(bytes);
       await problemOf(await send(`${base}/echo`, body, "application/json"), 400, `json ${name}`);
       await problemOf(
+        await send(`${base}/echo`, streamOf([body.slice(0, 3), body.slice(3)]), "application/json"),
+        400,
+        `streamed json ${name}`,
+      );
+      await problemOf(
         await send(`${base}/echo`, body, "application/x-www-form-urlencoded"),
         400,
         `form ${name}`,
       );
     }
+    assert.deepEqual(errors, []);
+  });
+});
+
+Deno.test("U+FFFD in a JSON body is 400, sent as is or escaped, by length or streamed", async () => {
+  await hostileServer(async (base, errors) => {
+    // A lenient read turns a byte that is not UTF-8 into U+FFFD: the client's
+    // own cannot be told from it.
+    const bodies = [
+      '{"a":"\uFFFD"}',
+      '{"a":"\\ufffd"}',
+      '{"\uFFFD":1}',
+      '{"a":[{"b":["x\\uFFFDy"]}]}',
+    ];
+    for (const body of bodies) {
+      const problem = await problemOf(
+        await send(`${base}/echo`, body, "application/json"),
+        400,
+        body,
+      );
+      assert.match(String(problem.detail), /U\+FFFD/, body);
+      await problemOf(
+        await send(`${base}/echo`, streamOf([body.slice(0, 2), body.slice(2)]), "application/json"),
+        400,
+        `streamed ${body}`,
+      );
+    }
+    // A form has no such rule: its strict decoding tells the two apart.
+    const form = await jsonOf(
+      await send(`${base}/echo`, "a=%EF%BF%BD", "application/x-www-form-urlencoded"),
+    );
+    assert.deepEqual((form as Facts).keys, ["a"]);
     assert.deepEqual(errors, []);
   });
 });

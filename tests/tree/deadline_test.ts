@@ -1,0 +1,37 @@
+// The shared deadline ticker: an entry fires once and not before its time; a
+// forgotten one never fires, wherever it sits in the list.
+import assert from "node:assert/strict";
+import { watchDeadline } from "../../tree/deadline.ts";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+Deno.test("watchDeadline: fires once, on time; forgotten entries never fire", async () => {
+  const fired: number[] = [];
+  const started = Date.now();
+  const at: number[] = [];
+  const forgets = Array.from({ length: 9 }, (_, i) =>
+    watchDeadline(60, () => {
+      fired.push(i);
+      at.push(Date.now() - started);
+    }));
+  // First, last and middle ones forgotten: the list unlinks at either end and inside.
+  for (const i of [0, 8, 4, 5]) forgets[i]();
+  forgets[4](); // forgetting twice is harmless
+  await sleep(400);
+  assert.deepEqual(fired.sort(), [1, 2, 3, 6, 7]);
+  for (const ms of at) assert.ok(ms >= 60, `fired after ${ms} ms`);
+  // Forgetting after firing is harmless too; nothing fires again.
+  for (const forget of forgets) forget();
+  await sleep(120);
+  assert.equal(fired.length, 5);
+});
+
+Deno.test("watchDeadline: an entry added by an expiring one still fires", async () => {
+  const fired: string[] = [];
+  watchDeadline(20, () => {
+    fired.push("first");
+    watchDeadline(20, () => fired.push("second"));
+  });
+  await sleep(400);
+  assert.deepEqual(fired, ["first", "second"]);
+});
