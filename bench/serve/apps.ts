@@ -39,7 +39,7 @@ export function hono(): (request: Request) => Response | Promise<Response> {
   return app.fetch;
 }
 
-/** The same routes as a ramify tree. */
+/** The same routes as a ramify tree, served as `createFetch` serves by default (its OpenAPI document too). */
 export function ramify(): (request: Request) => Promise<Response> {
   return createFetch(
     api({
@@ -53,7 +53,6 @@ export function ramify(): (request: Request) => Promise<Response> {
         },
       }),
     }),
-    { openapi: false },
   );
 }
 

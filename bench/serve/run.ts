@@ -2,7 +2,10 @@
  * The serving benchmark under load: each contender (bench/serve/apps.ts) on
  * Deno.serve pinned to CPU 0, wrk pinned to CPU 1 on 127.0.0.1, every route
  * in turn, contenders interleaved round by round; prints the median
- * requests/second and the ratios to the bare handler and to Hono.
+ * requests/second and the ratios to the bare handler and to Hono, and the
+ * server's CPU time per request (user + system, from /proc), which moves
+ * less than throughput on a shared machine: time stolen by its neighbours is
+ * not counted in it.
  *
  *   deno run -A bench/serve/run.ts [rounds=5] [seconds=5] [connections=64]
  *
@@ -32,12 +35,17 @@ const POST_LUA = `wrk.method = "POST"
 wrk.body = '{"title":"Dune","author":"Frank Herbert"}'
 wrk.headers["Content-Type"] = "application/json"`;
 
+interface Run {
+  readonly perSecond: number;
+  readonly requests: number;
+}
+
 async function measure(
   port: number,
   path: string,
   post: boolean,
   duration = seconds,
-): Promise<number> {
+): Promise<Run> {
   const args = ["-c", "1", "wrk", "-t1", `-c${connections}`, `-d${duration}s`];
   let script: string | undefined;
   if (post) {
@@ -50,7 +58,17 @@ async function measure(
   if (script !== undefined) await Deno.remove(script);
   const text = new TextDecoder().decode(output.stdout);
   if (/Non-2xx|Socket errors/.test(text)) throw new Error(`errors under load:\n${text}`);
-  return Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? 0);
+  return {
+    perSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? 0),
+    requests: Number(/(\d+) requests in/.exec(text)?.[1] ?? 0),
+  };
+}
+
+/** The CPU time a process has used, in microseconds (Linux clock ticks of 10 ms). */
+async function cpuMicros(pid: number): Promise<number> {
+  const fields = (await Deno.readTextFile(`/proc/${pid}/stat`)).split(") ")[1].split(" ");
+  // utime and stime: fields 14 and 15 of the whole line, 12 and 13 after the name.
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 async function serve(name: string, port: number): Promise<Deno.ChildProcess> {
@@ -72,6 +90,7 @@ async function serve(name: string, port: number): Promise<Deno.ChildProcess> {
 
 await ensureWrk();
 const results: Record<string, Record<string, number[]>> = {};
+const cpu: Record<string, Record<string, number[]>> = {};
 for (let round = 0; round < rounds; round++) {
   for (const name of round % 2 === 0 ? contenders : [...contenders].reverse()) {
     const port = 19_000 + Math.floor(Math.random() * 1_000);
@@ -79,8 +98,12 @@ for (let round = 0; round < rounds; round++) {
     try {
       for (const [route, [path, post]] of Object.entries(routes)) {
         // A short warm-up, then the measured run.
-        await measure(port, path, post === "post", 1).catch(() => 0);
-        ((results[route] ??= {})[name] ??= []).push(await measure(port, path, post === "post"));
+        await measure(port, path, post === "post", 1).catch(() => undefined);
+        const before = await cpuMicros(child.pid);
+        const run = await measure(port, path, post === "post");
+        const used = await cpuMicros(child.pid) - before;
+        ((results[route] ??= {})[name] ??= []).push(run.perSecond);
+        ((cpu[route] ??= {})[name] ??= []).push(used / run.requests);
       }
     } finally {
       child.kill();
@@ -98,5 +121,18 @@ for (const [route, byName] of Object.entries(results)) {
     `| ${route} | ${b.toFixed(0)} | ${h.toFixed(0)} | ${r.toFixed(0)} | ${(r / b).toFixed(2)}x | ${
       (r / h).toFixed(2)
     }x |`,
+  );
+}
+console.log();
+console.log(
+  `| route | bare CPU/req | Hono CPU/req | ramify CPU/req | bare / ramify | Hono / ramify |`,
+);
+console.log(`| --- | --: | --: | --: | --: | --: |`);
+for (const [route, byName] of Object.entries(cpu)) {
+  const [b, h, r] = contenders.map((name) => median(byName[name]));
+  console.log(
+    `| ${route} | ${b.toFixed(1)} µs | ${h.toFixed(1)} µs | ${r.toFixed(1)} µs | ${
+      (b / r).toFixed(2)
+    }x | ${(h / r).toFixed(2)}x |`,
   );
 }

@@ -28,12 +28,19 @@ import type { HttpOperation, HttpRoute, ResponseKind } from "./route.ts";
 import type { MatcherStrategy, PatternSegment, RouteDefinition } from "./router/types.ts";
 import { HttpError, httpErrorOf } from "./problem.ts";
 import { assignOwn } from "../../tree/context.ts";
-import { Reply, setCookieValue } from "../../tree/reply.ts";
+import { Reply } from "../../tree/reply.ts";
 import { type CorsOptions, type CorsPolicy, corsPolicy, withCors } from "./cors.ts";
 import { decodeCapture, encodeSegment, splitUrl } from "./path.ts";
 import { type BodyLimits, mergeInput, parseQuery, readBody } from "./_request.ts";
 import { coerceStrings, type CoercionPlan, coercionPlan } from "./coerce.ts";
-import { errorResponse, problem, resultResponse } from "./respond.ts";
+import {
+  errorResponse,
+  headOf,
+  problem,
+  replyResponse,
+  resultResponse,
+  valueResponse,
+} from "./respond.ts";
 import { type RateLimit, rateLimited, retryAfter } from "./rate_limit.ts";
 
 /**
@@ -193,6 +200,12 @@ export function createRouter(
       if (query === "" && rawParams.length === 0) {
         // Nothing to merge: a freshly parsed body holds only own keys already.
         input = bodyValues ?? {};
+      } else if (query === "" && bodyValues === undefined) {
+        // Captures alone: straight onto a fresh object, no pairs in between.
+        input = {};
+        for (let i = 0; i < rawParams.length; i++) {
+          setOwn(input, captures[i], decodeCapture(rawParams[i]));
+        }
       } else {
         const pairs = rawParams.map((raw, i) => [captures[i], decodeCapture(raw)] as const);
         let queryValues = parseQuery(query, limits.maxKeys);
@@ -247,18 +260,11 @@ export function createRouter(
 
   // Not `async`: the common answer is `invoke`'s own promise, with no
   // promise around it to wait on; CORS and HEAD add a step only when in play.
-  const dispatch = (request: Request): Promise<Response> => {
-    let found: Match | undefined;
-    let query: string;
-    try {
-      const url = splitUrl(request.url);
-      query = url.query;
-      const path = basePath === "" ? url.path : stripBase(url.path, basePath);
-      found = path === undefined ? undefined : matcher.match(path);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  const answer = (request: Request): Promise<Response> => {
+    const { path: fullPath, query } = splitUrl(request.url);
+    const path = basePath === "" ? fullPath : stripBase(fullPath, basePath);
     const origin = cors === undefined ? undefined : request.headers.get("origin");
+    const found = path === undefined ? undefined : matcher.match(path);
     if (found === undefined) {
       return Promise.resolve(withCors(problem(404, "No route matches this path"), cors, origin));
     }
@@ -279,11 +285,19 @@ export function createRouter(
         return Promise.resolve(withCors(unmatchedMethod(method, slot), cors, origin));
       }
     }
-    const answer = invoke(request, compiled, slot.params, found.params, query);
-    if (head) return answer.then(headOf).then((response) => withCors(response, cors, origin));
+    const answered = invoke(request, compiled, slot.params, found.params, query);
+    if (head) return answered.then(headOf).then((response) => withCors(response, cors, origin));
     return cors === undefined
-      ? answer
-      : answer.then((response) => withCors(response, cors, origin));
+      ? answered
+      : answered.then((response) => withCors(response, cors, origin));
+  };
+  // Whatever goes wrong is a rejected promise, as from an `async` function.
+  const dispatch = (request: Request): Promise<Response> => {
+    try {
+      return answer(request);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   };
   const rateLimit = opts.rateLimit;
   if (rateLimit === undefined) return dispatch;
@@ -298,8 +312,6 @@ export function createRouter(
     );
   };
 }
-
-type Match = { readonly value: Slot; readonly params: readonly string[] };
 
 /** The allowed methods for OPTIONS, 405 for any other method the path has no operation for. */
 function unmatchedMethod(method: string, slot: Slot): Response {
@@ -318,37 +330,6 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 /** A result that is neither a `Response` nor a stream. */
 function isPlainResult(result: unknown): boolean {
   return !(result instanceof Response) && !isAsyncIterable(result);
-}
-
-/** A value with a declared success status: no body when there is no value. */
-function valueResponse(value: unknown, status: number): Response {
-  return value === undefined
-    ? new Response(null, { status: status === 200 ? 204 : status })
-    : Response.json(value, { status });
-}
-
-/** A `reply()`: its status (else the declared one), headers and cookies around its value. */
-function replyResponse(answer: Reply<unknown>, declared: number): Response {
-  const response = valueResponse(answer.value, answer.status ?? declared);
-  for (const [name, value] of answer.headers) response.headers.set(name, value);
-  for (const cookie of answer.cookies) {
-    response.headers.append("set-cookie", setCookieValue(cookie));
-  }
-  return response;
-}
-
-/**
- * The answer to HEAD: GET's status and headers without the body, and the
- * body's length as `Content-Length` where it has one (not a stream).
- */
-async function headOf(response: Response): Promise<Response> {
-  const headers = new Headers(response.headers);
-  if (response.headers.get("content-type")?.startsWith("text/event-stream") !== false) {
-    await response.body?.cancel();
-  } else {
-    headers.set("content-length", String((await response.arrayBuffer()).byteLength));
-  }
-  return new Response(null, { status: response.status, headers });
 }
 
 /**

@@ -107,8 +107,7 @@ export function createFetch(tree: Node, opts: CreateFetchOptions = {}): FetchHan
       return problem(500);
     }
   };
-  return async (request) => {
-    if (splitUrl(request.url).path !== documentPath) return router(request);
+  const answerDocument = async (request: Request): Promise<Response> => {
     const method = request.method;
     let response: Response;
     if (method === "GET" || method === "HEAD") {
@@ -122,6 +121,14 @@ export function createFetch(tree: Node, opts: CreateFetchOptions = {}): FetchHan
       return router(request);
     }
     return cors === undefined ? response : withCors(response, cors, request.headers.get("origin"));
+  };
+  // Not `async`: any other path gets the router's own promise, and a URL that
+  // does not hold the document's path anywhere is not split again.
+  return (request) => {
+    const url = request.url;
+    return url.includes(documentPath) && splitUrl(url).path === documentPath
+      ? answerDocument(request)
+      : router(request);
   };
 }
 

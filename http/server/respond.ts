@@ -1,7 +1,8 @@
 /**
  * A handler's result as a response: a value is 200 JSON, `undefined` is 204, a
  * `Response` passes through, and a streaming operation (or any async iterable
- * result) is Server-Sent Events. Errors become problem+json.
+ * result) is Server-Sent Events; a `reply()` sets its status, headers and
+ * cookies, and HEAD gets GET's head alone. Errors become problem+json.
  *
  * Internal: not a public subpath. Used by the HTTP server (dispatch,
  * createFetch), GraphQL over HTTP and the WebSocket upgrade.
@@ -13,6 +14,7 @@ import { HttpError } from "./problem.ts";
 import { isAsyncIterable } from "../../tree/object.ts";
 import type { ResponseKind } from "./route.ts";
 import { eventStream, type EventStreamOptions } from "./sse.ts";
+import { type Reply, setCookieValue } from "../../tree/reply.ts";
 
 /** The problem+json response for an {@linkcode HttpError}. */
 export function errorResponse(error: HttpError): Response {
@@ -51,4 +53,35 @@ export function resultResponse(
   // The runtime's own JSON response: several times cheaper than building the
   // bytes and headers here (it throws a TypeError for a value with no JSON form).
   return Response.json(result);
+}
+
+/** A value with a declared success status: no body when there is no value. */
+export function valueResponse(value: unknown, status: number): Response {
+  return value === undefined
+    ? new Response(null, { status: status === 200 ? 204 : status })
+    : Response.json(value, { status });
+}
+
+/** A `reply()`: its status (else the declared one), headers and cookies around its value. */
+export function replyResponse(answer: Reply<unknown>, declared: number): Response {
+  const response = valueResponse(answer.value, answer.status ?? declared);
+  for (const [name, value] of answer.headers) response.headers.set(name, value);
+  for (const cookie of answer.cookies) {
+    response.headers.append("set-cookie", setCookieValue(cookie));
+  }
+  return response;
+}
+
+/**
+ * The answer to HEAD: GET's status and headers without the body, and the
+ * body's length as `Content-Length` where it has one (not a stream).
+ */
+export async function headOf(response: Response): Promise<Response> {
+  const headers = new Headers(response.headers);
+  if (response.headers.get("content-type")?.startsWith("text/event-stream") !== false) {
+    await response.body?.cancel();
+  } else {
+    headers.set("content-length", String((await response.arrayBuffer()).byteLength));
+  }
+  return new Response(null, { status: response.status, headers });
 }

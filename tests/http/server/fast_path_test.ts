@@ -66,6 +66,17 @@ const tree = api({
     return input;
   }),
   give: op(({ n }: { n: string }) => generated[Number(n)], http.get),
+  items: api({}, {
+    fallback: {
+      name: "itemId",
+      subtree: api({
+        read: op((input: Record<string, unknown>) => {
+          received.push(input);
+          return input;
+        }, http.get),
+      }),
+    },
+  }),
 });
 let generated: unknown[] = [];
 
@@ -127,6 +138,43 @@ Deno.test("fast path: a body read by its length equals it streamed; the input eq
       assert.deepEqual(input, merged, text);
       assert.equal(Object.getPrototypeOf(input), Object.prototype, "no prototype was replaced");
     }
+  }
+});
+
+Deno.test("fast path: a capture alone gives the input the merge gives", async () => {
+  const next = random(5);
+  const handler = createFetch(tree, { openapi: false });
+  const alphabet = [
+    "a",
+    "Z",
+    "0",
+    "-",
+    "_",
+    ".",
+    "~",
+    "é",
+    "✓",
+    " ",
+    "%",
+    "/",
+    "?",
+    "#",
+    "+",
+    "__proto__",
+  ];
+  for (let i = 0; i < 200; i++) {
+    const id = Array.from(
+      { length: 1 + Math.floor(next() * 6) },
+      () => alphabet[Math.floor(next() * alphabet.length)],
+    ).join("");
+    // A URL resolves the dot segments away: no capture there.
+    if (id === "." || id === "..") continue;
+    received.length = 0;
+    const response = await handler(new Request(`http://x/items/${encodeURIComponent(id)}`));
+    assert.equal(response.status, 200, id);
+    const merged = mergeInput({}, undefined, [["itemId", id]]);
+    assert.deepEqual(received, [merged], id);
+    assert.deepEqual(await response.json(), merged, id);
   }
 });
 
