@@ -7,7 +7,10 @@
  * less than throughput on a shared machine: time stolen by its neighbours is
  * not counted in it.
  *
- *   deno run -A bench/serve/run.ts [rounds=5] [seconds=5] [connections=64]
+ *   deno run -A bench/serve/run.ts [rounds=5] [seconds=5] [connections=64] [bun project]
+ *
+ * With a fourth argument, the contenders run on Bun.serve instead, from a
+ * project that installed the npm build (see bun_server.ts for its making).
  *
  * @module
  */
@@ -15,6 +18,7 @@
 const rounds = Number(Deno.args[0] ?? 5);
 const seconds = Number(Deno.args[1] ?? 5);
 const connections = Number(Deno.args[2] ?? 64);
+const bunProject = Deno.args[3];
 const here = new URL("./", import.meta.url).pathname;
 const contenders = ["bare", "hono", "ramify"];
 const routes: Record<string, string[]> = {
@@ -72,8 +76,11 @@ async function cpuMicros(pid: number): Promise<number> {
 }
 
 async function serve(name: string, port: number): Promise<Deno.ChildProcess> {
+  const command = bunProject === undefined
+    ? [Deno.execPath(), "run", "-A", `${here}server.ts`]
+    : [`${bunProject}/node_modules/.bin/bun`, `${bunProject}/bun_server.ts`];
   const child = new Deno.Command("taskset", {
-    args: ["-c", "0", Deno.execPath(), "run", "-A", `${here}server.ts`, name, String(port)],
+    args: ["-c", "0", ...command, name, String(port)],
     stdout: "null",
     stderr: "inherit",
   }).spawn();

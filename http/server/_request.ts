@@ -210,38 +210,46 @@ function jsonObject(value: unknown, limits: BodyLimits): Record<string, unknown>
   return value;
 }
 
-/** One walk for both flaws, iterative so that hostile depth cannot exhaust the stack. */
+/**
+ * One walk for both flaws, iterative so that hostile depth cannot exhaust the
+ * stack; a flat object (most bodies) allocates nothing.
+ */
 function jsonFlaw(root: object, maxDepth: number): "deep" | "replacement" | undefined {
-  const values: object[] = [root];
-  const depths: number[] = [1];
-  while (values.length > 0) {
-    const value = values.pop()!;
-    const depth = depths.pop()!;
+  let values: object[] | undefined;
+  let depths: number[] | undefined;
+  let value = root;
+  let depth = 1;
+  for (;;) {
     if (depth > maxDepth) return "deep";
     if (Array.isArray(value)) {
-      for (const child of value) {
+      for (let i = 0; i < value.length; i++) {
+        const child: unknown = value[i];
         if (typeof child === "string") {
           if (child.includes("\uFFFD")) return "replacement";
         } else if (typeof child === "object" && child !== null) {
-          values.push(child);
-          depths.push(depth + 1);
+          (values ??= []).push(child);
+          (depths ??= []).push(depth + 1);
         }
       }
-      continue;
-    }
-    const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) {
-      if (key.includes("\uFFFD")) return "replacement";
-      const child = record[key];
-      if (typeof child === "string") {
-        if (child.includes("\uFFFD")) return "replacement";
-      } else if (typeof child === "object" && child !== null) {
-        values.push(child);
-        depths.push(depth + 1);
+    } else {
+      const record = value as Record<string, unknown>;
+      for (const key in record) {
+        // Own keys only, should anything have made Object.prototype enumerable.
+        if (!Object.hasOwn(record, key)) continue;
+        if (key.includes("\uFFFD")) return "replacement";
+        const child = record[key];
+        if (typeof child === "string") {
+          if (child.includes("\uFFFD")) return "replacement";
+        } else if (typeof child === "object" && child !== null) {
+          (values ??= []).push(child);
+          (depths ??= []).push(depth + 1);
+        }
       }
     }
+    if (values === undefined || values.length === 0) return undefined;
+    value = values.pop()!;
+    depth = depths!.pop()!;
   }
-  return undefined;
 }
 
 /** Bounds nesting depth, so hostile bodies cannot exhaust the stack later. */
