@@ -112,29 +112,22 @@ export function within<T, R>(
 ): Promise<R> {
   if (!Number.isFinite(timeoutMs)) return reading.then(done, failed);
   return new Promise((resolve, reject) => {
-    const forget = watchDeadline(timeoutMs, () => {
+    const settle = (answer: () => R) => {
       try {
-        resolve(late());
+        resolve(answer());
       } catch (error) {
         reject(error);
       }
-    });
+    };
+    const forget = watchDeadline(timeoutMs, () => settle(late));
     reading.then(
       (value) => {
         forget();
-        try {
-          resolve(done(value));
-        } catch (error) {
-          reject(error);
-        }
+        settle(() => done(value));
       },
       (error) => {
         forget();
-        try {
-          resolve(failed(error));
-        } catch (thrown) {
-          reject(thrown);
-        }
+        settle(() => failed(error));
       },
     );
   });
