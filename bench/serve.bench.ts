@@ -1,8 +1,8 @@
-// In process, per request: the bare handler, Hono and ramify on the same
+// In process, per request: the bare handler, Hono, oRPC and ramify on the same
 // three routes (bench/serve/apps.ts), the response body read each time.
-import { bare, hono, ramify, requests } from "./serve/apps.ts";
+import { bare, hono, orpc, ramify, requests } from "./serve/apps.ts";
 
-const contenders = { bare, hono: hono(), ramify: ramify() };
+const contenders = { bare, hono: hono(), orpc: orpc(), ramify: ramify() };
 
 for (const [route, make] of Object.entries(requests)) {
   for (const [name, handle] of Object.entries(contenders)) {

@@ -1,9 +1,12 @@
-// The contenders of the serving benchmarks, each with the same three routes:
-// GET /hello (JSON), GET /books/{id} (a path parameter), POST /books (a JSON
-// body validated by the same zod schema). Shared by the in-process bench and
-// the wrk driver, so both measure the same handlers.
+// The contenders of the serving benchmarks (a bare handler, Hono, oRPC and
+// ramify), each with the same three routes: GET /hello (JSON), GET /books/{id}
+// (a path parameter), POST /books (a JSON body validated by the same zod
+// schema). Shared by the in-process bench and the wrk driver, so both measure
+// the same handlers.
 import { z } from "zod";
 import { Hono } from "hono";
+import { os } from "@orpc/server";
+import { OpenAPIHandler } from "@orpc/openapi/fetch";
 import { api, createFetch, http, op } from "@ramify/api";
 
 export const Book = z.object({ title: z.string().min(1), author: z.string().min(1) });
@@ -37,6 +40,24 @@ export function hono(): (request: Request) => Response | Promise<Response> {
     return c.json({ id: "1", ...parsed.data });
   });
   return app.fetch;
+}
+
+/** The same routes in oRPC, served over plain HTTP by its OpenAPI handler. */
+export function orpc(): (request: Request) => Promise<Response> {
+  const router = {
+    hello: os.route({ method: "GET", path: "/hello" }).handler(() => ({ hello: "world" })),
+    read: os.route({ method: "GET", path: "/books/{id}" })
+      .input(z.object({ id: z.string() }))
+      .handler(({ input }) => ({ id: input.id, title: "Dune" })),
+    add: os.route({ method: "POST", path: "/books" })
+      .input(Book)
+      .handler(({ input }) => ({ id: "1", ...input })),
+  };
+  const handler = new OpenAPIHandler(router);
+  return async (request) => {
+    const { matched, response } = await handler.handle(request, { context: {} });
+    return matched ? response : new Response("Not Found", { status: 404 });
+  };
 }
 
 /** The same routes as a ramify tree, served as `createFetch` serves by default (its OpenAPI document too). */

@@ -2,11 +2,11 @@
 // on Deno (apps.ts). Bun resolves `@ramify/api`, `hono` and `zod` from a
 // project that installed the npm build:
 //   deno task build:npm && mkdir /tmp/bunbench && cd /tmp/bunbench \
-//     && npm i bun@1 zod@4 hono@4 /path/to/ramify/npm \
+//     && npm i bun@1 zod@4 hono@4 @orpc/server@1 @orpc/openapi@1 /path/to/ramify/npm \
 //     && cp /path/to/ramify/bench/serve/{apps,bun_server}.ts . \
-//     && taskset -c 0 npx bun bun_server.ts <bare|hono|ramify> <port>
+//     && taskset -c 0 npx bun bun_server.ts <bare|hono|orpc|ramify> <port>
 // then wrk pinned to CPU 1 as bench/serve/run.ts does.
-import { bare, hono, ramify } from "./apps.ts";
+import { bare, hono, orpc, ramify } from "./apps.ts";
 
 const [name, port] = (globalThis as unknown as { process: { argv: string[] } }).process.argv.slice(
   2,
@@ -14,6 +14,7 @@ const [name, port] = (globalThis as unknown as { process: { argv: string[] } }).
 const handlers: Record<string, (request: Request) => Response | Promise<Response>> = {
   bare,
   hono: hono(),
+  orpc: orpc(),
   ramify: ramify(),
 };
 const bun = (globalThis as unknown as {

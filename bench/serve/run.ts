@@ -2,7 +2,7 @@
  * The serving benchmark under load: each contender (bench/serve/apps.ts) on
  * Deno.serve pinned to CPU 0, wrk pinned to CPU 1 on 127.0.0.1, every route
  * in turn, contenders interleaved round by round; prints the median
- * requests/second and the ratios to the bare handler and to Hono, and the
+ * requests/second and ramify's ratios to the bare handler, Hono and oRPC, and the
  * server's CPU time per request (user + system, from /proc), which moves
  * less than throughput on a shared machine: time stolen by its neighbours is
  * not counted in it.
@@ -20,7 +20,7 @@ const seconds = Number(Deno.args[1] ?? 5);
 const connections = Number(Deno.args[2] ?? 64);
 const bunProject = Deno.args[3];
 const here = new URL("./", import.meta.url).pathname;
-const contenders = ["bare", "hono", "ramify"];
+const contenders = ["bare", "hono", "orpc", "ramify"];
 const routes: Record<string, string[]> = {
   "GET /hello": ["/hello"],
   "GET /books/{id}": ["/books/42"],
@@ -77,7 +77,8 @@ async function cpuMicros(pid: number): Promise<number> {
 
 async function serve(name: string, port: number): Promise<Deno.ChildProcess> {
   const command = bunProject === undefined
-    ? [Deno.execPath(), "run", "-A", `${here}server.ts`]
+    // oRPC reads `request.signal`: the flag keeps Deno from warning for each server.
+    ? [Deno.execPath(), "run", "-A", "--unstable-no-legacy-abort", `${here}server.ts`]
     : [`${bunProject}/node_modules/.bin/bun`, `${bunProject}/bun_server.ts`];
   const child = new Deno.Command("taskset", {
     args: ["-c", "0", ...command, name, String(port)],
@@ -120,26 +121,30 @@ for (let round = 0; round < rounds; round++) {
 }
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-console.log(`| route | bare req/s | Hono req/s | ramify req/s | ramify / bare | ramify / Hono |`);
-console.log(`| --- | --: | --: | --: | --: | --: |`);
+console.log(
+  `| route | bare req/s | Hono req/s | oRPC req/s | ramify req/s | ramify / bare | ramify / Hono | ramify / oRPC |`,
+);
+console.log(`| --- | --: | --: | --: | --: | --: | --: | --: |`);
 for (const [route, byName] of Object.entries(results)) {
-  const [b, h, r] = contenders.map((name) => median(byName[name]));
+  const [b, h, o, r] = contenders.map((name) => median(byName[name]));
+  const ratio = (other: number) => `${(r / other).toFixed(2)}x`;
   console.log(
-    `| ${route} | ${b.toFixed(0)} | ${h.toFixed(0)} | ${r.toFixed(0)} | ${(r / b).toFixed(2)}x | ${
-      (r / h).toFixed(2)
-    }x |`,
+    `| ${route} | ${[b, h, o, r].map((n) => n.toFixed(0)).join(" | ")} | ${ratio(b)} | ${
+      ratio(h)
+    } | ${ratio(o)} |`,
   );
 }
 console.log();
 console.log(
-  `| route | bare CPU/req | Hono CPU/req | ramify CPU/req | bare / ramify | Hono / ramify |`,
+  `| route | bare CPU/req | Hono CPU/req | oRPC CPU/req | ramify CPU/req | bare / ramify | Hono / ramify | oRPC / ramify |`,
 );
-console.log(`| --- | --: | --: | --: | --: | --: |`);
+console.log(`| --- | --: | --: | --: | --: | --: | --: | --: |`);
 for (const [route, byName] of Object.entries(cpu)) {
-  const [b, h, r] = contenders.map((name) => median(byName[name]));
+  const [b, h, o, r] = contenders.map((name) => median(byName[name]));
+  const ratio = (other: number) => `${(other / r).toFixed(2)}x`;
   console.log(
-    `| ${route} | ${b.toFixed(1)} µs | ${h.toFixed(1)} µs | ${r.toFixed(1)} µs | ${
-      (b / r).toFixed(2)
-    }x | ${(h / r).toFixed(2)}x |`,
+    `| ${route} | ${[b, h, o, r].map((n) => `${n.toFixed(1)} µs`).join(" | ")} | ${ratio(b)} | ${
+      ratio(h)
+    } | ${ratio(o)} |`,
   );
 }
