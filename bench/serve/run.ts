@@ -121,30 +121,37 @@ for (let round = 0; round < rounds; round++) {
 }
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-console.log(
-  `| route | bare req/s | Hono req/s | oRPC req/s | ramify req/s | ramify / bare | ramify / Hono | ramify / oRPC |`,
-);
-console.log(`| --- | --: | --: | --: | --: | --: | --: | --: |`);
-for (const [route, byName] of Object.entries(results)) {
-  const [b, h, o, r] = contenders.map((name) => median(byName[name]));
-  const ratio = (other: number) => `${(r / other).toFixed(2)}x`;
-  console.log(
-    `| ${route} | ${[b, h, o, r].map((n) => n.toFixed(0)).join(" | ")} | ${ratio(b)} | ${
-      ratio(h)
-    } | ${ratio(o)} |`,
+const names: Record<string, string> = {
+  bare: "bare",
+  hono: "Hono",
+  orpc: "oRPC",
+  ramify: "ramify",
+};
+const others = contenders.filter((name) => name !== "ramify");
+
+/** One Markdown table: each contender's median, then ramify against each other one (higher is better for ramify). */
+function table(
+  measured: Record<string, Record<string, number[]>>,
+  unit: string,
+  cell: (value: number) => string,
+  lead: (ramify: number, other: number) => number,
+): void {
+  const ratioHeads = others.map((name) =>
+    unit === "req/s" ? `ramify / ${names[name]}` : `${names[name]} / ramify`
   );
+  const heads = [...contenders.map((name) => `${names[name]} ${unit}`), ...ratioHeads];
+  console.log(`| route | ${heads.join(" | ")} |`);
+  console.log(`| --- |${" --: |".repeat(heads.length)}`);
+  for (const [route, byName] of Object.entries(measured)) {
+    const values = contenders.map((name) => median(byName[name]));
+    const ramify = values[contenders.indexOf("ramify")];
+    const ratios = others.map((name) =>
+      `${lead(ramify, values[contenders.indexOf(name)]).toFixed(2)}x`
+    );
+    console.log(`| ${route} | ${[...values.map(cell), ...ratios].join(" | ")} |`);
+  }
 }
+
+table(results, "req/s", (n) => n.toFixed(0), (ramify, other) => ramify / other);
 console.log();
-console.log(
-  `| route | bare CPU/req | Hono CPU/req | oRPC CPU/req | ramify CPU/req | bare / ramify | Hono / ramify | oRPC / ramify |`,
-);
-console.log(`| --- | --: | --: | --: | --: | --: | --: | --: |`);
-for (const [route, byName] of Object.entries(cpu)) {
-  const [b, h, o, r] = contenders.map((name) => median(byName[name]));
-  const ratio = (other: number) => `${(other / r).toFixed(2)}x`;
-  console.log(
-    `| ${route} | ${[b, h, o, r].map((n) => `${n.toFixed(1)} µs`).join(" | ")} | ${ratio(b)} | ${
-      ratio(h)
-    } | ${ratio(o)} |`,
-  );
-}
+table(cpu, "CPU/req", (n) => `${n.toFixed(1)} µs`, (ramify, other) => other / ramify);
