@@ -63,7 +63,8 @@ export interface Body {
 /**
  * Reads the body into own properties, or `undefined` when there is none.
  * 413 over the size limit, 415 for a type other than JSON, urlencoded or
- * multipart, 400 for a body that does not parse into an object.
+ * multipart, 400 for a body that does not parse into an object (or, for
+ * JSON, holds U+FFFD or nests too deep).
  */
 export function readBody(request: Request, limits: BodyLimits): Promise<Body | undefined> {
   // `request.body` is not read unless needed: touching it makes the runtime
@@ -86,8 +87,8 @@ const NO_BODY: Promise<undefined> = Promise.resolve(undefined);
  * JSON of a declared length within the limit, read by the runtime's own
  * `Request.json()`: on Deno.serve the one read that takes the body straight
  * into a string, with no buffer in between (a fifth of a small request's
- * cost). It decodes leniently and refuses a byte-order mark; the bytes read
- * below are held to the same, so that both give the same answers.
+ * cost). There it decodes leniently and refuses a byte-order mark; the bytes
+ * read below are held to the same, so that both give the same answers.
  */
 function readJson(request: Request, limits: BodyLimits): Promise<Body> {
   return within(
