@@ -3,8 +3,9 @@
  * deadline and is kept alive by a connection anyway (a body read, on every
  * request): one coarse ticker for all of them instead of a timer each, which
  * costs about as much as the rest of a small request; it never keeps a process
- * alive, and fires within two ticks (of 50 ms) of its time. `withDeadline` runs a call that must
- * give up on time (a handler, a GraphQL operation, a tool), with its signal.
+ * alive, and fires within two ticks (of 50 ms) of its time. `withDeadline`
+ * runs a call that must give up on time (a handler, a GraphQL operation, a
+ * tool), with its signal.
  *
  * Internal: not a public subpath. Used by the HTTP server (body reads, handler
  * timeouts), GraphQL execution and MCP tool calls.
@@ -21,7 +22,6 @@ interface Watched {
   readonly expire: () => void;
   prev: Watched | undefined;
   next: Watched | undefined;
-  linked: boolean;
 }
 
 let first: Watched | undefined;
@@ -33,8 +33,8 @@ let interval = TICK_MS;
 let now = 0;
 
 function unlink(entry: Watched): void {
-  if (!entry.linked) return;
-  entry.linked = false;
+  // Only the first entry has no predecessor: any other without one is out already.
+  if (entry.prev === undefined && first !== entry) return;
   if (entry.prev === undefined) first = entry.next;
   else entry.prev.next = entry.next;
   if (entry.next === undefined) last = entry.prev;
@@ -75,7 +75,6 @@ export function watchDeadline(ms: number, expire: () => void): () => void {
     expire,
     prev: last,
     next: undefined,
-    linked: true,
   };
   if (last === undefined) first = entry;
   else last.next = entry;

@@ -15,22 +15,56 @@
  * iteratively so that hostile depth cannot exhaust the stack.
  */
 export function nestsDeeper(root: unknown, max: number): boolean {
-  if (typeof root !== "object" || root === null) return false;
-  // Two parallel stacks of containers only: no pair allocated per value.
-  const values: object[] = [root];
-  const depths: number[] = [1];
-  while (values.length > 0) {
-    const value = values.pop()!;
-    const depth = depths.pop()!;
-    if (depth > max) return true;
-    for (const child of Object.values(value)) {
-      if (typeof child === "object" && child !== null) {
-        values.push(child);
-        depths.push(depth + 1);
+  return flawOf(root, max) === "deep";
+}
+
+/**
+ * The first flaw of a value parsed from outside: nesting deeper than `max`
+ * levels (the root is level 1), or a key or string that `badText` refuses.
+ * One iterative walk (hostile depth cannot exhaust the stack) that allocates
+ * nothing for a flat object, the most common body.
+ */
+export function flawOf(
+  root: unknown,
+  max: number,
+  badText?: (text: string) => boolean,
+): "deep" | "text" | undefined {
+  if (typeof root !== "object" || root === null) return undefined;
+  let values: object[] | undefined;
+  let depths: number[] | undefined;
+  let value: object = root;
+  let depth = 1;
+  for (;;) {
+    if (depth > max) return "deep";
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const child: unknown = value[i];
+        if (typeof child === "string") {
+          if (badText?.(child)) return "text";
+        } else if (typeof child === "object" && child !== null) {
+          (values ??= []).push(child);
+          (depths ??= []).push(depth + 1);
+        }
+      }
+    } else {
+      const record = value as Record<string, unknown>;
+      for (const key in record) {
+        // Own keys only, should anything have made Object.prototype enumerable.
+        if (!Object.hasOwn(record, key)) continue;
+        if (badText?.(key)) return "text";
+        const child = record[key];
+        if (typeof child === "string") {
+          if (badText?.(child)) return "text";
+        } else if (typeof child === "object" && child !== null) {
+          (values ??= []).push(child);
+          (depths ??= []).push(depth + 1);
+        }
       }
     }
+    if (values === undefined || values.length === 0) return undefined;
+    value = values.pop()!;
+    depth = depths!.pop()!;
   }
-  return false;
 }
 
 /** A plain object: made by a literal or `Object.create(null)`, not an array or class instance. */

@@ -3,9 +3,10 @@
 // merge with captures. Everything a client sends lands as own data properties,
 // so no key (`__proto__`, `constructor`, ...) can reach a prototype.
 
-import { isPlainObject, nestsDeeper, setOwn } from "../../tree/object.ts";
+import { flawOf, isPlainObject, nestsDeeper, setOwn } from "../../tree/object.ts";
 import { HttpError } from "./problem.ts";
-import { readBodyBytes, within } from "./body.ts";
+import { decodeCapture } from "./path.ts";
+import { declaredLength, readBodyBytes, within } from "./body.ts";
 
 /** Query string to own properties; a repeated key gives an array of its values. */
 export function parseQuery(query: string, maxKeys: number): Record<string, unknown> {
@@ -75,8 +76,9 @@ export function readBody(request: Request, limits: BodyLimits): Promise<Body | u
   const type = mediaType(headers.get("content-type"));
   const json = type === "application/json" ||
     (type.startsWith("application/") && type.endsWith("+json"));
-  if (json && declared !== null && DIGITS.test(declared) && Number(declared) <= limits.maxBytes) {
-    return Number(declared) === 0 ? NO_BODY : readJson(request, limits);
+  const length = json ? declaredLength(declared) : undefined;
+  if (length !== undefined && length <= limits.maxBytes) {
+    return length === 0 ? NO_BODY : readJson(request, limits);
   }
   return readBytes(request, limits, declared, type, json);
 }
@@ -134,8 +136,6 @@ async function readBytes(
     },
   );
 }
-
-const DIGITS = /^\d+$/;
 
 /** The error for a body that could not be read. */
 function unread(
@@ -198,11 +198,11 @@ function jsonObject(value: unknown, limits: BodyLimits): Record<string, unknown>
   if (!isPlainObject(value)) {
     throw new HttpError(400, "The JSON body must be an object of named inputs");
   }
-  const flaw = jsonFlaw(value, limits.maxDepth);
+  const flaw = flawOf(value, limits.maxDepth, holdsReplacement);
   if (flaw === "deep") {
     throw new HttpError(400, `The input nests deeper than ${limits.maxDepth} levels`);
   }
-  if (flaw === "replacement") {
+  if (flaw === "text") {
     throw new HttpError(
       400,
       "The body is not valid UTF-8, or holds U+FFFD, which cannot be told from a byte that is not UTF-8",
@@ -211,47 +211,7 @@ function jsonObject(value: unknown, limits: BodyLimits): Record<string, unknown>
   return value;
 }
 
-/**
- * One walk for both flaws, iterative so that hostile depth cannot exhaust the
- * stack; a flat object (most bodies) allocates nothing.
- */
-function jsonFlaw(root: object, maxDepth: number): "deep" | "replacement" | undefined {
-  let values: object[] | undefined;
-  let depths: number[] | undefined;
-  let value = root;
-  let depth = 1;
-  for (;;) {
-    if (depth > maxDepth) return "deep";
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        const child: unknown = value[i];
-        if (typeof child === "string") {
-          if (child.includes("\uFFFD")) return "replacement";
-        } else if (typeof child === "object" && child !== null) {
-          (values ??= []).push(child);
-          (depths ??= []).push(depth + 1);
-        }
-      }
-    } else {
-      const record = value as Record<string, unknown>;
-      for (const key in record) {
-        // Own keys only, should anything have made Object.prototype enumerable.
-        if (!Object.hasOwn(record, key)) continue;
-        if (key.includes("\uFFFD")) return "replacement";
-        const child = record[key];
-        if (typeof child === "string") {
-          if (child.includes("\uFFFD")) return "replacement";
-        } else if (typeof child === "object" && child !== null) {
-          (values ??= []).push(child);
-          (depths ??= []).push(depth + 1);
-        }
-      }
-    }
-    if (values === undefined || values.length === 0) return undefined;
-    value = values.pop()!;
-    depth = depths!.pop()!;
-  }
-}
+const holdsReplacement = (text: string) => text.includes("\uFFFD");
 
 /** Bounds nesting depth, so hostile bodies cannot exhaust the stack later. */
 export function checkDepth(root: unknown, maxDepth: number): void {
@@ -284,18 +244,22 @@ async function parseMultipart(
 
 /**
  * Merges the origins into one input object. Precedence, highest first: path
- * captures, body, query; a capture can never be overridden by the client.
+ * captures (`names` with their raw values, percent-decoded here), body,
+ * query; a capture can never be overridden by the client.
  */
 export function mergeInput(
-  query: Record<string, unknown>,
+  query: Record<string, unknown> | undefined,
   body: Record<string, unknown> | undefined,
-  captures: readonly (readonly [string, string])[],
+  names: readonly string[],
+  raws: readonly string[],
 ): Record<string, unknown> {
   const input: Record<string, unknown> = {};
-  for (const key of Object.keys(query)) setOwn(input, key, query[key]);
+  if (query !== undefined) {
+    for (const key of Object.keys(query)) setOwn(input, key, query[key]);
+  }
   if (body !== undefined) {
     for (const key of Object.keys(body)) setOwn(input, key, body[key]);
   }
-  for (const [name, value] of captures) setOwn(input, name, value);
+  for (let i = 0; i < raws.length; i++) setOwn(input, names[i], decodeCapture(raws[i]));
   return input;
 }

@@ -32,8 +32,9 @@ export function readBodyBytes(
   // A declared length bounds the body (the connection's framing holds it to
   // it): the runtime's own reader is then several times faster than a loop.
   // `request.body` stays untouched here: reading it would cost that speed.
-  if (declared !== null && /^\d+$/.test(declared)) {
-    if (Number(declared) > maxBytes) {
+  const length = declaredLength(declared);
+  if (length !== undefined) {
+    if (length > maxBytes) {
       return (request.body?.cancel() ?? Promise.resolve()).then(TOO_LARGE, TOO_LARGE);
     }
     return readDeclared(request, timeoutMs);
@@ -44,6 +45,11 @@ export function readBodyBytes(
 }
 
 const TOO_LARGE = (): BodyBytes => ({ ok: false, reason: "too-large" });
+
+/** A Content-Length as a number, when it is one (digits only: no sign, space or exponent). */
+export function declaredLength(contentLength: string | null): number | undefined {
+  return contentLength !== null && /^\d+$/.test(contentLength) ? Number(contentLength) : undefined;
+}
 
 async function readStream(
   body: ReadableStream<Uint8Array>,

@@ -30,7 +30,7 @@ import { HttpError, httpErrorOf } from "./problem.ts";
 import { assignOwn } from "../../tree/context.ts";
 import { Reply } from "../../tree/reply.ts";
 import { type CorsOptions, type CorsPolicy, corsPolicy, withCors } from "./cors.ts";
-import { decodeCapture, encodeSegment, splitUrl } from "./path.ts";
+import { encodeSegment, splitUrl } from "./path.ts";
 import { type BodyLimits, mergeInput, parseQuery, readBody } from "./_request.ts";
 import { coerceStrings, type CoercionPlan, coercionPlan } from "./coerce.ts";
 import {
@@ -200,19 +200,12 @@ export function createRouter(
       if (query === "" && rawParams.length === 0) {
         // Nothing to merge: a freshly parsed body holds only own keys already.
         input = bodyValues ?? {};
-      } else if (query === "" && bodyValues === undefined) {
-        // Captures alone: straight onto a fresh object, no pairs in between.
-        input = {};
-        for (let i = 0; i < rawParams.length; i++) {
-          setOwn(input, captures[i], decodeCapture(rawParams[i]));
-        }
       } else {
-        const pairs = rawParams.map((raw, i) => [captures[i], decodeCapture(raw)] as const);
-        let queryValues = parseQuery(query, limits.maxKeys);
-        if (compiled.plan !== undefined && query !== "") {
+        let queryValues = query === "" ? undefined : parseQuery(query, limits.maxKeys);
+        if (compiled.plan !== undefined && queryValues !== undefined) {
           queryValues = coerceStrings(queryValues, compiled.plan, limits.maxDepth);
         }
-        input = mergeInput(queryValues, bodyValues, pairs);
+        input = mergeInput(queryValues, bodyValues, captures, rawParams);
       }
       const firstId = compiled.resumable ? resumeFrom(request, input) : 1;
       let result: unknown;

@@ -133,7 +133,7 @@ Deno.test("fast path: a body read by its length equals it streamed; the input eq
     );
     assert.equal(declared.status, 200);
     assert.equal(await declared.text(), await streamed.text(), text);
-    const merged = mergeInput({}, JSON.parse(text), []);
+    const merged = mergeInput({}, JSON.parse(text), [], []);
     for (const input of received) {
       assert.deepEqual(input, merged, text);
       assert.equal(Object.getPrototypeOf(input), Object.prototype, "no prototype was replaced");
@@ -172,7 +172,7 @@ Deno.test("fast path: a capture alone gives the input the merge gives", async ()
     received.length = 0;
     const response = await handler(new Request(`http://x/items/${encodeURIComponent(id)}`));
     assert.equal(response.status, 200, id);
-    const merged = mergeInput({}, undefined, [["itemId", id]]);
+    const merged = mergeInput(undefined, undefined, ["itemId"], [encodeURIComponent(id)]);
     assert.deepEqual(received, [merged], id);
     assert.deepEqual(await response.json(), merged, id);
   }
