@@ -1,5 +1,5 @@
-// The contenders of the serving benchmarks (a bare handler, Hono, oRPC and
-// ramify), each with the same three routes: GET /hello (JSON), GET /books/{id}
+// The contenders of the serving benchmarks (the floor, a bare handler, Hono,
+// oRPC and ramify), each with the same three routes: GET /hello (JSON), GET /books/{id}
 // (a path parameter), POST /books (a JSON body validated by the same zod
 // schema). Shared by the in-process bench and the wrk driver, so both measure
 // the same handlers.
@@ -11,7 +11,37 @@ import { api, createFetch, http, op } from "@ramify/api";
 
 export const Book = z.object({ title: z.string().min(1), author: z.string().min(1) });
 
-/** A hand-written Deno.serve handler: the floor. */
+/**
+ * The least work that answers the three routes: no URL object, no route
+ * table, no header read, the answer given at once. Not a server anyone would
+ * write (it checks neither paths nor types): the bound no router on this
+ * runtime can pass, which shows what a goal asks of the others.
+ */
+export function floor(request: Request): Response | Promise<Response> {
+  const url = request.url;
+  if (request.method === "GET") {
+    return url.endsWith("/hello")
+      ? Response.json({ hello: "world" })
+      : Response.json({ id: url.slice(url.lastIndexOf("/") + 1), title: "Dune" });
+  }
+  return request.json().then((body) => {
+    const parsed = Book.safeParse(body);
+    if (!parsed.success) return Response.json({ issues: parsed.error.issues }, { status: 422 });
+    return Response.json({ id: "1", ...parsed.data });
+  });
+}
+
+/**
+ * The floor answering through a promise, as an asynchronous handler (like
+ * `createFetch`'s) must: Deno.serve sends a response given at once without
+ * waiting on anything, so this is the bound for those handlers.
+ */
+export function floorAsync(request: Request): Promise<Response> {
+  const answer = floor(request);
+  return answer instanceof Promise ? answer : Promise.resolve(answer);
+}
+
+/** A hand-written Deno.serve handler, as one would write it without a framework. */
 export function bare(request: Request): Response | Promise<Response> {
   const url = new URL(request.url);
   const path = url.pathname;
@@ -77,7 +107,8 @@ export function ramify(): (request: Request) => Promise<Response> {
   );
 }
 
-const BODY = '{"title":"Dune","author":"Frank Herbert"}';
+/** The body of every POST, in process and on the wire. */
+export const POST_BODY = '{"title":"Dune","author":"Frank Herbert"}';
 
 /** The three requests, made fresh each time (a body is read once). */
 export const requests = {
@@ -87,7 +118,7 @@ export const requests = {
   add: () =>
     new Request("http://localhost/books", {
       method: "POST",
-      headers: { "content-type": "application/json", "content-length": String(BODY.length) },
-      body: BODY,
+      headers: { "content-type": "application/json", "content-length": String(POST_BODY.length) },
+      body: POST_BODY,
     }),
 };

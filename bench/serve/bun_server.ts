@@ -4,14 +4,16 @@
 //   deno task build:npm && mkdir /tmp/bunbench && cd /tmp/bunbench \
 //     && npm i bun@1 zod@4 hono@4 @orpc/server@1 @orpc/openapi@1 /path/to/ramify/npm \
 //     && cp /path/to/ramify/bench/serve/{apps,bun_server}.ts . \
-//     && taskset -c 0 npx bun bun_server.ts <bare|hono|orpc|ramify> <port>
+//     && taskset -c 0 npx bun bun_server.ts <floor|floorAsync|bare|hono|orpc|ramify> <port>
 // then wrk pinned to CPU 1 as bench/serve/run.ts does.
-import { bare, hono, orpc, ramify } from "./apps.ts";
+import { bare, floor, floorAsync, hono, orpc, ramify } from "./apps.ts";
 
 const [name, port] = (globalThis as unknown as { process: { argv: string[] } }).process.argv.slice(
   2,
 );
 const handlers: Record<string, (request: Request) => Response | Promise<Response>> = {
+  floor,
+  floorAsync,
   bare,
   hono: hono(),
   orpc: orpc(),

@@ -1,9 +1,16 @@
 // One contender of the serving benchmark on Deno.serve:
-//   deno run -A bench/serve/server.ts <bare|hono|orpc|ramify> <port>
-import { bare, hono, orpc, ramify } from "./apps.ts";
+//   deno run -A bench/serve/server.ts <floor|floorAsync|bare|hono|orpc|ramify> <port>
+import { bare, floor, floorAsync, hono, orpc, ramify } from "./apps.ts";
 
 const [name, port] = Deno.args;
-const handlers = { bare, hono: hono(), orpc: orpc(), ramify: ramify() } as Record<
+const handlers = {
+  floor,
+  floorAsync,
+  bare,
+  hono: hono(),
+  orpc: orpc(),
+  ramify: ramify(),
+} as Record<
   string,
   (request: Request) => Response | Promise<Response>
 >;

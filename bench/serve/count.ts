@@ -1,0 +1,163 @@
+/**
+ * The serving benchmark as instruction counts: each contender (apps.ts) on
+ * Deno.serve under valgrind's callgrind, a fixed number of requests per
+ * route after a warm-up, and the user-space instructions the server ran per
+ * request, the median of three servers. Unlike time, the count does not move
+ * with the neighbours of a shared machine: the same code and requests mostly
+ * give the same count within a fraction of a percent (now and then a server
+ * whose compiler decided otherwise is off by a tenth, which the median drops),
+ * so changes of a few percent can be seen. It leaves
+ * out the kernel (sockets, loopback), which costs every contender alike and,
+ * on these machines, about twice the user-space part; so a ratio here is wider
+ * than the same ratio under wrk (`run.ts`).
+ *
+ *   deno run -A bench/serve/count.ts [requests=10000] [contenders=floor,floorAsync,bare,hono,ramify] [servers=3]
+ *
+ * valgrind (Debian package) is installed when missing.
+ *
+ * @module
+ */
+
+import { POST_BODY } from "./apps.ts";
+
+const requests = Number(Deno.args[0] ?? 10_000);
+const contenders = (Deno.args[1] ?? "floor,floorAsync,bare,hono,ramify").split(",");
+const servers = Number(Deno.args[2] ?? 3);
+const here = new URL("./", import.meta.url).pathname;
+const routes: Record<string, { path: string; post: boolean }> = {
+  "GET /hello": { path: "/hello", post: false },
+  "GET /books/{id}": { path: "/books/42", post: false },
+  "POST /books (zod)": { path: "/books", post: true },
+};
+const CONNECTIONS = 8;
+const WARM_UP = 20_000;
+
+async function ensureValgrind(): Promise<void> {
+  const found = await new Deno.Command("sh", { args: ["-c", "command -v valgrind"] }).output();
+  if (found.success) return;
+  for (const args of [["install", "-y", "valgrind"], ["update"], ["install", "-y", "valgrind"]]) {
+    await new Deno.Command("apt-get", { args, stdout: "null", stderr: "null" }).output();
+  }
+}
+
+function requestBytes(path: string, post: boolean): Uint8Array {
+  const head = post
+    ? `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${POST_BODY.length}\r\n\r\n${POST_BODY}`
+    : `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`;
+  return new TextEncoder().encode(head);
+}
+
+/**
+ * Sends `count` requests over keep-alive connections, each written whole in
+ * one write (so the server always sees the body with the head), and waits for
+ * every answer, which must be a 200.
+ */
+async function load(port: number, bytes: Uint8Array, count: number): Promise<void> {
+  let left = count;
+  const decoder = new TextDecoder();
+  const worker = async () => {
+    const connection = await Deno.connect({ hostname: "127.0.0.1", port });
+    const buffer = new Uint8Array(64 * 1024);
+    try {
+      while (left-- > 0) {
+        await connection.write(bytes);
+        let received = "";
+        for (;;) {
+          const read = await connection.read(buffer);
+          if (read === null) throw new Error("the server closed the connection");
+          received += decoder.decode(buffer.subarray(0, read));
+          const end = received.indexOf("\r\n\r\n");
+          if (end === -1) continue;
+          if (!received.startsWith("HTTP/1.1 200")) throw new Error(`not a 200:\n${received}`);
+          const length = /content-length: *(\d+)/i.exec(received.slice(0, end));
+          if (length === null) throw new Error(`no Content-Length:\n${received}`);
+          if (received.length >= end + 4 + Number(length[1])) break;
+        }
+      }
+    } finally {
+      connection.close();
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+}
+
+async function control(pid: number, ...args: string[]): Promise<void> {
+  const done = await new Deno.Command("callgrind_control", {
+    args: [...args, String(pid)],
+    stdout: "null",
+  }).output();
+  if (!done.success) throw new Error(`callgrind_control ${args.join(" ")} failed`);
+}
+
+/** The user-space instructions per request of one contender on one route. */
+async function count(name: string, path: string, post: boolean): Promise<number> {
+  const dir = await Deno.makeTempDir();
+  const port = 19_000 + Math.floor(Math.random() * 1_000);
+  const child = new Deno.Command("valgrind", {
+    args: [
+      "--tool=callgrind",
+      "--instr-atstart=no",
+      `--callgrind-out-file=${dir}/out`,
+      Deno.execPath(),
+      "run",
+      "-A",
+      `${here}server.ts`,
+      name,
+      String(port),
+    ],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    for (let tries = 0;; tries++) {
+      try {
+        await (await fetch(`http://127.0.0.1:${port}/hello`)).body?.cancel();
+        break;
+      } catch {
+        if (tries > 600) throw new Error(`${name} did not start under valgrind`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    const bytes = requestBytes(path, post);
+    await load(port, bytes, WARM_UP);
+    // Turning instrumentation on drops the translated code: warm up again before counting.
+    await control(child.pid, "-i", "on");
+    await load(port, bytes, 2_000);
+    await control(child.pid, "-z");
+    await load(port, bytes, requests);
+    await control(child.pid, "-d");
+    let total = 0;
+    for await (const entry of Deno.readDir(dir)) {
+      const text = await Deno.readTextFile(`${dir}/${entry.name}`);
+      const summary = /^summary: (\d+)$/m.exec(text);
+      if (summary !== null) total += Number(summary[1]);
+    }
+    return total / requests;
+  } finally {
+    child.kill();
+    await child.status;
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+await ensureValgrind();
+const counts: Record<string, Record<string, number>> = {};
+for (const [route, { path, post }] of Object.entries(routes)) {
+  for (const name of contenders) {
+    const runs: number[] = [];
+    for (let server = 0; server < servers; server++) runs.push(await count(name, path, post));
+    (counts[route] ??= {})[name] = runs.sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+  }
+}
+const others = contenders.filter((name) => name !== "ramify");
+const heads = [
+  ...contenders.map((name) => `${name} instr/req`),
+  ...others.map((name) => `${name} / ramify`),
+];
+console.log(`| route | ${heads.join(" | ")} |`);
+console.log(`| --- |${" --: |".repeat(heads.length)}`);
+for (const [route, byName] of Object.entries(counts)) {
+  const cells = contenders.map((name) => Math.round(byName[name]).toLocaleString("en-US"));
+  const ratios = others.map((name) => `${(byName[name] / byName.ramify).toFixed(2)}x`);
+  console.log(`| ${route} | ${[...cells, ...ratios].join(" | ")} |`);
+}
