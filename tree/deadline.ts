@@ -1,9 +1,10 @@
 /**
- * Deadlines. `watchDeadline` is for work that usually finishes long before its
- * deadline and is kept alive by a connection anyway (a body read, on every
- * request): one coarse ticker for all of them instead of a timer each, which
- * costs about as much as the rest of a small request; it never keeps a process
- * alive, and fires within two ticks (of 50 ms) of its time. `withDeadline`
+ * Deadlines. `arm` (an entry of one's own) and `watchDeadline` (a callback)
+ * are for work that usually finishes long before its deadline and is kept
+ * alive by a connection anyway (a body read, on every request): one coarse
+ * ticker for all of them instead of a timer each, which costs about as much as
+ * the rest of a small request; it never keeps a process alive, and fires
+ * within two ticks (of 50 ms) of its time. `withDeadline`
  * runs a call that must give up on time (a handler, a GraphQL operation, a
  * tool), with its signal.
  *
@@ -15,24 +16,31 @@
 
 const TICK_MS = 50;
 
-// An intrusive list, not a `Set`: adding and removing an entry is a few
-// pointer writes, where a set hashes every entry it holds.
-interface Watched {
-  readonly at: number;
-  readonly expire: () => void;
-  prev: Watched | undefined;
-  next: Watched | undefined;
+/**
+ * An entry of the ticker's list, which `arm` links in and `disarm` takes out;
+ * a subclass says what expiring does. The entry is the list's link itself
+ * (no set to hash it into, no closure around it): arming and disarming are a
+ * few pointer writes, on every request that reads a body.
+ */
+export abstract class Deadline {
+  /** When it expires, by the ticker's clock. */
+  at = 0;
+  prev: Deadline | undefined = undefined;
+  next: Deadline | undefined = undefined;
+  /** Called once `ms` have passed since `arm` (and at most two ticks more), unless disarmed. */
+  abstract expire(): void;
 }
 
-let first: Watched | undefined;
-let last: Watched | undefined;
+let first: Deadline | undefined;
+let last: Deadline | undefined;
 let ticker: unknown;
 let interval = TICK_MS;
 // The clock as of the last tick: a deadline is set from it, one interval
 // later than exact, so reading the time costs nothing per entry.
 let now = 0;
 
-function unlink(entry: Watched): void {
+/** Takes an entry out of the list; harmless when it is not in it. */
+export function disarm(entry: Deadline): void {
   // Only the first entry has no predecessor: any other without one is out already.
   if (entry.prev === undefined && first !== entry) return;
   if (entry.prev === undefined) first = entry.next;
@@ -48,7 +56,7 @@ function tick(): void {
   while (entry !== undefined) {
     const next = entry.next;
     if (entry.at <= now) {
-      unlink(entry);
+      disarm(entry);
       entry.expire();
     }
     entry = next;
@@ -59,27 +67,39 @@ function tick(): void {
   }
 }
 
-/**
- * Calls `expire` once `ms` have passed (and at most two ticks more), unless
- * the returned function is called first.
- */
-export function watchDeadline(ms: number, expire: () => void): () => void {
+/** Links an entry in: it expires once `ms` have passed (and at most two ticks more), unless disarmed first. */
+export function arm(entry: Deadline, ms: number): void {
   if (ticker === undefined) {
     now = Date.now();
     interval = Math.min(TICK_MS, Math.max(1, ms));
     ticker = setInterval(tick, interval);
     unref(ticker);
   }
-  const entry: Watched = {
-    at: now + ms + interval,
-    expire,
-    prev: last,
-    next: undefined,
-  };
+  entry.at = now + ms + interval;
+  entry.prev = last;
+  entry.next = undefined;
   if (last === undefined) first = entry;
   else last.next = entry;
   last = entry;
-  return () => unlink(entry);
+}
+
+class Callback extends Deadline {
+  constructor(readonly callback: () => void) {
+    super();
+  }
+  expire(): void {
+    this.callback();
+  }
+}
+
+/**
+ * Calls `expire` once `ms` have passed (and at most two ticks more), unless
+ * the returned function is called first.
+ */
+export function watchDeadline(ms: number, expire: () => void): () => void {
+  const entry = new Callback(expire);
+  arm(entry, ms);
+  return () => disarm(entry);
 }
 
 function unref(handle: unknown): void {

@@ -2,12 +2,14 @@
  * The serving benchmark under load: each contender (bench/serve/apps.ts) on
  * Deno.serve pinned to CPU 0, wrk pinned to CPU 1 on 127.0.0.1, every route
  * in turn, contenders interleaved round by round; prints the median
- * requests/second and ramify's ratios to the bare handler, Hono and oRPC, and the
+ * requests/second and ramify's ratios to each other contender, and the
  * server's CPU time per request (user + system, from /proc), which moves
  * less than throughput on a shared machine: time stolen by its neighbours is
- * not counted in it.
+ * not counted in it. The floor's ratio to Hono is printed too: no router can
+ * lead Hono by more than the floor does.
  *
  *   deno run -A bench/serve/run.ts [rounds=5] [seconds=5] [connections=64] [bun project]
+ *     [--contenders=floor,floorAsync,bare,hono,orpc,ramify]
  *
  * With a fourth argument, the contenders run on Bun.serve instead, from a
  * project that installed the npm build (see bun_server.ts for its making).
@@ -15,12 +17,15 @@
  * @module
  */
 
-const rounds = Number(Deno.args[0] ?? 5);
-const seconds = Number(Deno.args[1] ?? 5);
-const connections = Number(Deno.args[2] ?? 64);
-const bunProject = Deno.args[3];
+const positional = Deno.args.filter((arg) => !arg.startsWith("--"));
+const rounds = Number(positional[0] ?? 5);
+const seconds = Number(positional[1] ?? 5);
+const connections = Number(positional[2] ?? 64);
+const bunProject = positional[3];
 const here = new URL("./", import.meta.url).pathname;
-const contenders = ["bare", "hono", "orpc", "ramify"];
+const contenders =
+  (Deno.args.find((arg) => arg.startsWith("--contenders="))?.slice("--contenders=".length) ??
+    "floor,floorAsync,bare,hono,orpc,ramify").split(",");
 const routes: Record<string, string[]> = {
   "GET /hello": ["/hello"],
   "GET /books/{id}": ["/books/42"],
@@ -122,36 +127,46 @@ for (let round = 0; round < rounds; round++) {
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const names: Record<string, string> = {
+  floor: "floor",
+  floorAsync: "floor, async",
   bare: "bare",
   hono: "Hono",
   orpc: "oRPC",
   ramify: "ramify",
 };
-const others = contenders.filter((name) => name !== "ramify");
+/** Pairs of (leader, other) whose ratio each table prints: ramify against each other contender, and the floor against Hono. */
+const pairs: [string, string][] = [
+  ...contenders.filter((name) => name !== "ramify").map((name): [string, string] => [
+    "ramify",
+    name,
+  ]),
+  ...(contenders.includes("floor") && contenders.includes("hono")
+    ? [["floor", "hono"] as [string, string]]
+    : []),
+];
 
-/** One Markdown table: each contender's median, then ramify against each other one (higher is better for ramify). */
+/** One Markdown table: each contender's median, then each pair's ratio (above 1: the leader is ahead). */
 function table(
   measured: Record<string, Record<string, number[]>>,
   unit: string,
   cell: (value: number) => string,
-  lead: (ramify: number, other: number) => number,
+  lead: (leader: number, other: number) => number,
 ): void {
-  const ratioHeads = others.map((name) =>
-    unit === "req/s" ? `ramify / ${names[name]}` : `${names[name]} / ramify`
+  const ratioHeads = pairs.map(([leader, other]) =>
+    unit === "req/s" ? `${names[leader]} / ${names[other]}` : `${names[other]} / ${names[leader]}`
   );
   const heads = [...contenders.map((name) => `${names[name]} ${unit}`), ...ratioHeads];
   console.log(`| route | ${heads.join(" | ")} |`);
   console.log(`| --- |${" --: |".repeat(heads.length)}`);
   for (const [route, byName] of Object.entries(measured)) {
     const values = contenders.map((name) => median(byName[name]));
-    const ramify = values[contenders.indexOf("ramify")];
-    const ratios = others.map((name) =>
-      `${lead(ramify, values[contenders.indexOf(name)]).toFixed(2)}x`
+    const ratios = pairs.map(([leader, other]) =>
+      `${lead(median(byName[leader]), median(byName[other])).toFixed(2)}x`
     );
     console.log(`| ${route} | ${[...values.map(cell), ...ratios].join(" | ")} |`);
   }
 }
 
-table(results, "req/s", (n) => n.toFixed(0), (ramify, other) => ramify / other);
+table(results, "req/s", (n) => n.toFixed(0), (leader, other) => leader / other);
 console.log();
-table(cpu, "CPU/req", (n) => `${n.toFixed(1)} µs`, (ramify, other) => other / ramify);
+table(cpu, "CPU/req", (n) => `${n.toFixed(1)} µs`, (leader, other) => other / leader);

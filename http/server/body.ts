@@ -10,7 +10,7 @@
  * @module
  */
 
-import { watchDeadline } from "../../tree/deadline.ts";
+import { arm, Deadline, disarm, watchDeadline } from "../../tree/deadline.ts";
 
 /** The body's bytes, or why there are none. */
 export type BodyBytes =
@@ -106,35 +106,53 @@ function readDeclared(request: Request, timeoutMs: number): Promise<BodyBytes> {
 /**
  * A body read that gives up at its deadline: one promise, settled by
  * whichever comes first, with what `done`, `failed` or `late` return (or
- * rejected with what they throw). A read that never ends cannot be cancelled
- * (the body is locked by then), so the deadline does not wait for it.
+ * rejected with what they throw); once it is late, `done` and `failed` are not
+ * called at all. A read that never ends cannot be cancelled (the body is
+ * locked by then), so the deadline does not wait for it.
  */
 export function within<T, R>(
   reading: Promise<T>,
   timeoutMs: number,
-  done: (value: T) => R,
-  failed: (error: unknown) => R,
+  done: (value: T) => R | PromiseLike<R>,
+  failed: (error: unknown) => R | PromiseLike<R>,
   late: () => R,
 ): Promise<R> {
   if (!Number.isFinite(timeoutMs)) return reading.then(done, failed);
-  return new Promise((resolve, reject) => {
-    const settle = (answer: () => R) => {
-      try {
-        resolve(answer());
-      } catch (error) {
-        reject(error);
-      }
-    };
-    const forget = watchDeadline(timeoutMs, () => settle(late));
-    reading.then(
-      (value) => {
-        forget();
-        settle(() => done(value));
-      },
-      (error) => {
-        forget();
-        settle(() => failed(error));
-      },
-    );
+  let race!: Race<T, R>;
+  const raced = new Promise<R>((resolve, reject) => {
+    race = new Race(resolve, reject, late);
   });
+  arm(race, timeoutMs);
+  reading.then(
+    (value) => race.settle(done, value),
+    (error) => race.settle(failed, error),
+  );
+  return raced;
+}
+
+/** The deadline entry of one `within`: it is its own list link, so a read costs one object. */
+class Race<T, R> extends Deadline {
+  settled = false;
+  constructor(
+    readonly resolve: (value: R | PromiseLike<R>) => void,
+    readonly reject: (error: unknown) => void,
+    readonly late: () => R,
+  ) {
+    super();
+  }
+
+  expire(): void {
+    this.settle(this.late, undefined);
+  }
+
+  settle<V>(answer: (value: V) => R | PromiseLike<R>, value: V): void {
+    if (this.settled) return;
+    this.settled = true;
+    disarm(this);
+    try {
+      this.resolve(answer(value));
+    } catch (error) {
+      this.reject(error);
+    }
+  }
 }

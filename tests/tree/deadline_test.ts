@@ -1,7 +1,7 @@
 // The shared deadline ticker: an entry fires once and not before its time; a
 // forgotten one never fires, wherever it sits in the list.
 import assert from "node:assert/strict";
-import { watchDeadline } from "../../tree/deadline.ts";
+import { arm, Deadline, disarm, watchDeadline } from "../../tree/deadline.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -34,4 +34,25 @@ Deno.test("watchDeadline: an entry added by an expiring one still fires", async 
   });
   await sleep(400);
   assert.deepEqual(fired, ["first", "second"]);
+});
+
+Deno.test("arm: an entry of one's own expires once; a disarmed one never, and may be armed again", async () => {
+  class Entry extends Deadline {
+    fired = 0;
+    expire() {
+      this.fired++;
+    }
+  }
+  const kept = new Entry();
+  const dropped = new Entry();
+  const again = new Entry();
+  arm(kept, 20);
+  arm(dropped, 20);
+  arm(again, 20);
+  disarm(dropped);
+  disarm(again);
+  disarm(again); // twice is harmless
+  arm(again, 20);
+  await sleep(300);
+  assert.deepEqual([kept.fired, dropped.fired, again.fired], [1, 0, 1]);
 });
