@@ -22,9 +22,7 @@ import { type OpenApiOptions, toOpenApiFromRoute } from "../openapi/openapi.ts";
 import { toRouter } from "./router/mod.ts";
 import { type HttpOperation, type HttpRoute, listOperations } from "./route.ts";
 import { toJsonSchema } from "../../tree/schema.ts";
-import { splitUrl } from "./path.ts";
-import { problem } from "./respond.ts";
-import { corsPolicy, withCors } from "./cors.ts";
+import { op } from "../../tree/construct.ts";
 
 /**
  * Options of {@linkcode createFetch}: the router's, the projection's, and the
@@ -46,8 +44,7 @@ export interface CreateFetchOptions extends RouterOptions, HttpProjectionOptions
   readonly router?: (route: HttpRoute, opts: RouterOptions) => FetchHandler;
 }
 
-const OPENAPI_PATH = "/openapi.json";
-const DOCUMENT_ALLOW = "GET, HEAD, OPTIONS";
+const DOCUMENT_SEGMENT = "openapi.json";
 
 /**
  * The fetch handler of a tree: its routes, and its OpenAPI document unless
@@ -70,9 +67,10 @@ const DOCUMENT_ALLOW = "GET, HEAD, OPTIONS";
  */
 export function createFetch(tree: Node, opts: CreateFetchOptions = {}): FetchHandler {
   const route = httpProjection(tree, opts);
-  const router = (opts.router ?? toRouter)(route, opts);
-  if (opts.openapi === false) return router;
-  if (route.children["openapi.json"]?.methods.GET !== undefined) {
+  const compile = opts.router ?? toRouter;
+  if (opts.openapi === false) return compile(route, opts);
+  const mounted = route.children[DOCUMENT_SEGMENT];
+  if (mounted?.methods.GET !== undefined) {
     throw new Error(
       "createFetch: the tree routes GET /openapi.json itself; pass openapi: false or rename it",
     );
@@ -82,54 +80,48 @@ export function createFetch(tree: Node, opts: CreateFetchOptions = {}): FetchHan
   const base = opts.basePath === undefined || opts.basePath === "/"
     ? ""
     : opts.basePath.replace(/\/$/, "");
-  const documentPath = base + OPENAPI_PATH;
   let body: Promise<Uint8Array> | undefined;
-  const documentBody = () =>
-    body ??= toOpenApiFromRoute(route, {
-      ...opts.document,
-      servers: opts.document?.servers ?? (base === "" ? undefined : [{ url: base }]),
-    }).then((doc) => new TextEncoder().encode(JSON.stringify(doc)));
-  const cors = opts.cors === undefined ? undefined : corsPolicy(opts.cors);
-  // Other methods stay the tree's: it may route them at this path.
-  const answersOptions = route.children["openapi.json"] === undefined;
-  const serveDocument = async (request: Request, head: boolean): Promise<Response> => {
+  const document = op(async () => {
     try {
-      const bytes = await documentBody();
-      return new Response(head ? null : bytes.slice(), {
+      const bytes = await (body ??= toOpenApiFromRoute(route, {
+        ...opts.document,
+        servers: opts.document?.servers ?? (base === "" ? undefined : [{ url: base }]),
+      }).then((doc) => new TextEncoder().encode(JSON.stringify(doc))));
+      return new Response(bytes.slice(), {
         headers: {
           "content-type": "application/json",
           "content-length": String(bytes.byteLength),
         },
       });
     } catch (error) {
+      // Built again on the next request; this one is a reported 500.
       body = undefined;
-      opts.onError?.(error, request);
-      return problem(500);
+      throw error;
     }
+  });
+  // The document is one more GET route of the router (beside whatever else the
+  // tree routes at that path): HEAD, OPTIONS, 405, CORS and the base path come
+  // with it, and no request pays for a check of its own.
+  const operation: HttpOperation = {
+    method: "GET",
+    path: `/${DOCUMENT_SEGMENT}`,
+    params: [],
+    steps: [],
+    node: document as Node as HttpOperation["node"],
+    tags: { readOnly: true, idempotent: true },
+    response: "json",
   };
-  const answerDocument = async (request: Request): Promise<Response> => {
-    const method = request.method;
-    let response: Response;
-    if (method === "GET" || method === "HEAD") {
-      response = await serveDocument(request, method === "HEAD");
-    } else if (method === "OPTIONS" && answersOptions) {
-      if (cors !== undefined && request.headers.has("access-control-request-method")) {
-        return cors.preflight(request, DOCUMENT_ALLOW);
-      }
-      response = new Response(null, { status: 204, headers: { allow: DOCUMENT_ALLOW } });
-    } else {
-      return router(request);
-    }
-    return cors === undefined ? response : withCors(response, cors, request.headers.get("origin"));
-  };
-  // Not `async`: any other path gets the router's own promise, and a URL that
-  // does not hold the document's path anywhere is not split again.
-  return (request) => {
-    const url = request.url;
-    return url.includes(documentPath) && splitUrl(url).path === documentPath
-      ? answerDocument(request)
-      : router(request);
-  };
+  return compile({
+    ...route,
+    children: {
+      ...route.children,
+      [DOCUMENT_SEGMENT]: {
+        children: mounted?.children ?? {},
+        ...(mounted?.param === undefined ? {} : { param: mounted.param }),
+        methods: { ...mounted?.methods, GET: operation },
+      },
+    },
+  }, opts);
 }
 
 function checkDescribable(operation: HttpOperation): void {

@@ -20,7 +20,10 @@ Deno.test("GET /openapi.json is built once and cached; openapi: false turns it o
     assert.match(doc.openapi, /^3\.1\./);
     assert.deepEqual(Object.keys(doc.paths["/books/{bookId}"]).sort(), ["delete", "get", "put"]);
     assert.ok(doc.paths["/books/list"].get !== undefined);
-    await problemOf(await fetch(`${base}/openapi.json`, { method: "POST" }), 404);
+    // Another method is 405, as on any route, with what is allowed.
+    const post = await fetch(`${base}/openapi.json`, { method: "POST" });
+    assert.equal(post.headers.get("allow"), "GET, HEAD, OPTIONS");
+    await problemOf(post, 405);
   });
   await withServer(createFetch(bookstoreTree(), { openapi: false }), async (base) => {
     await problemOf(await fetch(`${base}/openapi.json`), 404);
@@ -195,5 +198,28 @@ Deno.test("CORS keeps the Vary of a passed-through response, even with immutable
       assert.ok(vary.includes("Accept-Encoding"), `${path}: ${vary}`);
       assert.ok(vary.includes("Origin"), `${path}: ${vary}`);
     }
+  });
+});
+
+Deno.test("the document shares its path with the tree's other methods there; HEAD gives its length", async () => {
+  const tree = api({
+    "openapi.json": op(() => "posted", http.post),
+    ping: op(() => "pong", http.get),
+  });
+  await withServer(createFetch(tree), async (base) => {
+    const doc = await jsonOf(await fetch(`${base}/openapi.json`)) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    // The document describes the tree, not itself.
+    assert.deepEqual(Object.keys(doc.paths["/openapi.json"]), ["post"]);
+    assert.equal(await jsonOf(await fetch(`${base}/openapi.json`, { method: "POST" })), "posted");
+    const options = await fetch(`${base}/openapi.json`, { method: "OPTIONS" });
+    assert.deepEqual([...allowOf(options)].sort(), ["GET", "HEAD", "OPTIONS", "POST"]);
+    await options.body?.cancel();
+    const head = await fetch(`${base}/openapi.json`, { method: "HEAD" });
+    assert.equal(head.status, 200);
+    const length = Number(head.headers.get("content-length"));
+    assert.equal(length, (await (await fetch(`${base}/openapi.json`)).arrayBuffer()).byteLength);
+    assert.equal((await head.arrayBuffer()).byteLength, 0);
   });
 });
