@@ -48,7 +48,13 @@ const TOO_LARGE = (): BodyBytes => ({ ok: false, reason: "too-large" });
 
 /** A Content-Length as a number, when it is one (digits only: no sign, space or exponent). */
 export function declaredLength(contentLength: string | null): number | undefined {
-  return contentLength !== null && /^\d+$/.test(contentLength) ? Number(contentLength) : undefined;
+  // A loop, not a regular expression: a tenth of a small POST's own cost less.
+  if (contentLength === null || contentLength.length === 0) return undefined;
+  for (let i = 0; i < contentLength.length; i++) {
+    const code = contentLength.charCodeAt(i);
+    if (code < 48 || code > 57) return undefined;
+  }
+  return Number(contentLength);
 }
 
 async function readStream(

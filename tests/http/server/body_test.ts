@@ -1,8 +1,8 @@
-// A body read against its deadline (`within`): one answer, from whichever
-// comes first; once late, the read's own outcome is never looked at, so no
-// handler can run after the 408 was given.
+// A Content-Length read strictly, and a body read against its deadline
+// (`within`): one answer, from whichever comes first; once late, the read's
+// own outcome is never looked at, so no handler can run after the 408.
 import assert from "node:assert/strict";
-import { within } from "../../../http/server/body.ts";
+import { declaredLength, within } from "../../../http/server/body.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -53,4 +53,13 @@ Deno.test("within: a late read gives late's answer, and done is never called aft
 
 Deno.test("within: without a finite deadline it is the read itself", async () => {
   assert.equal(await within(Promise.resolve(3), Infinity, (n) => n + 1, () => 0, () => 0), 4);
+});
+
+Deno.test("declaredLength: digits only, or no length at all", () => {
+  assert.equal(declaredLength("42"), 42);
+  assert.equal(declaredLength("007"), 7);
+  assert.equal(declaredLength("0"), 0);
+  for (const spoiled of [null, "", "+4", "-1", "4 ", " 4", "1e3", "0x10", "4.0", "\u0663", "NaN"]) {
+    assert.equal(declaredLength(spoiled), undefined, `${spoiled}`);
+  }
 });
