@@ -1,18 +1,20 @@
 /**
- * The serving benchmark as instruction counts: each contender (apps.ts) on
- * Deno.serve under valgrind's callgrind, a fixed number of requests per
- * route after a warm-up, and the user-space instructions the server ran per
- * request, the median of three servers. Unlike time, the count does not move
- * with the neighbours of a shared machine: the same code and requests mostly
- * give the same count within a fraction of a percent (now and then a server
- * whose compiler decided otherwise is off by a tenth, which the median drops),
- * so changes of a few percent can be seen. It leaves
- * out the kernel (sockets, loopback), which costs every contender alike and,
- * on these machines, about twice the user-space part; so a ratio here is wider
- * than the same ratio under wrk (`run.ts`).
+ * The serving benchmark as instruction counts: each contender (apps.ts) under
+ * valgrind's callgrind, a fixed number of requests per route after a warm-up,
+ * and the user-space instructions the server ran per request, the median of
+ * three servers. Unlike time, the count does not move with the neighbours of
+ * a shared machine: the same code and requests mostly give the same count
+ * within a fraction of a percent (now and then a server whose compiler decided
+ * otherwise is off by a tenth, which the median drops), so a change of a few
+ * percent can be seen. The kernel's part (sockets, loopback) is not counted;
+ * under wrk (`run.ts`) the ratios of CPU time per request have followed the
+ * ratios of these counts.
  *
- *   deno run -A bench/serve/count.ts [requests=10000] [contenders=floor,floorAsync,bare,hono,ramify] [servers=3]
+ *   deno run -A bench/serve/count.ts [requests=10000]
+ *     [contenders=floor,floorAsync,bare,hono,ramify] [servers=3] [bun project]
  *
+ * With a fourth argument, the contenders run on Bun.serve instead, from a
+ * project that installed the npm build (see bun_server.ts for its making).
  * valgrind (Debian package) is installed when missing.
  *
  * @module
@@ -23,6 +25,7 @@ import { POST_BODY } from "./apps.ts";
 const requests = Number(Deno.args[0] ?? 10_000);
 const contenders = (Deno.args[1] ?? "floor,floorAsync,bare,hono,ramify").split(",");
 const servers = Number(Deno.args[2] ?? 3);
+const bunProject = Deno.args[3];
 const here = new URL("./", import.meta.url).pathname;
 const routes: Record<string, { path: string; post: boolean }> = {
   "GET /hello": { path: "/hello", post: false },
@@ -93,15 +96,15 @@ async function control(pid: number, ...args: string[]): Promise<void> {
 async function count(name: string, path: string, post: boolean): Promise<number> {
   const dir = await Deno.makeTempDir();
   const port = 19_000 + Math.floor(Math.random() * 1_000);
+  const server = bunProject === undefined
+    ? [Deno.execPath(), "run", "-A", `${here}server.ts`]
+    : [`${bunProject}/node_modules/.bin/bun`, `${bunProject}/bun_server.ts`];
   const child = new Deno.Command("valgrind", {
     args: [
       "--tool=callgrind",
       "--instr-atstart=no",
       `--callgrind-out-file=${dir}/out`,
-      Deno.execPath(),
-      "run",
-      "-A",
-      `${here}server.ts`,
+      ...server,
       name,
       String(port),
     ],
