@@ -107,6 +107,27 @@ export function ramify(): (request: Request) => Promise<Response> {
   );
 }
 
+/** A contender's handler, as Deno.serve and Bun.serve both take it. */
+export type Handler = (request: Request) => Response | Promise<Response>;
+
+/** The contender of that name, built alone (each server runs one), or undefined. */
+export function contender(name: string): Handler | undefined {
+  switch (name) {
+    case "floor":
+      return floor;
+    case "floorAsync":
+      return floorAsync;
+    case "bare":
+      return bare;
+    case "hono":
+      return hono();
+    case "orpc":
+      return orpc();
+    case "ramify":
+      return ramify();
+  }
+}
+
 /** The body of every POST, in process and on the wire. */
 export const POST_BODY = '{"title":"Dune","author":"Frank Herbert"}';
 

@@ -6,20 +6,14 @@
 //     && cp /path/to/ramify/bench/serve/{apps,bun_server}.ts . \
 //     && taskset -c 0 npx bun bun_server.ts <floor|floorAsync|bare|hono|orpc|ramify> <port>
 // then wrk pinned to CPU 1 as bench/serve/run.ts does.
-import { bare, floor, floorAsync, hono, orpc, ramify } from "./apps.ts";
+import { contender } from "./apps.ts";
 
 const [name, port] = (globalThis as unknown as { process: { argv: string[] } }).process.argv.slice(
   2,
 );
-const handlers: Record<string, (request: Request) => Response | Promise<Response>> = {
-  floor,
-  floorAsync,
-  bare,
-  hono: hono(),
-  orpc: orpc(),
-  ramify: ramify(),
-};
+const handler = contender(name);
+if (handler === undefined) throw new Error(`no contender ${name}`);
 const bun = (globalThis as unknown as {
   Bun: { serve(options: { port: number; hostname: string; fetch: unknown }): unknown };
 }).Bun;
-bun.serve({ port: Number(port), hostname: "127.0.0.1", fetch: handlers[name] });
+bun.serve({ port: Number(port), hostname: "127.0.0.1", fetch: handler });

@@ -1,19 +1,8 @@
 // One contender of the serving benchmark on Deno.serve:
 //   deno run -A bench/serve/server.ts <floor|floorAsync|bare|hono|orpc|ramify> <port>
-import { bare, floor, floorAsync, hono, orpc, ramify } from "./apps.ts";
+import { contender } from "./apps.ts";
 
 const [name, port] = Deno.args;
-const handlers = {
-  floor,
-  floorAsync,
-  bare,
-  hono: hono(),
-  orpc: orpc(),
-  ramify: ramify(),
-} as Record<
-  string,
-  (request: Request) => Response | Promise<Response>
->;
-const handler = handlers[name];
+const handler = contender(name);
 if (handler === undefined) throw new Error(`no contender ${name}`);
 Deno.serve({ port: Number(port), hostname: "127.0.0.1", onListen() {} }, handler);
