@@ -22,7 +22,8 @@ import { type OpenApiOptions, toOpenApiFromRoute } from "../openapi/openapi.ts";
 import { toRouter } from "./router/mod.ts";
 import { type HttpOperation, type HttpRoute, listOperations } from "./route.ts";
 import { toJsonSchema } from "../../tree/schema.ts";
-import { op } from "../../tree/construct.ts";
+import { api, op } from "../../tree/construct.ts";
+import { http } from "../verbs.ts";
 
 /**
  * Options of {@linkcode createFetch}: the router's, the projection's, and the
@@ -98,19 +99,13 @@ export function createFetch(tree: Node, opts: CreateFetchOptions = {}): FetchHan
       body = undefined;
       throw error;
     }
-  });
+  }, http.get);
   // The document is one more GET route of the router (beside whatever else the
   // tree routes at that path): HEAD, OPTIONS, 405, CORS and the base path come
-  // with it, and no request pays for a check of its own.
-  const operation: HttpOperation = {
-    method: "GET",
-    path: `/${DOCUMENT_SEGMENT}`,
-    params: [],
-    steps: [],
-    node: document as Node as HttpOperation["node"],
-    tags: { readOnly: true, idempotent: true },
-    response: "json",
-  };
+  // with it, and no request pays for a check of its own. The projection makes
+  // its operation, as it makes every other.
+  const operation = httpProjection(api({ [DOCUMENT_SEGMENT]: document }))
+    .children[DOCUMENT_SEGMENT].methods.GET!;
   return compile({
     ...route,
     children: {
