@@ -2,7 +2,7 @@
 // what went wrong (a problem's title and detail, a schema's issues).
 
 import { InputError, OutputError } from "../tree/call.ts";
-import { httpErrorOf, issuesLine, problemLine } from "../http/server/problem.ts";
+import { httpErrorOf, issuesLine, problemLine } from "../http/web/problem.ts";
 import { ClientError } from "../http/client/client_error.ts";
 
 /** `422 Unprocessable Content: name: Too small`, `404 Not Found: No book 9`, ... */

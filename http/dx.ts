@@ -15,9 +15,9 @@
  * @module
  */
 
-export { DEFAULT_COLLAPSE, deriveVerb, httpProjection } from "./server/projection.ts";
-export type { HttpProjectionOptions } from "./server/projection.ts";
-export { crud } from "./server/crud.ts";
+export { DEFAULT_COLLAPSE, deriveVerb, httpProjection } from "./route/projection.ts";
+export type { HttpProjectionOptions } from "./route/projection.ts";
+export { crud } from "./route/crud.ts";
 export type {
   CrudBranch,
   CrudChildren,
@@ -25,4 +25,4 @@ export type {
   CrudLeaf,
   CrudOperation,
   CrudOptions,
-} from "./server/crud.ts";
+} from "./route/crud.ts";

@@ -15,13 +15,13 @@
  */
 export { http } from "./verbs.ts";
 export type { HttpHelpers, MoveBundle, VerbBundle } from "./verbs.ts";
-export { listOperations } from "./server/route.ts";
-export type { HttpOperation, HttpRoute, ResponseKind } from "./server/route.ts";
+export { listOperations } from "./route/route.ts";
+export type { HttpOperation, HttpRoute, ResponseKind } from "./route/route.ts";
 export type { TreeStep } from "../tree/node.ts";
 export { createFetch } from "./server/fetch.ts";
 export type { CreateFetchOptions } from "./server/fetch.ts";
-export { createRouter } from "./server/dispatch.ts";
-export type { ContextFunction, FetchHandler, RouterOptions } from "./server/dispatch.ts";
+export { createRouter } from "./server/router.ts";
+export type { FetchHandler, RouterOptions } from "./server/router.ts";
 export {
   compiledCharMatcher,
   compiledCharRouter,
@@ -29,22 +29,22 @@ export {
   radixRouter,
   toRouter,
   trieMatcher,
-} from "./server/router/mod.ts";
+} from "./server/matchers/mod.ts";
 export type {
   MatcherStrategy,
   PathMatch,
   PathMatcher,
   PatternSegment,
   RouteDefinition,
-} from "./server/router/mod.ts";
-export { HttpError } from "./server/problem.ts";
-export { auth } from "./server/auth.ts";
-export type { AuthOptions, CredentialSource } from "./server/auth.ts";
-export type { HttpErrorOptions, Problem } from "./server/problem.ts";
-export { corsPolicy, withCors } from "./server/cors.ts";
-export type { CorsOptions, CorsPolicy } from "./server/cors.ts";
-export { tokenBucket } from "./server/rate_limit.ts";
-export type { RateLimit, RateLimiter, TokenBucketOptions } from "./server/rate_limit.ts";
+} from "./server/matchers/mod.ts";
+export { HttpError } from "./web/problem.ts";
+export { auth } from "./web/auth.ts";
+export type { AuthOptions, CredentialSource } from "./web/auth.ts";
+export type { HttpErrorOptions, Problem } from "./web/problem.ts";
+export { corsPolicy, withCors } from "./web/cors.ts";
+export type { CorsOptions, CorsPolicy } from "./web/cors.ts";
+export { tokenBucket } from "./web/rate_limit.ts";
+export type { RateLimit, RateLimiter, TokenBucketOptions } from "./web/rate_limit.ts";
 export { toOpenApi, toOpenApiFromRoute } from "./openapi/openapi.ts";
 export type { OpenApiDocument, OpenApiOperation, OpenApiOptions } from "./openapi/openapi.ts";
 export { ClientError } from "./client/client_error.ts";

@@ -33,10 +33,10 @@
 
 import type { Node } from "../tree/node.ts";
 import { createFetch, type CreateFetchOptions } from "../http/server/fetch.ts";
-import type { ContextFunction } from "../http/server/dispatch.ts";
-import { httpProjection } from "../http/server/projection.ts";
-import { problem } from "../http/server/respond.ts";
-import { splitUrl } from "../http/server/path.ts";
+import type { ContextFunction } from "../http/server/router.ts";
+import { httpProjection } from "../http/route/projection.ts";
+import { problem } from "../http/web/respond.ts";
+import { splitUrl } from "../http/route/path.ts";
 import type { HttpGraphQLServerOptions } from "../graphql/server/http.ts";
 import type { BunWebSocketHandler, WsHandlerOptions } from "../graphql/server/ws.ts";
 import type { McpHandlerOptions } from "../tools/mcp.ts";

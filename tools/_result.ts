@@ -6,7 +6,7 @@
 import type { HandlerContext } from "../tree/node.ts";
 import { createCall, InputError } from "../tree/call.ts";
 import { isAsyncIterable, isPlainObject, setOwn } from "../tree/object.ts";
-import { httpErrorOf, issuesLine, problemLine } from "../http/server/problem.ts";
+import { httpErrorOf, issuesLine, problemLine } from "../http/web/problem.ts";
 import { isCancellation, withDeadline } from "../tree/deadline.ts";
 import { extended } from "../tree/context.ts";
 import type { ToolEntry } from "./_collect.ts";

@@ -36,7 +36,7 @@ import type { Node } from "../tree/node.ts";
 import { collectTools, type ToolEntry } from "./_collect.ts";
 import { runTool } from "./_result.ts";
 import { type LegacySessions, legacySessions } from "./_sessions.ts";
-import { type RateLimit, rateLimited, retryAfter } from "../http/server/rate_limit.ts";
+import { type RateLimit, rateLimited, retryAfter } from "../http/web/rate_limit.ts";
 
 /**
  * Options of the MCP server, over either transport.

@@ -185,19 +185,78 @@ export function createCall(leaf: Node, opts: CreateCallOptions = {}): LeafCall {
     : inputDates.length === 0
     ? (value: unknown) => parsed(input, value, InputError, captures)
     : (value: unknown) => parsed(input, reviveDates(value, inputDates), InputError, captures);
-  let call: LeafCall = checkInput === undefined ? handler : (value, context) => {
-    const checked = checkInput(value);
-    return checked instanceof Promise
-      ? checked.then((valid) => handler(valid, context))
-      : handler(checked, context);
-  };
+  // No input schema: the leaf takes no input but its captures, on every surface.
+  let call: LeafCall = checkInput === undefined
+    ? (value, context) => handler(capturesOf(value, captures), context)
+    : (value, context) => {
+      const checked = checkInput(value);
+      return checked instanceof Promise
+        ? checked.then((valid) => handler(valid, context))
+        : handler(checked, context);
+    };
   if (middleware.length > 0) call = chained(leaf, middleware, call);
   if (errors !== undefined && Object.keys(errors).length > 0) call = raising(call, errors);
+  const handled = call;
+  call = (value, context) => withoutPromises(handled(value, context));
   const checkResult = output === undefined ? undefined : resultChecker(output);
   const checked: LeafCall = checkResult === undefined
     ? call
     : (value, context) => checkResult(call(value, context));
   return opts.replies === "keep" ? checked : (value, context) => unwrapped(checked(value, context));
+}
+
+/** The captures alone, as own keys of a fresh object: all a leaf without an input schema gets. */
+function capturesOf(value: unknown, captures: readonly string[]): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  if (captures.length === 0 || !isPlainObject(value)) return input;
+  for (const name of captures) if (Object.hasOwn(value, name)) setOwn(input, name, value[name]);
+  return input;
+}
+
+/**
+ * A result (or a stream's item) as it is, unless it holds a promise: that is
+ * no value to send, and left alone it could reject with nobody listening and
+ * take the process down. Every promise found is given a handler, and the
+ * call is a server fault naming where the first one was.
+ */
+function withoutPromises(result: unknown): unknown {
+  if (result instanceof Promise) return result.then(withoutPromises);
+  if (typeof result !== "object" || result === null) return result;
+  if (isAsyncIterable(result) && !(result instanceof Reply)) return promiseFreeItems(result);
+  const at = promiseIn(result instanceof Reply ? result.value : result, "", 0);
+  if (at === undefined) return result;
+  throw new TypeError(
+    `The result holds a promise at ${at === "" ? "(root)" : at.slice(1)}; await it before returning`,
+  );
+}
+
+const MAX_RESULT_DEPTH = 64;
+
+/** The path of the first promise (or other thenable) inside a plain value; every promise found is handled. */
+function promiseIn(value: unknown, path: string, depth: number): string | undefined {
+  if (typeof value !== "object" || value === null || depth > MAX_RESULT_DEPTH) return undefined;
+  if (typeof (value as { then?: unknown }).then === "function") {
+    if (value instanceof Promise) value.catch(() => {});
+    return path;
+  }
+  let found: string | undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const at = promiseIn(value[i], `${path}.${i}`, depth + 1);
+      found ??= at;
+    }
+  } else if (isPlainObject(value)) {
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      const at = promiseIn(value[key], `${path}.${key}`, depth + 1);
+      found ??= at;
+    }
+  }
+  return found;
+}
+
+async function* promiseFreeItems(source: AsyncIterable<unknown>): AsyncGenerator<unknown> {
+  for await (const item of source) yield withoutPromises(item);
 }
 
 /** A declared error thrown by the call (at once or later) comes out matched with its declaration. */

@@ -34,3 +34,59 @@ export function extended(context: HandlerContext, added: unknown): HandlerContex
   ) as HandlerContext;
   return assignOwn(copy, added);
 }
+
+/**
+ * The surface a call came through.
+ *
+ * @example
+ * ```ts
+ * import type { Surface } from "@ramify/api/tree";
+ *
+ * const textual: Surface[] = ["mcp", "cli"];
+ * ```
+ */
+export type Surface = "http" | "graphql" | "mcp" | "cli";
+
+/**
+ * What a server knows of a call when it makes its context: the surface, the
+ * web request where the transport has one (HTTP, GraphQL over HTTP, the
+ * WebSocket's upgrade request, MCP over HTTP), and a GraphQL WebSocket's
+ * `connectionParams`.
+ *
+ * @example
+ * ```ts
+ * import type { ContextSource } from "@ramify/api/tree";
+ *
+ * const tenantOf = (source: ContextSource) => source.request?.headers.get("x-tenant") ?? "public";
+ * ```
+ */
+export interface ContextSource {
+  /** Which surface the call came through. */
+  readonly surface: Surface;
+  /** The web request, where the transport has one (MCP over stdio and the CLI have none). */
+  readonly request?: Request;
+  /** What a GraphQL WebSocket client sent in `connection_init`. */
+  readonly connectionParams?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Makes the values handlers and middleware see in their context, beside
+ * `request` and `signal`: the `context` option of every server (HTTP, GraphQL
+ * over HTTP and WebSocket, MCP over HTTP and stdio, the command line, and
+ * `serve`). It may be asynchronous; an `HttpError` it throws is the answer.
+ *
+ * @typeParam S what the server tells it: `ContextSource`, or a narrower one
+ *   (the HTTP router's always has a `request`)
+ *
+ * @example
+ * ```ts
+ * import type { ContextFunction } from "@ramify/api/tree";
+ *
+ * const context: ContextFunction = ({ request }) => ({
+ *   tenant: request?.headers.get("x-tenant") ?? "public",
+ * });
+ * ```
+ */
+export type ContextFunction<S extends ContextSource = ContextSource> = (
+  source: S,
+) => Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>>;

@@ -58,4 +58,20 @@ export type {
 export { Reply, reply, setCookieValue } from "./reply.ts";
 export type { Cookie, ReplyInit } from "./reply.ts";
 export { LeafError } from "./errors.ts";
+export { HttpError } from "./http_error.ts";
+export type { HttpErrorOptions, Problem } from "./http_error.ts";
+export {
+  Cancelled,
+  classify,
+  codeOfStatus,
+  failureLine,
+  issuesLine,
+  statusLine,
+  TimedOut,
+} from "./failure.ts";
+export type { Failure, FailureKind } from "./failure.ts";
+export { failureOf, runCall } from "./run.ts";
+export { labelOf, leavesOf } from "./leaves.ts";
+export type { LeafEntry } from "./leaves.ts";
+export type { ContextFunction, ContextSource, Surface } from "./context.ts";
 export type { ErrorDeclaration, ErrorDeclarations, LeafErrorOptions } from "./errors.ts";

@@ -22,7 +22,7 @@
  */
 
 import { GraphQLError } from "graphql";
-import { type HttpError, httpErrorOf } from "../../http/server/problem.ts";
+import { type HttpError, httpErrorOf } from "../../http/web/problem.ts";
 
 /**
  * What an error maps to: a code (the error's own message is kept), a code with

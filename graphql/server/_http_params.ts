@@ -2,7 +2,7 @@
 // POST's JSON body within the limits; what is refused says why.
 
 import { nestsDeeper } from "../../tree/object.ts";
-import { readBodyBytes } from "../../http/server/body.ts";
+import { readBodyBytes } from "../../http/web/body.ts";
 import { APPLICATION_JSON, isUtf8, unquote } from "./_http_media.ts";
 
 /** Why a request is refused before execution: a status, a message and a code. */

@@ -55,11 +55,11 @@ import {
   parse,
 } from "graphql";
 import type { HandlerContext, Node } from "../../tree/node.ts";
-import { httpErrorOf } from "../../http/server/problem.ts";
+import { httpErrorOf } from "../../http/web/problem.ts";
 import { assignOwn } from "../../tree/context.ts";
-import { problem } from "../../http/server/respond.ts";
-import { splitUrl } from "../../http/server/path.ts";
-import { type CorsOptions, corsPolicy, withCors } from "../../http/server/cors.ts";
+import { problem } from "../../http/web/respond.ts";
+import { splitUrl } from "../../http/route/path.ts";
+import { type CorsOptions, corsPolicy, withCors } from "../../http/web/cors.ts";
 import { graphqlErrors } from "../schema/errors.ts";
 import { createGraphQLServer, type GraphQLServerOptions, type PreparedDocument } from "./server.ts";
 import {
@@ -70,7 +70,7 @@ import {
 } from "./_http_media.ts";
 import { fromJson, fromSearch, type Params, readJson, Refusal } from "./_http_params.ts";
 import { isMultipart, readMultipart } from "./_http_multipart.ts";
-import { type RateLimit, rateLimited, retryAfter } from "../../http/server/rate_limit.ts";
+import { type RateLimit, rateLimited, retryAfter } from "../../http/web/rate_limit.ts";
 import { getSafety } from "./_http_safe.ts";
 
 /**

@@ -102,9 +102,9 @@
  */
 
 import { handleProtocols } from "graphql-ws";
-import { HttpError } from "../../http/server/problem.ts";
-import { errorResponse, problem } from "../../http/server/respond.ts";
-import { rateLimited, retryAfter } from "../../http/server/rate_limit.ts";
+import { HttpError } from "../../http/web/problem.ts";
+import { errorResponse, problem } from "../../http/web/respond.ts";
+import { rateLimited, retryAfter } from "../../http/web/rate_limit.ts";
 import type { GraphQLServer } from "./server.ts";
 import { type Connect, createConnect, type ProtocolConnection } from "./_ws_protocol.ts";
 import type { WsHandlerOptions } from "./ws_options.ts";

@@ -1,4 +1,4 @@
-import type { RateLimit } from "../../http/server/rate_limit.ts";
+import type { RateLimit } from "../../http/web/rate_limit.ts";
 
 /**
  * The options of the GraphQL-over-WebSocket handlers (`createWsHandler`,

@@ -27,8 +27,8 @@
  */
 
 import type { Node } from "../../tree/node.ts";
-import { httpProjection, type HttpProjectionOptions } from "../server/projection.ts";
-import type { HttpRoute } from "../server/route.ts";
+import { httpProjection, type HttpProjectionOptions } from "../route/projection.ts";
+import type { HttpRoute } from "../route/route.ts";
 import type { Client } from "./client_types.ts";
 import { manifestOfRoute } from "./to_manifest.ts";
 import { type ClientTransportOptions, createClientFromManifest } from "./remote.ts";

@@ -17,7 +17,7 @@
  * @module
  */
 
-import type { Problem } from "../server/problem.ts";
+import type { Problem } from "../web/problem.ts";
 
 /**
  * Options of {@linkcode ClientError}.

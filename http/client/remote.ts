@@ -30,7 +30,7 @@ import type {
   ClientRequest,
   Send,
 } from "./extension.ts";
-import { encodeSegment } from "../server/path.ts";
+import { encodeSegment } from "../route/path.ts";
 import { readEvents } from "./_sse.ts";
 import type { Client } from "./client_types.ts";
 import { type Captures, materialize, shapeOf } from "./shape.ts";

@@ -16,8 +16,8 @@
 
 import type { Node } from "../../tree/node.ts";
 import { datePathsOf } from "../../tree/schema.ts";
-import { httpProjection, type HttpProjectionOptions } from "../server/projection.ts";
-import { type HttpRoute, listOperations } from "../server/route.ts";
+import { httpProjection, type HttpProjectionOptions } from "../route/projection.ts";
+import { type HttpRoute, listOperations } from "../route/route.ts";
 import type { ClientManifest } from "./manifest.ts";
 
 /**

@@ -7,8 +7,8 @@ import { isVoidSchema, type JsonSchema, toJsonSchema } from "../../tree/schema.t
 import { tagsOf } from "../../tree/tags.ts";
 import { securityOf } from "../../tree/middleware.ts";
 import type { ErrorDeclarations } from "../../tree/errors.ts";
-import type { HttpOperation } from "../server/route.ts";
-import { coercionPlan } from "../server/coerce.ts";
+import type { HttpOperation } from "../route/route.ts";
+import { coercionPlan } from "../web/coerce.ts";
 import type { ComponentRegistry } from "./_components.ts";
 
 /**

@@ -20,8 +20,8 @@
 
 import type { Node } from "../../tree/node.ts";
 import type { JsonSchema } from "../../tree/schema.ts";
-import { httpProjection } from "../server/projection.ts";
-import { type HttpOperation, type HttpRoute, listOperations } from "../server/route.ts";
+import { httpProjection } from "../route/projection.ts";
+import { type HttpOperation, type HttpRoute, listOperations } from "../route/route.ts";
 import { ComponentRegistry } from "./_components.ts";
 import { securityOf } from "../../tree/middleware.ts";
 import {

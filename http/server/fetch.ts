@@ -16,11 +16,11 @@
  */
 
 import type { Node } from "../../tree/node.ts";
-import { httpProjection, type HttpProjectionOptions } from "./projection.ts";
-import type { FetchHandler, RouterOptions } from "./dispatch.ts";
+import { httpProjection, type HttpProjectionOptions } from "../route/projection.ts";
+import type { FetchHandler, RouterOptions } from "./router.ts";
 import { type OpenApiOptions, toOpenApiFromRoute } from "../openapi/openapi.ts";
-import { toRouter } from "./router/mod.ts";
-import { type HttpOperation, type HttpRoute, listOperations } from "./route.ts";
+import { toRouter } from "./matchers/mod.ts";
+import { type HttpOperation, type HttpRoute, listOperations } from "../route/route.ts";
 import { toJsonSchema } from "../../tree/schema.ts";
 import { api, op } from "../../tree/construct.ts";
 import { http } from "../verbs.ts";

@@ -8,8 +8,8 @@
 import assert from "node:assert/strict";
 import { api, op } from "@ramify/api/tree";
 import { createFetch, http } from "@ramify/api/http";
-import { resultResponse } from "../../../http/server/respond.ts";
-import { mergeInput } from "../../../http/server/_request.ts";
+import { resultResponse } from "../../../http/web/respond.ts";
+import { mergeInput } from "../../../http/web/request.ts";
 import { withServer } from "../../support/server.ts";
 
 /** A small seeded generator (mulberry32). */

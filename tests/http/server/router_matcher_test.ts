@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { compiledCharMatcher } from "../../../http/server/router/compiled/matcher.ts";
-import { radixMatcher } from "../../../http/server/router/radix/matcher.ts";
-import { trieMatcher } from "../../../http/server/router/trie/matcher.ts";
+import { compiledCharMatcher } from "../../../http/server/matchers/compiled/matcher.ts";
+import { radixMatcher } from "../../../http/server/matchers/radix/matcher.ts";
+import { trieMatcher } from "../../../http/server/matchers/trie/matcher.ts";
 import type {
   MatcherStrategy,
   PatternSegment,
   RouteDefinition,
-} from "../../../http/server/router/types.ts";
+} from "../../../http/server/matchers/types.ts";
 
 const strategies: [string, MatcherStrategy][] = [
   ["trie", trieMatcher],

@@ -1,10 +1,12 @@
 /**
- * Errors as RFC 9457 problem details (`application/problem+json`), and
- * `HttpError`, with which a handler chooses its status.
+ * `HttpError`: what a handler throws to answer with a chosen status (400 to
+ * 599), and the problem body it carries. It lives in the tree because every
+ * surface renders it (HTTP as problem+json, GraphQL as an error with a code,
+ * MCP and the command line as a status line), not HTTP alone.
  *
  * @example
  * ```ts
- * import { HttpError } from "@ramify/api/http";
+ * import { HttpError } from "@ramify/api";
  *
  * function read({ id }: { id: string }) {
  *   throw new HttpError(404, `No book ${id}`);
@@ -14,8 +16,7 @@
  * @module
  */
 
-import type { ValidationIssue } from "../../tree/schema.ts";
-import { LeafError } from "../../tree/errors.ts";
+import type { ValidationIssue } from "./schema.ts";
 
 const TITLES: Readonly<Record<number, string>> = {
   400: "Bad Request",
@@ -32,6 +33,7 @@ const TITLES: Readonly<Record<number, string>> = {
   422: "Unprocessable Content",
   428: "Precondition Required",
   429: "Too Many Requests",
+  499: "Client Closed Request",
   500: "Internal Server Error",
   501: "Not Implemented",
   502: "Bad Gateway",
@@ -44,7 +46,7 @@ const TITLES: Readonly<Record<number, string>> = {
  *
  * @example
  * ```ts
- * import type { Problem } from "@ramify/api/http";
+ * import type { Problem } from "@ramify/api/tree";
  *
  * const problem: Problem = { type: "about:blank", title: "Not Found", status: 404 };
  * ```
@@ -71,7 +73,7 @@ export interface Problem {
  *
  * @example
  * ```ts
- * import type { HttpErrorOptions } from "@ramify/api/http";
+ * import type { HttpErrorOptions } from "@ramify/api/tree";
  *
  * const opts: HttpErrorOptions = { headers: { "retry-after": "5" } };
  * ```
@@ -100,7 +102,7 @@ export interface HttpErrorOptions {
  *
  * @example
  * ```ts
- * import { HttpError } from "@ramify/api/http";
+ * import { HttpError } from "@ramify/api";
  *
  * const error = new HttpError(409, "The book is already reserved");
  * console.log(error.status, error.problem.title); // 409 "Conflict"
@@ -141,7 +143,8 @@ export class HttpError extends Error {
   }
 }
 
-function titleOf(status: number): string {
+/** The reason phrase of a status, for problem titles and status lines. */
+export function titleOf(status: number): string {
   return TITLES[status] ?? (status >= 500 ? "Server Error" : "Client Error");
 }
 
@@ -176,44 +179,3 @@ function checkedHeaders(init: ConstructorParameters<typeof Headers>[0]): Headers
   return headers;
 }
 
-/**
- * What a surface answers for a thrown error, when it is the caller's to see:
- * an `HttpError` as it is, a declared `LeafError` (its status filled in by the
- * call path) as the problem of its status with its `code` and `data`.
- * `undefined` for anything else: a crash, masked by every surface.
- */
-export function httpErrorOf(error: unknown): HttpError | undefined {
-  if (error instanceof HttpError) return error;
-  if (error instanceof LeafError && error.status !== undefined) {
-    return new HttpError(error.status, error.message, {
-      code: error.code,
-      ...(error.data === undefined ? {} : { data: error.data }),
-      cause: error,
-    });
-  }
-  return undefined;
-}
-
-/**
- * A problem as one line, for surfaces that speak text (MCP tool results, the
- * command line): `404 Not Found: No book 9`, the detail left out when it only
- * repeats the title.
- */
-export function problemLine(
-  status: number,
-  title: string,
-  detail?: string,
-  code?: string,
-): string {
-  const head = code === undefined ? `${status} ${title}` : `${status} ${title} [${code}]`;
-  return detail === undefined || detail === title || detail === code ? head : `${head}: ${detail}`;
-}
-
-/** Validation issues as one line: `title: Too small; pages: Expected a number`. */
-export function issuesLine(
-  issues: readonly { readonly path?: readonly unknown[]; readonly message?: string }[],
-): string {
-  return issues.map(({ path, message }) =>
-    path === undefined || path.length === 0 ? message : `${path.join(".")}: ${message}`
-  ).join("; ");
-}

@@ -12,7 +12,7 @@
 
 import { HttpError } from "./problem.ts";
 import { isAsyncIterable } from "../../tree/object.ts";
-import type { ResponseKind } from "./route.ts";
+import type { ResponseKind } from "../route/route.ts";
 import { eventStream, type EventStreamOptions } from "./sse.ts";
 import { type Reply, setCookieValue } from "../../tree/reply.ts";
 

@@ -5,7 +5,7 @@
 
 import { flawOf, isPlainObject, nestsDeeper, setOwn } from "../../tree/object.ts";
 import { HttpError } from "./problem.ts";
-import { decodeCapture } from "./path.ts";
+import { decodeCapture } from "../route/path.ts";
 import { declaredLength, readBodyBytes, within } from "./body.ts";
 
 /** Query string to own properties; a repeated key gives an array of its values. */

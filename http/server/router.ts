@@ -24,15 +24,15 @@ import type { HandlerContext, HttpVerb } from "../../tree/node.ts";
 import { createCall, InputError, type LeafCall } from "../../tree/call.ts";
 import { isAsyncIterable, setOwn } from "../../tree/object.ts";
 import { withDeadline } from "../../tree/deadline.ts";
-import type { HttpOperation, HttpRoute, ResponseKind } from "./route.ts";
-import type { MatcherStrategy, PatternSegment, RouteDefinition } from "./router/types.ts";
-import { HttpError, httpErrorOf } from "./problem.ts";
+import type { HttpOperation, HttpRoute, ResponseKind } from "../route/route.ts";
+import type { MatcherStrategy, PatternSegment, RouteDefinition } from "./matchers/types.ts";
+import { HttpError, httpErrorOf } from "../web/problem.ts";
 import { assignOwn } from "../../tree/context.ts";
 import { Reply } from "../../tree/reply.ts";
-import { type CorsOptions, type CorsPolicy, corsPolicy, withCors } from "./cors.ts";
-import { encodeSegment, splitUrl } from "./path.ts";
-import { type BodyLimits, mergeInput, parseQuery, readBody } from "./_request.ts";
-import { coerceStrings, type CoercionPlan, coercionPlan } from "./coerce.ts";
+import { type CorsOptions, type CorsPolicy, corsPolicy, withCors } from "../web/cors.ts";
+import { encodeSegment, splitUrl } from "../route/path.ts";
+import { type BodyLimits, mergeInput, parseQuery, readBody } from "../web/request.ts";
+import { coerceStrings, type CoercionPlan, coercionPlan } from "../web/coerce.ts";
 import {
   errorResponse,
   headOf,
@@ -40,8 +40,8 @@ import {
   replyResponse,
   resultResponse,
   valueResponse,
-} from "./respond.ts";
-import { type RateLimit, rateLimited, retryAfter } from "./rate_limit.ts";
+} from "../web/respond.ts";
+import { type RateLimit, rateLimited, retryAfter } from "../web/rate_limit.ts";
 
 /**
  * Options of the routers and of `createFetch`.

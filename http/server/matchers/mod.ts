@@ -22,8 +22,8 @@
  * @module
  */
 
-import type { HttpRoute } from "../route.ts";
-import { createRouter, type FetchHandler, type RouterOptions } from "../dispatch.ts";
+import type { HttpRoute } from "../../route/route.ts";
+import { createRouter, type FetchHandler, type RouterOptions } from "../router.ts";
 import { trieMatcher } from "./trie/matcher.ts";
 import { radixMatcher } from "./radix/matcher.ts";
 import { compiledCharMatcher } from "./compiled/matcher.ts";

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { HttpError } from "./problem.ts";
+import { HttpError } from "../../tree/http_error.ts";
 
 /** The raw pathname and query string of a request URL, without parsing a URL object. */
 export function splitUrl(url: string): { path: string; query: string } {

@@ -13,7 +13,7 @@
 
 import type { JsonSchema } from "../../tree/schema.ts";
 import { setOwn } from "../../tree/object.ts";
-import { checkDepth } from "./_request.ts";
+import { checkDepth } from "./request.ts";
 
 type Kind =
   | { readonly type: "number" | "integer" | "boolean" | "object" | "string" | "any" }

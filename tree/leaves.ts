@@ -1,0 +1,91 @@
+/**
+ * The one walk of a tree to its leaves, used by every projection (HTTP routes,
+ * GraphQL fields, MCP tools, CLI commands): each leaf with the steps that lead
+ * to it, the child names on the way and the captures bound above it, in tree
+ * order (a node's own handler, then its children as written, then its
+ * fallback). And the one way to name a leaf in a message.
+ *
+ * @example
+ * ```ts
+ * import { api, leavesOf, op } from "@ramify/api/tree";
+ *
+ * const tree = api({ books: api({}, { fallback: { name: "id", subtree: api({ read: op(() => 1) }) } }) });
+ * const [entry] = leavesOf(tree);
+ * console.log(entry.names, entry.captures, entry.label); // ["books", "read"] ["id"] "books/{id}/read"
+ * ```
+ *
+ * @module
+ */
+
+import { isLeaf, type Leaf, type Node, type TreeStep } from "./node.ts";
+
+/**
+ * A leaf of a tree and where it sits.
+ *
+ * @example
+ * ```ts
+ * import type { LeafEntry } from "@ramify/api/tree";
+ *
+ * const describe = (entry: LeafEntry) => `${entry.label} takes ${entry.captures.join(", ")}`;
+ * ```
+ */
+export interface LeafEntry {
+  /** The leaf itself. */
+  readonly leaf: Leaf<never, unknown>;
+  /** The steps from the root: child names and fallback edges. */
+  readonly steps: readonly TreeStep[];
+  /** The child names on the path (fallback edges add none): what surfaces name it by. */
+  readonly names: readonly string[];
+  /** The fallback names above it: the keys the address binds in its input. */
+  readonly captures: readonly string[];
+  /** The leaf's place for messages: `books/{bookId}/read`, or `(root)`. */
+  readonly label: string;
+}
+
+/**
+ * Every leaf of the tree, in tree order.
+ *
+ * @example
+ * ```ts
+ * import { api, leavesOf, op } from "@ramify/api/tree";
+ *
+ * const names = leavesOf(api({ ping: op(() => "pong") })).map((entry) => entry.label);
+ * console.log(names); // ["ping"]
+ * ```
+ */
+export function leavesOf(tree: Node): LeafEntry[] {
+  const entries: LeafEntry[] = [];
+  const visit = (node: Node, steps: readonly TreeStep[]) => {
+    if (isLeaf(node)) entries.push(entryOf(node, steps));
+    for (const [name, child] of Object.entries(node.children ?? {})) {
+      visit(child, [...steps, { kind: "child", name }]);
+    }
+    if (node.fallback !== undefined) {
+      visit(node.fallback.subtree, [...steps, { kind: "fallback", name: node.fallback.name }]);
+    }
+  };
+  visit(tree, []);
+  return entries;
+}
+
+function entryOf(leaf: Leaf<never, unknown>, steps: readonly TreeStep[]): LeafEntry {
+  const names: string[] = [];
+  const captures: string[] = [];
+  for (const step of steps) (step.kind === "child" ? names : captures).push(step.name);
+  return { leaf, steps, names, captures, label: labelOf(steps) };
+}
+
+/**
+ * A leaf's place, as every surface's messages write it: `books/{bookId}/read`.
+ *
+ * @example
+ * ```ts
+ * import { labelOf } from "@ramify/api/tree";
+ *
+ * console.log(labelOf([{ kind: "child", name: "books" }, { kind: "fallback", name: "id" }])); // "books/{id}"
+ * ```
+ */
+export function labelOf(steps: readonly TreeStep[]): string {
+  if (steps.length === 0) return "(root)";
+  return steps.map((step) => step.kind === "child" ? step.name : `{${step.name}}`).join("/");
+}
