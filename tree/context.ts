@@ -70,6 +70,24 @@ export interface ContextSource {
 }
 
 /**
+ * What a server that always has a web request tells its context function (the
+ * HTTP router, `createFetch`, GraphQL over HTTP): `request` is always there.
+ *
+ * @example
+ * ```ts
+ * import type { ContextFunction, RequestContextSource } from "@ramify/api/tree";
+ *
+ * const context: ContextFunction<RequestContextSource> = ({ request }) => ({
+ *   tenant: request.headers.get("x-tenant"),
+ * });
+ * ```
+ */
+export interface RequestContextSource extends ContextSource {
+  /** The web request. */
+  readonly request: Request;
+}
+
+/**
  * Makes the values handlers and middleware see in their context, beside
  * `request` and `signal`: the `context` option of every server (HTTP, GraphQL
  * over HTTP and WebSocket, MCP over HTTP and stdio, the command line, and

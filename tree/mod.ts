@@ -73,5 +73,10 @@ export type { Failure, FailureKind } from "./failure.ts";
 export { failureOf, runCall } from "./run.ts";
 export { labelOf, leavesOf } from "./leaves.ts";
 export type { LeafEntry } from "./leaves.ts";
-export type { ContextFunction, ContextSource, Surface } from "./context.ts";
+export type {
+  ContextFunction,
+  ContextSource,
+  RequestContextSource,
+  Surface,
+} from "./context.ts";
 export type { ErrorDeclaration, ErrorDeclarations, LeafErrorOptions } from "./errors.ts";

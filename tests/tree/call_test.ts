@@ -17,9 +17,58 @@ async function failure(run: () => unknown): Promise<unknown> {
   throw new Error("the call did not fail");
 }
 
-Deno.test("createCall: a leaf without schemas is called as its bare handler where replies are kept (HTTP)", () => {
-  const leaf = op(() => "pong");
-  assert.equal(createCall(leaf, { replies: "keep" }), leaf.handler);
+Deno.test("createCall: a leaf without an input schema takes no input but its captures", async () => {
+  const seen: unknown[] = [];
+  const leaf = op((input: unknown) => void seen.push(input));
+  await createCall(leaf)({ title: "Dune", __proto__: { polluted: true } }, {});
+  await createCall(leaf, { captures: ["bookId"] })({ bookId: "9", title: "Dune" }, {});
+  await createCall(leaf, { captures: ["bookId"] })("not an object", {});
+  assert.deepEqual(seen, [{}, { bookId: "9" }, {}]);
+  assert.equal(Object.getPrototypeOf(seen[1]), Object.prototype);
+  // A value given at once stays synchronous: no promise, no tick.
+  assert.equal(createCall(op(() => "pong"), { replies: "keep" })({}, {}), "pong");
+});
+
+Deno.test("createCall: a result holding a promise is a fault naming where, and its rejection is handled", async () => {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (event: PromiseRejectionEvent) => {
+    unhandled.push(event.reason);
+    event.preventDefault();
+  };
+  globalThis.addEventListener("unhandledrejection", onUnhandled);
+  try {
+    const lazy = op(() => ({
+      id: "1",
+      author: Promise.reject(new Error("lazy")),
+      reviews: [{ by: Promise.reject(new Error("lazier")) }],
+    }));
+    const error = await failure(() => createCall(lazy)({}, {}));
+    assert.ok(error instanceof TypeError);
+    assert.match(error.message, /at author; await it/);
+    const later = op(() => Promise.resolve([{ at: Promise.resolve(1) }]));
+    assert.match(String(await failure(() => createCall(later)({}, {}))), /at 0\.at/);
+    const thenable = op(() => ({ query: { then: () => {} } }));
+    assert.match(String(await failure(() => createCall(thenable)({}, {}))), /at query/);
+    const stream = op(async function* () {
+      yield { ok: true };
+      yield { late: Promise.reject(new Error("in a stream")) };
+    }, { tags: { streaming: true } });
+    const items: unknown[] = [];
+    const failed = await failure(async () => {
+      for await (const item of await createCall(stream)({}, {}) as AsyncIterable<unknown>) {
+        items.push(item);
+      }
+    });
+    assert.deepEqual(items, [{ ok: true }]);
+    assert.match(String(failed), /at late/);
+    // Data that merely looks deep, or holds no promise, passes untouched.
+    const plain = { a: [1, { b: new Date(0) }], c: null };
+    assert.equal(await createCall(op(() => plain))({}, {}), plain);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.deepEqual(unhandled, []);
+  } finally {
+    globalThis.removeEventListener("unhandledrejection", onUnhandled);
+  }
 });
 
 Deno.test("createCall: the result is the output schema's parsed value, unknown keys stripped", async () => {

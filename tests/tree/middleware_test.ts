@@ -131,7 +131,7 @@ Deno.test("declared errors: matched with meta.errors, their data checked; undecl
     if (id === "bad") throw new LeafError("NOT_FOUND", { data: { id: 9 } });
     if (id === "odd") throw new LeafError("ODD");
     throw new LeafError("NOT_FOUND", { data: { id, extra: true } });
-  }, { errors });
+  }, { errors, input: z.object({ id: z.string() }) });
   const failure = async (id: string): Promise<LeafError> =>
     await Promise.resolve(createCall(read)({ id }, {})).then(
       () => assert.fail("resolved"),
