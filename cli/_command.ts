@@ -1,10 +1,15 @@
 // From the words of a command line to a node of the tree: each word selects
 // a child by its own name, or is the value a fallback captures. Global flags
-// may stand anywhere; the first other flag ends the words.
+// may stand anywhere; the first other flag ends the words. A leaf reached is
+// a command of the tree's table: its call prepared once, its flags read once.
 
 import { parseArgs } from "node:util";
 import type { Node, TreeStep } from "../tree/node.ts";
 import { isLeaf } from "../tree/node.ts";
+import { createCall, type LeafCall } from "../tree/call.ts";
+import { type LeafEntry, leavesOf } from "../tree/leaves.ts";
+import { type JsonSchema, toJsonSchema } from "../tree/schema.ts";
+import { type Flag, flagsOf } from "./_flags.ts";
 import { didYouMean, nearest, UsageError } from "./_usage.ts";
 
 /** The flags every command takes. */
@@ -92,4 +97,56 @@ export function commandOf(selected: Pick<Selected, "steps" | "captures">): strin
   return selected.steps.map((step) =>
     step.kind === "child" ? step.name : selected.captures[capture++][1]
   ).join(" ");
+}
+
+/** A leaf as a command: where it sits, its prepared call, and its flags once read. */
+export interface Command {
+  readonly entry: LeafEntry;
+  readonly call: LeafCall;
+  /** Whether the leaf declares an input: without one it takes no flags, only its captures. */
+  readonly takesInput: boolean;
+  flags?: readonly Flag[];
+}
+
+// One table per tree, so a program that runs many command lines prepares each call once.
+const tables = new WeakMap<Node, ReadonlyMap<string, Command>>();
+
+/** The command of the leaf the steps lead to. */
+export function commandAt(tree: Node, steps: readonly TreeStep[]): Command {
+  let table = tables.get(tree);
+  if (table === undefined) {
+    table = new Map(
+      leavesOf(tree).map((entry) => [keyOf(entry.steps), {
+        entry,
+        call: createCall(entry.leaf, { captures: entry.captures }),
+        takesInput: entry.leaf.meta.input !== undefined,
+      }]),
+    );
+    tables.set(tree, table);
+  }
+  return table.get(keyOf(steps))!;
+}
+
+/** The leaf's flags, from its input schema's JSON Schema (none without one); captures are words. */
+export function flagsOfCommand(command: Command): readonly Flag[] {
+  if (command.flags !== undefined) return command.flags;
+  const { leaf, captures, label } = command.entry;
+  let schema: JsonSchema | undefined;
+  try {
+    schema = leaf.meta.input === undefined ? undefined : toJsonSchema(leaf.meta.input, "input");
+  } catch (error) {
+    throw new Error(
+      `the input schema of ${label} has no JSON Schema form: ${
+        error instanceof Error ? error.message : String(error)
+      }`,
+      { cause: error },
+    );
+  }
+  command.flags = flagsOf(schema, captures);
+  return command.flags;
+}
+
+// Steps as a key: a child named "{id}" and a fallback named "id" stay apart.
+function keyOf(steps: readonly TreeStep[]): string {
+  return JSON.stringify(steps.map((step) => [step.kind, step.name]));
 }

@@ -1,33 +1,71 @@
-// A failed command as one line: the status the HTTP surface would answer and
-// what went wrong (a problem's title and detail, a schema's issues).
+// A failed command as one line on standard error and its exit code. In
+// process, the line is the tree's for the failure (the status the HTTP surface
+// would answer first); remote, it is read from the problem the server sent.
 
-import { InputError, OutputError } from "../tree/call.ts";
-import { httpErrorOf, issuesLine, problemLine } from "../http/web/problem.ts";
+import type { HandlerContext } from "../tree/node.ts";
+import { failureLine, issuesLine, statusLine } from "../tree/failure.ts";
+import { titleOf } from "../tree/http_error.ts";
+import { failureOf } from "../tree/run.ts";
 import { ClientError } from "../http/client/client_error.ts";
 
-/** `422 Unprocessable Content: name: Too small`, `404 Not Found: No book 9`, ... */
-export function describeError(error: unknown): string {
-  if (error instanceof InputError) {
-    return `422 Unprocessable Content: ${issuesLine(error.issues)}`;
-  }
-  const http = httpErrorOf(error);
-  if (http !== undefined) {
-    return problemLine(http.status, http.problem.title, http.problem.detail, http.problem.code);
-  }
+/** What a failed command writes and exits with. */
+export interface Failed {
+  /** The line, without `error: ` and the newline. */
+  readonly line: string;
+  /** 1 the command failed; 130 it was cancelled (as a shell reports Ctrl-C). */
+  readonly exitCode: number;
+  /** A fault: the thrown value goes to `onError`, the line says no more than `500 Internal Server Error`. */
+  readonly fault: boolean;
+  /** The thrown value. */
+  readonly error: unknown;
+}
+
+/** 128 + SIGINT: what a shell reports for a command Ctrl-C stopped. */
+export const CANCELLED_EXIT = 130;
+
+/** A failure of a call made for `context` (whose signal is the caller's): the tree's one line for it. */
+export function failedCall(error: unknown, context: HandlerContext): Failed {
+  const failure = failureOf(error, context);
+  return {
+    line: failureLine(failure),
+    exitCode: failure.kind === "cancelled" ? CANCELLED_EXIT : 1,
+    fault: failure.kind === "fault",
+    error: failure.error,
+  };
+}
+
+/**
+ * A failure of a call sent to a server: the problem it answered with, or the
+ * server out of reach; anything else is classified as in process.
+ */
+export function failedRemoteCall(error: unknown, context: HandlerContext): Failed {
   if (error instanceof ClientError) {
     const problem = error.problem;
-    const issues = (problem as { issues?: unknown } | undefined)?.issues;
-    const title = problem?.title ?? error.statusText;
-    if (Array.isArray(issues) && issues.length > 0) {
-      return `${error.status} ${title}: ${issuesLine(issues)}`;
-    }
-    return problemLine(error.status, title, problem?.detail, error.code);
+    const issues = problem?.issues;
+    const detail = Array.isArray(issues) && issues.length > 0
+      ? issuesLine(issues)
+      : problem?.detail;
+    const code = typeof problem?.code === "string" ? problem.code : undefined;
+    return {
+      line: statusLine(
+        error.status,
+        problem?.title ?? (error.statusText || titleOf(error.status)),
+        detail,
+        code,
+      ),
+      exitCode: 1,
+      fault: false,
+      error,
+    };
   }
-  if (error instanceof OutputError) {
-    return "500 Internal Server Error: the result does not match the command's output schema";
-  }
+  // fetch rejects with a TypeError when no connection could be made.
   if (error instanceof TypeError && /fetch|connect/i.test(error.message)) {
-    return `the server could not be reached: ${error.message}`;
+    return {
+      line: `the server could not be reached: ${error.message}`,
+      exitCode: 1,
+      fault: false,
+      error,
+    };
   }
-  return `500 Internal Server Error: ${error instanceof Error ? error.message : String(error)}`;
+  return failedCall(error, context);
 }

@@ -21,7 +21,7 @@ export function helpOf(
   program: string,
   command: string,
   node: Node,
-  flags: readonly Flag[] | undefined,
+  flags: readonly Flag[],
 ): string {
   const lines: string[] = [];
   const prefix = [program, command].filter(Boolean).join(" ");
@@ -31,10 +31,8 @@ export function helpOf(
     lines.push(`Usage: ${prefix} [flags]`, "");
     if (typeof description === "string") lines.push(description, "");
     if (tags !== "") lines.push(`Tags: ${tags}`, "");
-    if (flags !== undefined && flags.length > 0) {
+    if (flags.length > 0) {
       lines.push("Flags:", ...table(flags.map((flag) => [flagUsage(flag), flagNotes(flag)])), "");
-    } else if (flags === undefined) {
-      lines.push("Flags: any --name value (the leaf has no input schema)", "");
     }
   }
   const children = Object.entries(node.children ?? {});

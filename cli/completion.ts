@@ -16,9 +16,7 @@
 
 import type { Node } from "../tree/node.ts";
 import { isLeaf } from "../tree/node.ts";
-import { toJsonSchema } from "../tree/schema.ts";
-import { flagsOf } from "./_flags.ts";
-import { GLOBAL_OPTIONS, select } from "./_command.ts";
+import { commandAt, flagsOfCommand, GLOBAL_OPTIONS, select, type Selected } from "./_command.ts";
 import { UsageError } from "./_usage.ts";
 
 const SHELLS = ["bash", "zsh", "fish"] as const;
@@ -82,21 +80,17 @@ export function completionScript(shell: string, program: string): string {
  * ```
  */
 export function completionsFor(tree: Node, words: readonly string[]): string[] {
-  let node: Node;
-  let captures: string[];
+  let selected: Selected;
   try {
-    const selected = select(tree, words.filter((word) => !word.startsWith("-")));
-    node = selected.node;
-    captures = selected.captures.map(([name]) => name);
+    selected = select(tree, words.filter((word) => !word.startsWith("-")));
   } catch {
     return [];
   }
-  const next = Object.keys(node.children ?? {});
-  if (isLeaf(node)) {
-    const schema = node.meta.input === undefined
-      ? undefined
-      : toJsonSchema(node.meta.input, "input");
-    for (const flag of flagsOf(schema, captures)) next.push(`--${flag.name}`);
+  const next = Object.keys(selected.node.children ?? {});
+  if (isLeaf(selected.node)) {
+    for (const flag of flagsOfCommand(commandAt(tree, selected.steps))) {
+      next.push(`--${flag.name}`);
+    }
     for (const name of Object.keys(GLOBAL_OPTIONS)) next.push(`--${name}`);
   }
   return next;

@@ -1,39 +1,52 @@
 /**
  * The command-line projection: every tree is also a command line. Words select
  * branches and leaves by the tree's own names (a fallback takes the next word
- * as its capture), flags come from the leaf's input schema, and the leaf runs
- * through the one call path, in this process or, with `--url`, on a running
- * server through the typed HTTP client. See `docs/cli.md` for the grammar.
+ * as its capture), flags come from the leaf's input schema (a leaf without one
+ * takes none), and the leaf runs through its call, prepared once, in this
+ * process or, with `--url`, on a running server through the typed HTTP
+ * client. See `docs/cli.md` for the grammar.
  *
  * Exit codes: 0 done; 1 the command failed (invalid input, an `HttpError`, a
- * crash, a refused confirmation); 2 the command line is wrong.
+ * fault, a timeout, a refused confirmation); 2 the command line is wrong; 130
+ * the call was cancelled (Ctrl-C under {@linkcode mainCli}, or `opts.signal`).
  *
  * @example
  * ```ts
+ * import { z } from "zod";
  * import { api, op } from "@ramify/api/tree";
  * import { runCli } from "@ramify/api/cli";
  *
- * const tree = api({ greet: op(({ name }: { name: string }) => `hi ${name}`) });
+ * const tree = api({
+ *   greet: op(({ name }) => `hi ${name}`, { input: z.object({ name: z.string() }) }),
+ * });
  * const code = await runCli(tree, ["greet", "--name", "Ann"]); // prints "hi Ann"
  * ```
  *
  * @module
  */
 
-import { parseArgs } from "node:util";
+import { inspect, parseArgs } from "node:util";
 import process from "node:process";
-import type { Node } from "../tree/node.ts";
-import { isLeaf, type Leaf } from "../tree/node.ts";
-import { createCall } from "../tree/call.ts";
-import { extended } from "../tree/context.ts";
+import type { HandlerContext, Node } from "../tree/node.ts";
+import { isLeaf } from "../tree/node.ts";
+import { assignOwn, type ContextFunction } from "../tree/context.ts";
+import { Cancelled } from "../tree/failure.ts";
 import { isAsyncIterable, isPlainObject } from "../tree/object.ts";
-import { toJsonSchema } from "../tree/schema.ts";
+import { runCall } from "../tree/run.ts";
 import { tagsOf } from "../tree/tags.ts";
 import { createClient, type FetchLike } from "../http/client/client.ts";
-import { commandOf, GLOBAL_OPTIONS, select, type Selected } from "./_command.ts";
-import { applyFlags, type Flag, flagsOf } from "./_flags.ts";
+import {
+  type Command,
+  commandAt,
+  commandOf,
+  flagsOfCommand,
+  GLOBAL_OPTIONS,
+  select,
+  type Selected,
+} from "./_command.ts";
+import { applyFlags, type Flag } from "./_flags.ts";
 import { helpOf } from "./_help.ts";
-import { describeError } from "./_errors.ts";
+import { CANCELLED_EXIT, failedCall, failedRemoteCall } from "./_errors.ts";
 import { didYouMean, UsageError } from "./_usage.ts";
 import { completionScript, completionsFor } from "./completion.ts";
 import { type CliIo, processIo } from "./io.ts";
@@ -45,7 +58,11 @@ import { type CliIo, processIo } from "./io.ts";
  * ```ts
  * import type { CliOptions } from "@ramify/api/cli";
  *
- * const opts: CliOptions = { name: "bookstore", baseUrl: "http://localhost:8000" };
+ * const opts: CliOptions = {
+ *   name: "bookstore",
+ *   context: ({ surface }) => ({ caller: surface }),
+ *   timeoutMs: 30_000,
+ * };
  * ```
  */
 export interface CliOptions {
@@ -64,10 +81,29 @@ export interface CliOptions {
    * handlers and guards see a request holding them.
    */
   readonly headers?: ConstructorParameters<typeof Headers>[0];
-  /** Makes the values handlers and middleware see in their context, in process. */
-  readonly context?: () =>
-    | Readonly<Record<string, unknown>>
-    | Promise<Readonly<Record<string, unknown>>>;
+  /**
+   * Makes the values handlers and middleware see in their context, in
+   * process. It is told `{ surface: "cli" }`; an `HttpError` it throws is the
+   * command's failure.
+   */
+  readonly context?: ContextFunction;
+  /**
+   * Milliseconds a call in process may run: then its `signal` aborts and the
+   * command fails with `503 Service Unavailable` (exit 1). Default none.
+   */
+  readonly timeoutMs?: number;
+  /**
+   * Cancels the call: the handler's signal (or the request to the server)
+   * aborts and the command exits 130. {@linkcode mainCli} gives one that
+   * Ctrl-C aborts.
+   */
+  readonly signal?: AbortSignal;
+  /**
+   * Observes a fault in process (a crash, a result breaking its output
+   * schema), after the line `error: 500 Internal Server Error`. Default: the
+   * error is written under that line (the process is yours: nothing to mask).
+   */
+  readonly onError?: (error: unknown) => void;
 }
 
 /**
@@ -90,6 +126,9 @@ export async function runCli(
 ): Promise<number> {
   const io = opts.io ?? processIo();
   const program = opts.name ?? "cli";
+  // What a failure is judged against: the caller's signal tells a cancellation.
+  const caller: HandlerContext = opts.signal === undefined ? {} : { signal: opts.signal };
+  let remote = false;
   try {
     if (!Object.hasOwn(tree.children ?? {}, argv[0] ?? "")) {
       if (argv[0] === "completion") {
@@ -102,31 +141,31 @@ export async function runCli(
       }
     }
     const selected = select(tree, argv);
-    const command = commandOf(selected);
+    const words = commandOf(selected);
     const { node } = selected;
-    const leaf = isLeaf(node) ? node : undefined;
-    const flags = leaf === undefined ? [] : leafFlags(leaf, selected);
+    const command = isLeaf(node) ? commandAt(tree, selected.steps) : undefined;
+    const flags = command === undefined ? [] : flagsOfCommand(command);
     if (selected.help) {
-      io.out(helpOf(program, command, node, flags));
+      io.out(helpOf(program, words, node, flags));
       return 0;
     }
-    if (leaf === undefined) {
-      io.err(helpOf(program, command, node, flags));
+    if (command === undefined) {
+      io.err(helpOf(program, words, node, flags));
       throw new UsageError(
-        command === ""
+        words === ""
           ? "give a command"
-          : `"${command}" needs a command${
+          : `"${words}" needs a command${
             selected.meant === undefined ? "" : `; did you mean ${selected.meant}?`
           }`,
       );
     }
-    const { values, input } = await readLeafArgs(selected, flags, io);
-    if (tagsOf(leaf).destructive === true && values.yes !== true) {
+    const { values, input } = await readLeafArgs(selected, command, flags, io, words || program);
+    if (tagsOf(node).destructive === true && values.yes !== true) {
       if (!io.stdinIsTerminal) {
-        io.err(`error: "${command}" is destructive: pass --yes to run it without a terminal\n`);
+        io.err(`error: "${words}" is destructive: pass --yes to run it without a terminal\n`);
         return 1;
       }
-      const answer = await io.prompt(`"${command}" is destructive. Proceed? [y/N] `);
+      const answer = await io.prompt(`"${words}" is destructive. Proceed? [y/N] `);
       if (!/^\s*y(es)?\s*$/i.test(answer ?? "")) {
         io.err("aborted\n");
         return 1;
@@ -136,33 +175,31 @@ export async function runCli(
     const headers = new Headers(opts.headers);
     const token = typeof values.token === "string" ? values.token : opts.token;
     if (token !== undefined) headers.set("authorization", `Bearer ${token}`);
+    remote = url !== undefined;
+    // A leaf without an input schema takes its captures alone: whatever --input held stays here.
+    const sent = command.takesInput ? input : {};
     const result = url === undefined
-      ? await createCall(leaf, { captures: selected.captures.map(([name]) => name) })(
-        { ...input, ...Object.fromEntries(selected.captures) },
-        extended(
-          // A request standing for the command line, so guards read its credentials.
-          [...headers].length === 0
-            ? {}
-            : { request: new Request("http://localhost/", { method: "POST", headers }) },
-          await opts.context?.(),
-        ),
-      )
-      : await remoteCall(tree, url, selected, input, opts.fetch, headers);
-    await print(result, io, values.json === true);
+      ? await localCall(command, selected, sent, headers, opts)
+      : await remoteCall(tree, url, selected, sent, headers, opts);
+    await print(result, io, values.json === true, opts.signal);
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`error: ${error.message}\n`);
       return 2;
     }
-    io.err(`error: ${describeError(error)}\n`);
-    return 1;
+    const failed = remote ? failedRemoteCall(error, caller) : failedCall(error, caller);
+    io.err(`error: ${failed.line}\n`);
+    if (failed.fault) observe(opts.onError ?? ((fault) => io.err(`  ${textOf(fault)}\n`)), error);
+    return failed.exitCode;
   }
 }
 
 /**
  * Runs the command line of this process (`Deno.args`, or `process.argv` on
  * Node and Bun) and sets the process's exit code: the one line a script needs.
+ * Ctrl-C cancels the call (its handler's signal aborts; exit code 130); a
+ * second Ctrl-C exits at once.
  *
  * @example
  * ```ts ignore
@@ -176,22 +213,56 @@ export async function runCli(
 export async function mainCli(tree: Node, opts: CliOptions = {}): Promise<void> {
   const deno = (globalThis as { Deno?: { args: readonly string[] } }).Deno;
   const argv = deno?.args ?? process.argv.slice(2);
-  // `deno task cli -- books list` passes the `--` on.
-  process.exitCode = await runCli(tree, argv[0] === "--" ? argv.slice(1) : argv, opts);
+  const interrupt = new AbortController();
+  const interrupted = () => {
+    // A handler that ignores its signal must not keep the user waiting twice.
+    if (interrupt.signal.aborted) process.exit(CANCELLED_EXIT);
+    interrupt.abort(new DOMException("The command was interrupted", "AbortError"));
+  };
+  process.on("SIGINT", interrupted);
+  try {
+    // `deno task cli -- books list` passes the `--` on.
+    process.exitCode = await runCli(tree, argv[0] === "--" ? argv.slice(1) : argv, {
+      ...opts,
+      signal: opts.signal === undefined
+        ? interrupt.signal
+        : AbortSignal.any([opts.signal, interrupt.signal]),
+    });
+  } finally {
+    process.off("SIGINT", interrupted);
+  }
 }
 
-/** The leaf's flags, or `undefined` when it has no input schema (any `--name value`). */
-function leafFlags(leaf: Leaf<never, unknown>, selected: Selected): Flag[] | undefined {
-  const schema = leaf.meta.input === undefined ? undefined : toJsonSchema(leaf.meta.input, "input");
-  return schema === undefined
-    ? undefined
-    : flagsOf(schema, selected.captures.map(([name]) => name));
+/** Calls the leaf in this process, as the server would: context made, deadline kept. */
+async function localCall(
+  command: Command,
+  selected: Selected,
+  input: Record<string, unknown>,
+  headers: Headers,
+  opts: CliOptions,
+): Promise<unknown> {
+  const context: HandlerContext = {
+    ...(opts.signal === undefined ? {} : { signal: opts.signal }),
+    // A request standing for the command line, so guards read its credentials.
+    ...([...headers].length === 0
+      ? {}
+      : { request: new Request("http://localhost/", { method: "POST", headers }) }),
+  };
+  if (opts.context !== undefined) assignOwn(context, await opts.context({ surface: "cli" }));
+  return await runCall(
+    command.call,
+    { ...input, ...Object.fromEntries(selected.captures) },
+    context,
+    opts.timeoutMs,
+  );
 }
 
 async function readLeafArgs(
   selected: Selected,
-  flags: readonly Flag[] | undefined,
+  command: Command,
+  flags: readonly Flag[],
   io: CliIo,
+  typed: string,
 ): Promise<{ values: Record<string, unknown>; input: Record<string, unknown> }> {
   const options: Record<
     string,
@@ -199,7 +270,7 @@ async function readLeafArgs(
   > = {
     ...GLOBAL_OPTIONS,
   };
-  for (const flag of flags ?? []) {
+  for (const flag of flags) {
     for (const name of [flag.name, ...flag.aliases]) {
       options[name] = {
         type: flag.kind === "boolean" ? "boolean" : "string",
@@ -214,49 +285,21 @@ async function readLeafArgs(
     ({ values, positionals } = parseArgs({
       args: [...selected.rest],
       options,
-      strict: flags !== undefined,
+      strict: true,
       allowPositionals: true,
     }));
   } catch (error) {
-    throw usageOf(error, Object.keys(options));
+    throw usageOf(error, Object.keys(options), command.takesInput ? undefined : typed);
   }
   const input: Record<string, unknown> = {};
   if (typeof values.input === "string") Object.assign(input, await inputFlag(values.input, io));
-  if (flags === undefined) {
-    positionals = openFlags(selected.rest, input);
-  } else {
-    await applyFlags(flags, values, input, io.readFile);
-  }
+  await applyFlags(flags, values, input, io.readFile);
   if (positionals.length > 0) {
     const word = positionals[0];
     const children = Object.keys(selected.node.children ?? {});
     throw new UsageError(`unexpected argument "${word}"${didYouMean(word, children)}`);
   }
   return { values, input };
-}
-
-/** A leaf without an input schema takes any `--name value` (a string) or `--name` (true). */
-function openFlags(args: readonly string[], input: Record<string, unknown>): string[] {
-  const { tokens } = parseArgs({
-    args: [...args],
-    options: GLOBAL_OPTIONS,
-    strict: false,
-    allowPositionals: true,
-    tokens: true,
-  });
-  const stray: string[] = [];
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i];
-    if (token.kind === "positional") stray.push(token.value);
-    if (token.kind !== "option" || token.name in GLOBAL_OPTIONS) continue;
-    const next = tokens[i + 1];
-    if (token.value !== undefined) input[token.name] = token.value;
-    else if (next?.kind === "positional") {
-      input[token.name] = next.value;
-      i++;
-    } else input[token.name] = true;
-  }
-  return stray;
 }
 
 /** `--input`: JSON text, `@path` for a file's, `-` for standard input's. */
@@ -280,13 +323,16 @@ async function inputFlag(value: string, io: CliIo): Promise<Record<string, unkno
   return parsed;
 }
 
-function usageOf(error: unknown, known: readonly string[]): UsageError {
+/** `inputless`: the command as typed, when its leaf takes no input (so no flag of its own). */
+function usageOf(error: unknown, known: readonly string[], inputless?: string): UsageError {
   const code = (error as { code?: string }).code;
   const message = error instanceof Error ? error.message : String(error);
   if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
     const flag = /'(-{1,2}[^']+)'/.exec(message)?.[1] ?? "";
     const bare = flag.replace(/^-+/, "").split("=")[0];
-    return new UsageError(`unknown flag ${flag}${didYouMean(bare, known, "--")}`);
+    const hint = didYouMean(bare, known, "--") ||
+      (inputless === undefined ? "" : `; "${inputless}" takes no input`);
+    return new UsageError(`unknown flag ${flag}${hint}`);
   }
   if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
     return new UsageError(message.replace(/^Option '([^']+)'/, "$1:").replace(/\.$/, ""));
@@ -300,13 +346,13 @@ async function remoteCall(
   url: string,
   selected: Selected,
   input: Record<string, unknown>,
-  fetch: FetchLike | undefined,
   headers: Headers,
+  opts: CliOptions,
 ): Promise<unknown> {
   let at: unknown = createClient(tree, {
     baseUrl: url,
     headers,
-    ...(fetch === undefined ? {} : { fetch }),
+    ...(opts.fetch === undefined ? {} : { fetch: opts.fetch }),
   });
   let capture = 0;
   for (const step of selected.steps) {
@@ -315,12 +361,25 @@ async function remoteCall(
       ? holder[step.name]
       : (holder[step.name] as (value: string) => unknown)(selected.captures[capture++][1]);
   }
-  return await (at as (input: Record<string, unknown>) => Promise<unknown>)(input);
+  const send = at as (
+    input: Record<string, unknown>,
+    options: { signal?: AbortSignal },
+  ) => Promise<unknown>;
+  return await send(input, opts.signal === undefined ? {} : { signal: opts.signal });
 }
 
-async function print(result: unknown, io: CliIo, compact: boolean): Promise<void> {
+async function print(
+  result: unknown,
+  io: CliIo,
+  compact: boolean,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   if (isAsyncIterable(result)) {
-    for await (const item of result) io.out(`${JSON.stringify(item) ?? "null"}\n`);
+    for await (const item of result) {
+      // A cancelled command stops pulling; leaving the loop ends the stream.
+      if (signal?.aborted === true) throw new Cancelled(signal.reason);
+      io.out(`${JSON.stringify(item) ?? "null"}\n`);
+    }
     return;
   }
   if (result instanceof Response) {
@@ -330,4 +389,18 @@ async function print(result: unknown, io: CliIo, compact: boolean): Promise<void
   if (result === undefined) return;
   const pretty = io.stdoutIsTerminal && !compact;
   io.out(`${JSON.stringify(result, null, pretty ? 2 : undefined)}\n`);
+}
+
+/** An observer that throws must not change the exit code. */
+function observe(onError: (error: unknown) => void, error: unknown): void {
+  try {
+    onError(error);
+  } catch {
+    // Nothing more to tell: the line is written.
+  }
+}
+
+/** A fault as one line of text: `Error: the disk is full`. */
+function textOf(error: unknown): string {
+  return error instanceof Error ? String(error) : inspect(error);
 }

@@ -281,14 +281,19 @@ Deno.test("agreement: every surface gives the same status for each way a leaf fa
         name: "command line, in process",
         streams: true,
         reported: cliReported,
-        call: cliCall(tree, undefined, { timeoutMs, onError: (error) => cliReported.push(error) }),
+        call: (steps, stream) =>
+          cliCall(tree, undefined, { timeoutMs, onError: (error) => cliReported.push(error) })(
+            steps,
+            {},
+            stream,
+          ),
         failed: lineFailed,
       },
       {
         name: "command line, against the server (--url)",
         streams: true,
         reported: httpReported,
-        call: cliCall(tree, `http://${origin}`),
+        call: (steps, stream) => cliCall(tree, `http://${origin}`)(steps, {}, stream),
         failed: lineFailed,
       },
       {

@@ -1,9 +1,11 @@
 // The tools of a tree: every leaf not opted out and taking no files, named by the child names on
 // its path (a fallback adds no name: its capture becomes a required argument),
-// with its schemas as JSON Schema and its own tags as MCP annotations.
+// with its schemas as JSON Schema, its own tags as MCP annotations, and its call prepared once.
 
-import type { Leaf, Node, TreeStep } from "../tree/node.ts";
-import { isLeaf } from "../tree/node.ts";
+import type { LeafEntry } from "../tree/leaves.ts";
+import { leavesOf } from "../tree/leaves.ts";
+import type { Node } from "../tree/node.ts";
+import { createCall, type LeafCall } from "../tree/call.ts";
 import { holdsFile, type JsonSchema, toJsonSchema } from "../tree/schema.ts";
 import { tagsOf } from "../tree/tags.ts";
 import { joinPath, TOOL_NAME } from "./_names.ts";
@@ -31,7 +33,10 @@ export interface ToolDescriptor {
   readonly title: string;
   /** What the tool does (`meta.tools.description`, else `meta.description`). */
   readonly description?: string;
-  /** The arguments: a JSON Schema (2020-12) object; captures are required strings. */
+  /**
+   * The arguments: a JSON Schema (2020-12) object; captures are required
+   * strings. A leaf without an input schema takes its captures alone.
+   */
   readonly inputSchema: JsonSchema;
   /** The result's JSON Schema, when the leaf has an output schema (a stream's: a list of items). */
   readonly outputSchema?: JsonSchema;
@@ -42,11 +47,10 @@ export interface ToolDescriptor {
 /** A tool with what the server needs to call it. */
 export interface ToolEntry {
   readonly descriptor: ToolDescriptor;
-  readonly leaf: Leaf<never, unknown>;
+  /** The leaf's call, prepared once. */
+  readonly call: LeafCall;
   /** The fallback names on the path: the arguments that are captures. */
   readonly captures: readonly string[];
-  /** Whether the leaf yields a stream. */
-  readonly streaming: boolean;
 }
 
 const HINTS = [
@@ -58,90 +62,75 @@ const HINTS = [
 
 /** Every tool of the tree, in tree order; a name given twice is an error naming both leaves. */
 export function collectTools(root: Node, caller: string): ToolEntry[] {
-  const entries: ToolEntry[] = [];
-  const byName = new Map<string, readonly TreeStep[]>();
-  const visit = (node: Node, steps: readonly TreeStep[]) => {
+  const tools: ToolEntry[] = [];
+  const byName = new Map<string, string>();
+  for (const entry of leavesOf(root)) {
+    if (entry.leaf.meta.tools === false) continue;
+    const input = schemaOf(entry, "input", caller);
     // Tool arguments are JSON: a leaf whose input takes files (`format: "binary"`) is no tool.
-    const input = isLeaf(node) && node.meta?.tools !== false
-      ? schemaOf(node, "input", steps, caller)
-      : undefined;
-    if (isLeaf(node) && node.meta?.tools !== false && !holdsFile(input)) {
-      const entry = entryOf(node, steps, caller, input);
-      const other = byName.get(entry.descriptor.name);
-      if (other !== undefined) {
-        throw new Error(
-          `${caller}: ${describe(other)} and ${
-            describe(steps)
-          } both get the tool name "${entry.descriptor.name}"; give one another with meta.tools.name`,
-        );
-      }
-      byName.set(entry.descriptor.name, steps);
-      entries.push(entry);
+    if (holdsFile(input)) continue;
+    const tool = toolOf(entry, caller, input);
+    const name = tool.descriptor.name;
+    const other = byName.get(name);
+    if (other !== undefined) {
+      throw new Error(
+        `${caller}: ${other} and ${
+          placeOf(entry)
+        } both get the tool name "${name}"; give one another with meta.tools.name`,
+      );
     }
-    for (const [name, child] of Object.entries(node.children ?? {})) {
-      visit(child, [...steps, { kind: "child", name }]);
-    }
-    if (node.fallback !== undefined) {
-      visit(node.fallback.subtree, [...steps, { kind: "fallback", name: node.fallback.name }]);
-    }
-  };
-  visit(root, []);
-  return entries;
+    byName.set(name, placeOf(entry));
+    tools.push(tool);
+  }
+  return tools;
 }
 
-function entryOf(
-  leaf: Leaf<never, unknown>,
-  steps: readonly TreeStep[],
-  caller: string,
-  input: JsonSchema | undefined,
-): ToolEntry {
+function toolOf(entry: LeafEntry, caller: string, input: JsonSchema | undefined): ToolEntry {
+  const { leaf, names, captures } = entry;
   const own = leaf.meta.tools === false ? undefined : leaf.meta.tools;
-  const names = steps.filter((step) => step.kind === "child").map((step) => step.name);
   const name = own?.name ?? (names.length === 0 ? "root" : joinPath(names));
   if (!TOOL_NAME.test(name)) {
     throw new Error(
-      `${caller}: the tool name of ${describe(steps)}, "${
+      `${caller}: the tool name of ${placeOf(entry)}, "${
         name.length > 40 ? `${name.slice(0, 40)}...` : name
       }", is not [A-Za-z0-9._-] of at most 128 characters; give another with meta.tools.name`,
     );
   }
-  const captures = steps.filter((step) => step.kind === "fallback").map((step) => step.name);
   const tags = tagsOf(leaf);
   const annotations: Record<string, boolean> = {};
   for (const [tag, hint] of HINTS) {
     if (typeof tags[tag] === "boolean") annotations[hint] = tags[tag];
   }
   const description = own?.description ?? leaf.meta.description;
-  const output = schemaOf(leaf, "output", steps, caller);
-  const streaming = tags.streaming === true;
+  const output = schemaOf(entry, "output", caller);
   return {
     descriptor: {
       name,
       title: own?.title ?? titleOf(names),
       ...(typeof description === "string" ? { description } : {}),
       inputSchema: inputSchemaOf(input, captures),
-      ...(output === undefined ? {} : { outputSchema: streaming ? listOf(output) : output }),
+      ...(output === undefined
+        ? {}
+        : { outputSchema: tags.streaming === true ? listOf(output) : output }),
       annotations,
     },
-    leaf,
+    call: createCall(leaf, { captures }),
     captures,
-    streaming,
   };
 }
 
 function schemaOf(
-  leaf: Leaf<never, unknown>,
+  entry: LeafEntry,
   side: "input" | "output",
-  steps: readonly TreeStep[],
   caller: string,
 ): JsonSchema | undefined {
-  const schema = leaf.meta[side];
+  const schema = entry.leaf.meta[side];
   if (schema === undefined) return undefined;
   try {
     return toJsonSchema(schema, side);
   } catch (error) {
     throw new Error(
-      `${caller}: the ${side} schema of ${describe(steps)} has no JSON Schema form: ${
+      `${caller}: the ${side} schema of ${placeOf(entry)} has no JSON Schema form: ${
         error instanceof Error ? error.message : String(error)
       }`,
       { cause: error },
@@ -160,16 +149,26 @@ function listOf(item: JsonSchema): JsonSchema {
   };
 }
 
-/** Always an object; each capture a required string unless the schema types it. */
+/**
+ * Always an object; each capture a required string unless the schema types it.
+ * No schema: the captures and nothing else (a leaf without `meta.input` takes no input).
+ */
 function inputSchemaOf(schema: JsonSchema | undefined, captures: readonly string[]): JsonSchema {
-  const base: JsonSchema = schema ?? { type: "object", additionalProperties: true };
-  if (captures.length === 0) return base;
-  const properties = { ...(base.properties as Record<string, JsonSchema> | undefined) };
+  if (schema === undefined) {
+    return {
+      type: "object",
+      properties: Object.fromEntries(captures.map((name) => [name, { type: "string" }])),
+      required: [...captures],
+      additionalProperties: false,
+    };
+  }
+  if (captures.length === 0) return schema;
+  const properties = { ...(schema.properties as Record<string, JsonSchema> | undefined) };
   for (const capture of captures) {
     if (!Object.hasOwn(properties, capture)) properties[capture] = { type: "string" };
   }
-  const required = [...new Set([...(base.required as string[] | undefined ?? []), ...captures])];
-  return { ...base, type: "object", properties, required };
+  const required = [...new Set([...(schema.required as string[] | undefined ?? []), ...captures])];
+  return { ...schema, type: "object", properties, required };
 }
 
 /** "books.byAuthor" reads as "Books: by author". */
@@ -182,9 +181,7 @@ function titleOf(names: readonly string[]): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function describe(steps: readonly TreeStep[]): string {
-  if (steps.length === 0) return "the root leaf";
-  return `the leaf at ${
-    steps.map((step) => step.kind === "child" ? step.name : `{${step.name}}`).join("/")
-  }`;
+/** "the leaf at books/{bookId}/read", or "the root leaf". */
+function placeOf(entry: LeafEntry): string {
+  return entry.steps.length === 0 ? "the root leaf" : `the leaf at ${entry.label}`;
 }

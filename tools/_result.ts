@@ -1,14 +1,15 @@
-// Runs a tool through the one call path and writes the outcome as an MCP tool
+// Runs a tool through its prepared call and writes the outcome as an MCP tool
 // result: the value as JSON text (and as structured content when the leaf has
 // an output schema), a stream's items collected, and every failure a result
-// with isError whose text starts with the HTTP status the other surfaces give.
+// with isError whose text is the tree's one line for it (the status the other
+// surfaces give first).
 
 import type { HandlerContext } from "../tree/node.ts";
-import { createCall, InputError } from "../tree/call.ts";
+import { InputError } from "../tree/call.ts";
+import { assignOwn, type ContextFunction, type ContextSource } from "../tree/context.ts";
+import { Cancelled, type Failure, failureLine } from "../tree/failure.ts";
 import { isAsyncIterable, isPlainObject, setOwn } from "../tree/object.ts";
-import { httpErrorOf, issuesLine, problemLine } from "../http/web/problem.ts";
-import { isCancellation, withDeadline } from "../tree/deadline.ts";
-import { extended } from "../tree/context.ts";
+import { failureOf, runCall } from "../tree/run.ts";
 import type { ToolEntry } from "./_collect.ts";
 
 /** A `tools/call` result as plain data. */
@@ -21,53 +22,35 @@ export interface ToolResult {
 export interface RunOptions {
   /** Each item of a stream, as it comes. */
   readonly onItem?: (item: unknown, index: number) => void | Promise<void>;
-  /** Observes a crash before the masked result is sent. */
+  /** Observes a fault before the masked result is sent. */
   readonly onError: (error: unknown) => void;
-  /** Milliseconds the call may run before its signal aborts and it fails with 503. */
+  /** Milliseconds the call may run (the server's `timeoutMs`). */
   readonly timeoutMs?: number;
   /** The server's `context` option: values added to the call's context. */
-  readonly context?: (
-    request: Request | undefined,
-  ) => Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>>;
+  readonly context?: ContextFunction;
 }
 
-/** Calls the tool with the client's arguments; never throws. */
+/**
+ * Calls the tool with the client's arguments; never throws. `context` is the
+ * call's own (fresh) context, holding the client's signal; `source` is what
+ * the `context` option is told.
+ */
 export async function runTool(
   entry: ToolEntry,
   args: unknown,
   context: HandlerContext,
-  opts: RunOptions,
-): Promise<ToolResult> {
-  const ms = opts.timeoutMs;
-  if (ms === undefined) return await run(entry, args, context, opts);
-  return await withDeadline(
-    ms,
-    (timeout) => {
-      const signal = context.signal === undefined
-        ? timeout
-        : AbortSignal.any([context.signal, timeout]);
-      return run(entry, args, { ...context, signal }, opts);
-    },
-    () => errorResult(`503 Service Unavailable: the tool did not finish within ${ms} ms`),
-  );
-}
-
-async function run(
-  entry: ToolEntry,
-  args: unknown,
-  context: HandlerContext,
+  source: ContextSource,
   opts: RunOptions,
 ): Promise<ToolResult> {
   try {
     const input = inputOf(entry, args);
-    const call = createCall(entry.leaf, { captures: entry.captures });
-    const made = opts.context === undefined ? undefined : await opts.context(context.request);
-    const result = await call(input, extended(context, made));
+    if (opts.context !== undefined) assignOwn(context, await opts.context(source));
+    const result = await runCall(entry.call, input, context, opts.timeoutMs);
     if (isAsyncIterable(result)) {
       const items: unknown[] = [];
       for await (const item of result) {
         // A cancelled call stops pulling; leaving the loop ends the handler's stream.
-        if (context.signal?.aborted === true) break;
+        if (context.signal?.aborted === true) throw new Cancelled(context.signal.reason);
         const json = jsonOf(item);
         await opts.onItem?.(json, items.length);
         items.push(json);
@@ -77,7 +60,7 @@ async function run(
     if (result instanceof Response) return await fromResponse(result);
     return success(jsonOf(result), entry);
   } catch (error) {
-    return failure(error, opts.onError);
+    return failed(failureOf(error, context), opts.onError);
   }
 }
 
@@ -89,7 +72,7 @@ function inputOf(entry: ToolEntry, args: unknown): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args ?? {})) setOwn(input, key, value);
   const issues = entry.captures.filter((name) => typeof input[name] !== "string").map((name) => ({
-    message: `${name} is required: a string`,
+    message: "Expected a string",
     path: [name],
   }));
   if (issues.length > 0) throw new InputError(issues);
@@ -115,33 +98,28 @@ async function fromResponse(response: Response): Promise<ToolResult> {
   return response.ok ? { content } : { content, isError: true };
 }
 
-function failure(error: unknown, onError: (error: unknown) => void): ToolResult {
-  if (error instanceof InputError) {
-    return errorResult(
-      `422 Unprocessable Content: the arguments do not match the tool's input schema: ${
-        issuesLine(error.issues)
-      }`,
-    );
+/** The failure's one line, and a declared error's data as JSON below it; a fault is observed first. */
+function failed(failure: Failure, onError: (error: unknown) => void): ToolResult {
+  if (failure.kind === "fault") {
+    try {
+      onError(failure.error);
+    } catch {
+      // An observer that throws must not change what the client sees.
+    }
   }
-  const http = httpErrorOf(error);
-  if (http !== undefined) {
-    const { title, detail, code, data } = http.problem;
-    const line = problemLine(http.status, title, detail, code);
-    return errorResult(data === undefined ? line : `${line}\n${JSON.stringify(data)}`);
-  }
-  // A call that gave up because its signal aborted (a timeout, a cancel) did not crash.
-  if (isCancellation(error)) {
-    return errorResult("503 Service Unavailable: the tool was cancelled");
-  }
-  // A crash, or a result that breaks its output schema: the server's fault, never shown.
-  try {
-    onError(error);
-  } catch {
-    // An observer that throws must not change what the client sees.
-  }
-  return errorResult("500 Internal Server Error: the tool failed");
+  const line = failureLine(failure);
+  const data = failure.data === undefined ? undefined : jsonText(failure.data);
+  return {
+    content: [{ type: "text", text: data === undefined ? line : `${line}\n${data}` }],
+    isError: true,
+  };
 }
 
-function errorResult(text: string): ToolResult {
-  return { content: [{ type: "text", text }], isError: true };
+/** Data that cannot be JSON (a cycle, a bigint) is left out rather than failing the result. */
+function jsonText(data: unknown): string | undefined {
+  try {
+    return JSON.stringify(data);
+  } catch {
+    return undefined;
+  }
 }

@@ -3,14 +3,17 @@
  * (`@modelcontextprotocol/server`, an optional peer: loaded on the first
  * request, so a program that only describes tools never needs it).
  *
- * Every tool call goes through the one call path: input validated, handler
- * run with a signal the client's cancellation aborts, output checked. A
- * failure is a tool result with `isError: true` whose text starts with the
- * HTTP status the other surfaces give (`404 Not Found: ...`, `422 ...` for
- * arguments the input schema refuses, `500 ...` for a crash, its details
- * masked). An unknown tool is the JSON-RPC error -32602. A streaming leaf
- * sends each item as a progress notification (when the client asked for
- * progress) and its result holds every item, as a list.
+ * Every tool call goes through the leaf's call, prepared once: input
+ * validated, handler run with a signal the client's cancellation (and the
+ * `timeoutMs` deadline) aborts, output checked. A failure is a tool result
+ * with `isError: true` whose text is the tree's one line for it, starting
+ * with the HTTP status the other surfaces give (`404 Not Found: ...`, `422
+ * ...` for arguments the input schema refuses, `503 ...` past the deadline,
+ * `500 Internal Server Error` for a fault, its details masked), and a
+ * declared error's data as JSON on the next line. An unknown tool is the
+ * JSON-RPC error -32602. A streaming leaf sends each item as a progress
+ * notification (when the client asked for progress) and its result holds
+ * every item, as a list.
  *
  * @example
  * ```ts
@@ -33,6 +36,7 @@ import type {
   ServerContext,
 } from "@modelcontextprotocol/server";
 import type { Node } from "../tree/node.ts";
+import type { ContextFunction, ContextSource } from "../tree/context.ts";
 import { collectTools, type ToolEntry } from "./_collect.ts";
 import { runTool } from "./_result.ts";
 import { type LegacySessions, legacySessions } from "./_sessions.ts";
@@ -45,7 +49,12 @@ import { type RateLimit, rateLimited, retryAfter } from "../http/web/rate_limit.
  * ```ts
  * import type { McpOptions } from "@ramify/api/tools";
  *
- * const opts: McpOptions = { name: "bookstore", version: "1.2.0", pageSize: 20 };
+ * const opts: McpOptions = {
+ *   name: "bookstore",
+ *   version: "1.2.0",
+ *   timeoutMs: 10_000,
+ *   context: ({ request }) => ({ tenant: request?.headers.get("x-tenant") ?? "public" }),
+ * };
  * ```
  */
 export interface McpOptions {
@@ -57,21 +66,24 @@ export interface McpOptions {
   readonly instructions?: string;
   /** Tools per `tools/list` page (with a cursor to the next). Default 100. */
   readonly pageSize?: number;
-  /** Observes a crash (an error that is not an `HttpError`) before the masked result is sent. Default: `console.error`. */
+  /**
+   * Observes a fault (a crash, a result breaking its output schema, an
+   * undeclared error) before the masked result is sent; never the caller's
+   * mistakes, declared errors, cancellations or timeouts. Default: `console.error`.
+   */
   readonly onError?: (error: unknown) => void;
   /**
    * Milliseconds a tool may run: then its `signal` aborts and the result is a
    * `503` tool error. Default none.
    */
-  readonly handlerTimeoutMs?: number;
+  readonly timeoutMs?: number;
   /**
-   * Makes the values tools' handlers and middleware see in their context,
-   * from the HTTP request that carried the call (`undefined` over stdio). An
-   * `HttpError` it throws is the tool's error result.
+   * Makes the values tools' handlers and middleware see in their context. It
+   * is told `{ surface: "mcp", request }` over HTTP (the request that carried
+   * the call) and `{ surface: "mcp" }` over stdio. An `HttpError` it throws is
+   * the tool's error result.
    */
-  readonly context?: (
-    request: Request | undefined,
-  ) => Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>>;
+  readonly context?: ContextFunction;
   /**
    * Headers the calls carry where the transport has none (stdio), so that
    * guards find their credentials there too: handlers see a request holding
@@ -277,24 +289,48 @@ function serverOf(loaded: Sdk, tools: readonly ToolEntry[], opts: McpOptions): S
       );
     }
     const progressToken = ctx.mcpReq._meta?.progressToken;
-    const carrier = ctx.http?.req ?? standIn;
-    const result = await runTool(entry, args, {
-      signal: ctx.mcpReq.signal,
-      ...(carrier === undefined ? {} : { request: carrier }),
-    }, {
-      onError,
-      timeoutMs: opts.handlerTimeoutMs,
-      context: opts.context,
-      onItem: progressToken === undefined ? undefined : (item, index) =>
-        ctx.mcpReq.notify({
-          method: "notifications/progress",
-          params: { progressToken, progress: index + 1, message: JSON.stringify(item) },
-        }),
-    });
+    const carried = ctx.http?.req;
+    const carrier = carried ?? standIn;
+    const source: ContextSource = carried === undefined
+      ? { surface: "mcp" }
+      : { surface: "mcp", request: carried };
+    const result = await runTool(
+      entry,
+      args,
+      {
+        signal: webSignal(ctx.mcpReq.signal),
+        ...(carrier === undefined ? {} : { request: carrier }),
+      },
+      source,
+      {
+        onError,
+        timeoutMs: opts.timeoutMs,
+        context: opts.context,
+        onItem: progressToken === undefined ? undefined : (item, index) =>
+          ctx.mcpReq.notify({
+            method: "notifications/progress",
+            params: { progressToken, progress: index + 1, message: JSON.stringify(item) },
+          }),
+      },
+    );
     return server.projectCallToolResult(
       result as CallToolResult,
       entry.descriptor.outputSchema as Record<string, unknown> | undefined,
     );
   });
   return server;
+}
+
+/**
+ * The client's cancellation as a web signal, aborting with an `AbortError` as
+ * a request's signal does, whatever reason the SDK gives (a cancel
+ * notification's text, a closed connection): a handler that gives up with its
+ * signal's reason is then a cancelled call, not a fault.
+ */
+function webSignal(sdk: AbortSignal): AbortSignal {
+  const web = new AbortController();
+  const abort = () => web.abort(new DOMException("The client cancelled the call", "AbortError"));
+  if (sdk.aborted) abort();
+  else sdk.addEventListener("abort", abort, { once: true });
+  return web.signal;
 }

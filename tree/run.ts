@@ -70,7 +70,9 @@ function within(
 ): Promise<unknown> {
   const deadline = new AbortController();
   const caller = context.signal;
-  const signal = caller === undefined ? deadline.signal : AbortSignal.any([caller, deadline.signal]);
+  const signal = caller === undefined
+    ? deadline.signal
+    : AbortSignal.any([caller, deadline.signal]);
   const timed = extended(context, { signal });
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -117,7 +119,10 @@ export function failureOf(error: unknown, context: HandlerContext = {}): Failure
 
 /** An abort while the caller's signal is aborted is the caller's cancellation; anything else stays. */
 function meaningOf(error: unknown, context: HandlerContext): unknown {
-  return isAbort(error) && context.signal?.aborted === true ? new Cancelled(error) : error;
+  const signal = context.signal;
+  if (signal?.aborted !== true) return error;
+  // The abort itself, or whatever the caller aborted with (`signal.throwIfAborted()`).
+  return isAbort(error) || error === signal.reason ? new Cancelled(error) : error;
 }
 
 /** A signal's abort (`AbortError`, `TimeoutError`), as runtimes and `fetch` throw it. */

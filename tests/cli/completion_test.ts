@@ -1,5 +1,6 @@
 // Shell completion: the scripts for bash, zsh and fish ask the program for
-// the next words; bash completes for real, zsh and fish parse the scripts.
+// the next words; bash completes for real, zsh and fish parse the scripts
+// (each installed when missing, its test ignored, with a warning, if it cannot be).
 import assert from "node:assert/strict";
 import { api, op } from "@ramify/api/tree";
 import { z } from "zod";
@@ -35,17 +36,25 @@ Deno.test("completion: `completion <shell>` prints the script; `__complete` answ
   assert.throws(() => completionScript("bash", "my shop"), /not a plain word/);
 });
 
-Deno.test("completion: bash completes the example for real; zsh and fish parse their scripts", async () => {
-  const missing = await ensureCommands({ zsh: "zsh", fish: "fish" });
+const CLI = new URL("../../examples/bookstore_cli.ts", import.meta.url).pathname;
+
+/** A directory holding `bookstore`, a script running the example's command line; removed after. */
+async function withProgram(use: (env: Record<string, string>, dir: string) => Promise<void>) {
   const dir = await Deno.makeTempDir({ prefix: "ramify-completion-" });
   try {
-    const cli = new URL("../../examples/bookstore_cli.ts", import.meta.url).pathname;
     await Deno.writeTextFile(
       `${dir}/bookstore`,
-      `#!/bin/sh\nexec "${Deno.execPath()}" run -A --quiet "${cli}" "$@"\n`,
+      `#!/bin/sh\nexec "${Deno.execPath()}" run -A --quiet "${CLI}" "$@"\n`,
     );
     await Deno.chmod(`${dir}/bookstore`, 0o755);
-    const env = { PATH: `${dir}:${Deno.env.get("PATH")}`, NO_COLOR: "1" };
+    await use({ PATH: `${dir}:${Deno.env.get("PATH")}`, NO_COLOR: "1" }, dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("completion: bash completes the example for real", async () => {
+  await withProgram(async (env) => {
     const complete = async (words: string[]) => {
       const script = [
         "source <(bookstore completion bash)",
@@ -65,19 +74,24 @@ Deno.test("completion: bash completes the example for real; zsh and fish parse t
       "remove",
     ]);
     assert.deepEqual(await complete(["bookstore", "catalog", "search", "--l"]), ["--limit"]);
-    for (const shell of ["zsh", "fish"]) {
-      if (missing.includes(shell)) {
-        console.warn(
-          `completion: ${shell} is not installed and could not be; its script is not parsed`,
-        );
-        continue;
-      }
-      await Deno.writeTextFile(`${dir}/script.${shell}`, completionScript(shell, "bookstore"));
-      const parsed = await new Deno.Command(shell, { args: ["-n", `${dir}/script.${shell}`], env })
-        .output();
-      assert.ok(parsed.success, `${shell}: ${new TextDecoder().decode(parsed.stderr)}`);
-    }
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
+
+const missing = await ensureCommands({ zsh: "zsh", fish: "fish" });
+for (const shell of ["zsh", "fish"]) {
+  const ignore = missing.includes(shell);
+  if (ignore) {
+    console.warn(`completion: ${shell} is not installed and could not be; its test is ignored`);
+  }
+  Deno.test({
+    name: `completion: the ${shell} script parses`,
+    ignore,
+    fn: () =>
+      withProgram(async (env, dir) => {
+        const path = `${dir}/script.${shell}`;
+        await Deno.writeTextFile(path, completionScript(shell, "bookstore"));
+        const parsed = await new Deno.Command(shell, { args: ["-n", path], env }).output();
+        assert.ok(parsed.success, `${shell}: ${new TextDecoder().decode(parsed.stderr)}`);
+      }),
+  });
+}

@@ -1,9 +1,11 @@
 // The command-line projection: the grammar (words, captures, flags of every
-// kind, --input), help at every level, "did you mean", confirmation, output,
-// exit codes, and remote mode against a live server.
+// kind, --input, no flags for a leaf without input), help at every level, "did
+// you mean", confirmation, output, failures and exit codes (timeouts,
+// cancellation, faults to onError), the context option, and remote mode
+// against a live server.
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { api, op } from "@ramify/api/tree";
+import { api, LeafError, op } from "@ramify/api/tree";
 import { createFetch, HttpError } from "@ramify/api/http";
 import { runCli } from "@ramify/api/cli";
 import { withServer } from "../support/server.ts";
@@ -50,10 +52,27 @@ const tree = api({
   ticks: op(async function* ({ to }) {
     for (let i = 1; i <= to; i++) yield { tick: i };
   }, { tags: { streaming: true }, input: z.object({ to: z.number().int() }) }),
-  echo: op((input: Record<string, unknown>) => input),
+  echo: op((input) => input),
+  note: op((input) => input, { input: z.record(z.string(), z.unknown()) }),
   boom: op((): string => {
     throw new Error("the disk is full");
   }),
+  reserve: op((): string => {
+    throw new LeafError("SOLD_OUT");
+  }, { errors: { SOLD_OUT: { status: 409, message: "Sold out" } } }),
+  seats: op(async function* () {
+    yield 1;
+    throw new LeafError("SOLD_OUT");
+  }, { tags: { streaming: true }, errors: { SOLD_OUT: { status: 409, message: "Sold out" } } }),
+  wait: op((_input, { signal }) =>
+    new Promise<never>((_resolve, reject) => {
+      signal?.addEventListener("abort", () => {
+        seen.push((signal.reason as Error).name);
+        reject(signal.reason);
+      }, { once: true });
+    })
+  ),
+  whoami: op((_input, ctx) => ({ tenant: ctx.tenant })),
 });
 
 async function run(argv: string[], io = memoryIo()) {
@@ -145,9 +164,31 @@ Deno.test("cli: --input gives the whole input as JSON, from a file or from stdin
   assert.deepEqual([missing.code, missing.err], [2, "error: --input: cannot read nope.json\n"]);
 });
 
-Deno.test("cli: a leaf without an input schema takes any --name value", async () => {
-  const { out } = await run(["echo", "--a", "1", "--b=two", "--flag"]);
-  assert.deepEqual(JSON.parse(out), { a: "1", b: "two", flag: true });
+Deno.test("cli: a leaf without an input schema takes no flags, only its captures", async () => {
+  const bare = await run(["echo"]);
+  assert.deepEqual([bare.code, bare.out], [0, "{}\n"]);
+  const flagged = await run(["echo", "--a", "1"]);
+  assert.deepEqual([flagged.code, flagged.err, flagged.out], [
+    2,
+    'error: unknown flag --a; "echo" takes no input\n',
+    "",
+  ]);
+  const captured = await run(["books", "7", "remove", "--yes", "--force"]);
+  assert.deepEqual([captured.code, captured.err, seen], [
+    2,
+    'error: unknown flag --force; "books 7 remove" takes no input\n',
+    [],
+  ]);
+  const typo = await run(["echo", "--jsn"]);
+  assert.equal(typo.err, "error: unknown flag --jsn; did you mean --json?\n");
+  const stray = await run(["echo", "extra"]);
+  assert.deepEqual([stray.code, stray.err], [2, 'error: unexpected argument "extra"\n']);
+  // --input is JSON, as a body is: what the leaf does not take is left out.
+  const json = await run(["echo", "--input", '{"a":1}']);
+  assert.deepEqual([json.code, json.out], [0, "{}\n"]);
+  // Free-form input is declared with a schema, and given with --input.
+  const free = await run(["note", "--input", '{"a":1,"b":[2]}']);
+  assert.deepEqual(JSON.parse(free.out), { a: 1, b: [2] });
 });
 
 Deno.test("cli: usage errors exit 2 and say what was meant", async () => {
@@ -194,7 +235,7 @@ Deno.test("cli: --help at every level lists commands, flags, types, choices, def
   assert.match(add.out, /--first-published <string>\n/);
   const remove = await run(["books", "7", "remove", "--help"]);
   assert.match(remove.out, /Tags: \[destructive\]/);
-  assert.match(remove.out, /Flags: any --name value/);
+  assert.doesNotMatch(remove.out, /\nFlags:/, "a leaf without input has no flags");
 });
 
 Deno.test("cli: a destructive leaf asks on a terminal; --yes skips; no terminal fails fast; readOnly never asks", async () => {
@@ -231,7 +272,7 @@ Deno.test("cli: output is pretty on a terminal, compact with --json or in a pipe
   assert.equal(nothing.out, "");
 });
 
-Deno.test("cli: failures are one line on stderr with exit 1", async () => {
+Deno.test("cli: failures are the tree's one line on stderr with exit 1; a fault's error follows it", async () => {
   const missing = await run(["books", "9", "read"]);
   assert.deepEqual([missing.code, missing.out, missing.err], [
     1,
@@ -241,10 +282,92 @@ Deno.test("cli: failures are one line on stderr with exit 1", async () => {
   const invalid = await run(["books", "add", "--title", ""]);
   assert.equal(invalid.code, 1);
   assert.match(invalid.err, /^error: 422 Unprocessable Content: title: .*\n$/);
+  const declared = await run(["reserve"]);
+  assert.deepEqual([declared.code, declared.err], [
+    1,
+    "error: 409 Conflict [SOLD_OUT]: Sold out\n",
+  ]);
   const crash = await run(["boom"]);
   assert.deepEqual([crash.code, crash.err], [
     1,
-    "error: 500 Internal Server Error: the disk is full\n",
+    "error: 500 Internal Server Error\n  Error: the disk is full\n",
+  ]);
+  const midStream = await run(["seats"]);
+  assert.deepEqual([midStream.code, midStream.out, midStream.err], [
+    1,
+    "1\n",
+    "error: 409 Conflict [SOLD_OUT]: Sold out\n",
+  ]);
+});
+
+Deno.test("cli: onError observes faults alone; the line stays the same", async () => {
+  const reported: unknown[] = [];
+  const onError = (error: unknown) => void reported.push(error);
+  for (const argv of [["books", "9", "read"], ["reserve"], ["books", "add", "--title", ""]]) {
+    assert.equal(await runCli(tree, argv, { io: memoryIo(), onError }), 1);
+  }
+  assert.deepEqual(reported, []);
+  const io = memoryIo();
+  assert.equal(await runCli(tree, ["boom"], { io, onError }), 1);
+  assert.equal(io.stderr.join(""), "error: 500 Internal Server Error\n");
+  assert.deepEqual(reported.map((error) => (error as Error).message), ["the disk is full"]);
+  const throwing = memoryIo();
+  const code = await runCli(tree, ["boom"], {
+    io: throwing,
+    onError: () => {
+      throw new Error("the observer broke");
+    },
+  });
+  assert.deepEqual([code, throwing.stderr.join("")], [1, "error: 500 Internal Server Error\n"]);
+});
+
+Deno.test("cli: past timeoutMs the call fails with 503 (exit 1), its signal aborted", async () => {
+  const io = memoryIo();
+  seen.length = 0;
+  const code = await runCli(tree, ["wait"], { io, timeoutMs: 20 });
+  assert.deepEqual([code, io.stderr.join(""), seen], [
+    1,
+    "error: 503 Service Unavailable: The operation did not finish within 20 ms\n",
+    ["TimeoutError"],
+  ]);
+});
+
+Deno.test("cli: a cancelled call exits 130, its handler's signal aborted", async () => {
+  const controller = new AbortController();
+  const io = memoryIo();
+  seen.length = 0;
+  setTimeout(() => controller.abort(), 20);
+  const code = await runCli(tree, ["wait"], { io, signal: controller.signal });
+  assert.deepEqual([code, io.stderr.join(""), seen], [
+    130,
+    "error: 499 Client Closed Request\n",
+    ["AbortError"],
+  ]);
+});
+
+Deno.test("cli: the context option is told the surface; its HttpError is the command's failure", async () => {
+  const told: unknown[] = [];
+  const io = memoryIo();
+  const code = await runCli(tree, ["whoami"], {
+    io,
+    context: (source) => {
+      told.push(source);
+      return { tenant: "acme" };
+    },
+  });
+  assert.deepEqual([code, io.stdout.join(""), told], [0, '{"tenant":"acme"}\n', [{
+    surface: "cli",
+  }]]);
+  const refused = memoryIo();
+  const denied = await runCli(tree, ["whoami"], {
+    io: refused,
+    context: () => {
+      throw new HttpError(401, "Who are you?");
+    },
+  });
+  assert.deepEqual([denied, refused.stderr.join("")], [
+    1,
+    "error: 401 Unauthorized: Who are you?\n",
   ]);
 });
 
@@ -259,6 +382,30 @@ Deno.test("cli: remote mode calls a running server through the typed client, wit
     assert.deepEqual([missing.code, missing.err], [1, "error: 404 Not Found: No book 9\n"]);
     const invalid = await run(["--url", base, "books", "add", "--title", ""]);
     assert.match(invalid.err, /^error: 422 Unprocessable Content: title: /);
+    const declared = await run(["--url", base, "reserve"]);
+    assert.deepEqual([declared.code, declared.err], [
+      1,
+      "error: 409 Conflict [SOLD_OUT]: Sold out\n",
+    ]);
+    const midStream = await run(["--url", base, "seats"]);
+    assert.deepEqual([midStream.code, midStream.out, midStream.err], [
+      1,
+      "1\n",
+      "error: 409 Conflict [SOLD_OUT]: Sold out\n",
+    ]);
+    const crash = await run(["--url", base, "boom"]);
+    assert.deepEqual([crash.code, crash.err], [1, "error: 500 Internal Server Error\n"]);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+    const cancelled = memoryIo();
+    const code = await runCli(tree, ["--url", base, "wait"], {
+      io: cancelled,
+      signal: controller.signal,
+    });
+    assert.deepEqual([code, cancelled.stderr.join("")], [
+      130,
+      "error: 499 Client Closed Request\n",
+    ]);
     const stream = await run(["--url", base, "ticks", "--to", "2"]);
     assert.equal(stream.out, '{"tick":1}\n{"tick":2}\n');
     const io = memoryIo();

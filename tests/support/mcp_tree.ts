@@ -1,12 +1,19 @@
 // The tree the MCP tests serve over Streamable HTTP and stdio: a value, a
-// structured result, a 404, a crash, a stream and a call that waits to be
-// cancelled.
+// structured result, a 404, a crash, a stream, a call that waits to be
+// cancelled (or to time out), a declared error with data, a leaf without an
+// input schema (its captures alone), and one that shows its context.
 import { z } from "zod";
-import { api, op } from "@ramify/api/tree";
+import { api, type ContextFunction, LeafError, op } from "@ramify/api/tree";
 import { HttpError } from "@ramify/api/http";
 
 /** Settles when the pending call's signal aborts. */
 export const cancelled: { resolve?: (reason: unknown) => void } = {};
+
+/** The servers' `context` option: what it was told, for `whoami` to show. */
+export const context: ContextFunction = (source) => ({
+  surface: source.surface,
+  carried: source.request !== undefined,
+});
 
 export const tree = api({
   ping: op(() => "pong", { tags: { readOnly: true }, description: "Answers pong" }),
@@ -24,6 +31,7 @@ export const tree = api({
           if (bookId !== "b1") throw new HttpError(404, `No book ${bookId}`);
           return { id: bookId, title: "Dune" };
         }, { tags: { readOnly: true } }),
+        echo: op((input) => input),
       }),
     },
   }),
@@ -38,7 +46,7 @@ export const tree = api({
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   }, { input: z.object({ count: z.number().int().min(0).max(10) }), tags: { streaming: true } }),
-  wait: op((_input: Record<string, never>, { signal }) =>
+  wait: op((_input, { signal }) =>
     new Promise<string>((_, reject) => {
       signal?.addEventListener("abort", () => {
         cancelled.resolve?.(signal.reason);
@@ -46,4 +54,12 @@ export const tree = api({
       }, { once: true });
     })
   ),
+  reserve: op((): string => {
+    throw new LeafError("SOLD_OUT", { data: { left: 0 } });
+  }, {
+    errors: {
+      SOLD_OUT: { status: 409, message: "Sold out", data: z.object({ left: z.number() }) },
+    },
+  }),
+  whoami: op((_input, ctx) => ({ surface: ctx.surface, carried: ctx.carried })),
 });

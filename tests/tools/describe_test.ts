@@ -85,12 +85,15 @@ Deno.test("toTools: a fallback's capture is a required string argument, not a na
     { type: "string" },
   );
   assert.deepEqual(tools["books.read"].inputSchema.required, ["bookId"]);
-  const notes = tools["books.notes.read"].inputSchema;
-  assert.equal(notes.type, "object");
-  assert.deepEqual(notes.required, ["bookId", "noteId"]);
+  assert.deepEqual(tools["books.notes.read"].inputSchema, {
+    type: "object",
+    properties: { bookId: { type: "string" }, noteId: { type: "string" } },
+    required: ["bookId", "noteId"],
+    additionalProperties: false,
+  }, "a leaf without an input schema takes its captures alone");
 });
 
-Deno.test("toTools: schemas are JSON Schema; no schema is an open object; output only with a schema", () => {
+Deno.test("toTools: schemas are JSON Schema; no input schema takes no arguments; output only with a schema", () => {
   const tools = byName(api({
     typed: op(({ n }) => ({ twice: n * 2 }), {
       input: z.object({ n: z.number().int() }),
@@ -106,7 +109,12 @@ Deno.test("toTools: schemas are JSON Schema; no schema is an open object; output
   assert.equal(tools.typed.inputSchema.type, "object");
   assert.deepEqual(tools.typed.inputSchema.required, ["n"]);
   assert.deepEqual(tools.typed.outputSchema?.properties, { twice: { type: "number" } });
-  assert.deepEqual(tools.open.inputSchema, { type: "object", additionalProperties: true });
+  assert.deepEqual(tools.open.inputSchema, {
+    type: "object",
+    properties: {},
+    required: [],
+    additionalProperties: false,
+  });
   assert.equal(tools.open.outputSchema, undefined);
   assert.equal(tools.open.description, undefined);
   assert.deepEqual(tools.ticks.outputSchema, {

@@ -1,12 +1,14 @@
 // The MCP server end to end, with the official SDK's own Client: over
 // Streamable HTTP against a live Deno.serve, and over stdio against a spawned
 // process. Listing (paged), values, structured output, validation errors,
-// HttpErrors, masked crashes, streams as progress, cancellation, origins.
+// HttpErrors, declared errors with data, masked faults, leaves without input,
+// the context option, streams as progress, cancellation, timeouts, origins.
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { HttpError } from "@ramify/api/tree";
 import { createMcpHandler, type McpHandlerOptions } from "@ramify/api/tools";
-import { cancelled, tree } from "../support/mcp_tree.ts";
+import { cancelled, context, tree } from "../support/mcp_tree.ts";
 
 type Connected = { client: Client; crashes: unknown[]; close(): Promise<void> };
 
@@ -20,6 +22,7 @@ async function overHttp(
     version: "1.0.0",
     instructions: "Books and ticks, for tests.",
     onError: (error) => crashes.push(error),
+    context,
     ...opts,
   });
   const server = Deno.serve(
@@ -86,12 +89,20 @@ async function sharedCases(
       "ping",
       "books.add",
       "books.read",
+      "books.echo",
       "boom",
       "ticks",
       "wait",
+      "reserve",
+      "whoami",
     ]);
     const read = tools.find((tool) => tool.name === "books.read")!;
-    assert.deepEqual(read.inputSchema.required, ["bookId"]);
+    assert.deepEqual(read.inputSchema, {
+      type: "object",
+      properties: { bookId: { type: "string" } },
+      required: ["bookId"],
+      additionalProperties: false,
+    });
     assert.deepEqual(read.annotations, { readOnlyHint: true, idempotentHint: true });
     const add = tools.find((tool) => tool.name === "books.add")!;
     assert.deepEqual(add.annotations, { idempotentHint: false });
@@ -125,21 +136,37 @@ async function sharedCases(
     const found = await client.callTool({ name: "books.read", arguments: { bookId: "b1" } });
     assert.deepEqual(JSON.parse(text(found)), { id: "b1", title: "Dune" });
     const missing = await client.callTool({ name: "books.read", arguments: {} });
-    assert.match(text(missing), /^422 .*bookId is required/);
+    assert.equal(text(missing), "422 Unprocessable Content: bookId: Expected a string");
+  });
+  await t.step("a leaf without an input schema gets its captures alone", async () => {
+    const result = await client.callTool({
+      name: "books.echo",
+      arguments: { bookId: "b7", title: "ignored" },
+    });
+    assert.deepEqual(JSON.parse(text(result)), { bookId: "b7" });
   });
   await t.step("an HttpError is a tool error with its status", async () => {
     const result = await client.callTool({ name: "books.read", arguments: { bookId: "b9" } });
     assert.equal(result.isError, true);
     assert.equal(text(result), "404 Not Found: No book b9");
   });
+  await t.step("a declared error is its status, code and message, its data below", async () => {
+    const result = await client.callTool({ name: "reserve", arguments: {} });
+    assert.equal(result.isError, true);
+    assert.equal(text(result), '409 Conflict [SOLD_OUT]: Sold out\n{"left":0}');
+  });
   await t.step("a crash is masked and observed", async () => {
     const before = crashes().length;
     const result = await client.callTool({ name: "boom", arguments: {} });
     assert.equal(result.isError, true);
-    assert.equal(text(result), "500 Internal Server Error: the tool failed");
+    assert.equal(text(result), "500 Internal Server Error");
     assert.doesNotMatch(JSON.stringify(result), /password/);
     // Over stdio the observer writes to stderr, read on its own schedule.
     await eventually(() => crashes().length === before + 1, "the crash observed");
+  });
+  await t.step("the context option is told the surface, and the request over HTTP", async () => {
+    const result = await client.callTool({ name: "whoami", arguments: {} });
+    assert.deepEqual(JSON.parse(text(result)), { surface: "mcp", carried: !overStdio });
   });
   await t.step("an unknown tool is JSON-RPC error -32602", async () => {
     await assert.rejects(
@@ -161,6 +188,9 @@ async function sharedCases(
     assert.deepEqual(received, overStdio ? expected.slice(0, received.length) : expected);
     assert.ok(received.length > 0, "progress arrived");
   });
+  await t.step("only the fault reached onError", () => {
+    assert.equal(crashes().length, 1);
+  });
 }
 
 for (const era of ["legacy", "modern"] as const) {
@@ -176,7 +206,10 @@ for (const era of ["legacy", "modern"] as const) {
         });
         setTimeout(() => controller.abort(new Error("user gave up")), 50);
         await assert.rejects(call);
-        await aborted;
+        assert.equal((await aborted as DOMException).name, "AbortError");
+        // The handler gave up with its signal's reason: a cancelled call, not a fault.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        assert.equal(connected.crashes.length, 1, "only the earlier crash");
       });
     } finally {
       await connected.close();
@@ -188,10 +221,13 @@ Deno.test("MCP over HTTP: tools/list pages with a cursor; a bad cursor is -32602
   const connected = await overHttp({ pageSize: 4 });
   try {
     const first = await connected.client.listTools({ cursor: undefined as unknown as string });
-    assert.equal(first.tools.length, 6, "no cursor: the SDK walks every page");
+    assert.equal(first.tools.length, 9, "no cursor: the SDK walks every page");
     const page = await connected.client.listTools({ cursor: "4" });
-    assert.deepEqual(page.tools.map((tool) => tool.name), ["ticks", "wait"]);
-    assert.equal(page.nextCursor, undefined);
+    assert.deepEqual(page.tools.map((tool) => tool.name), ["boom", "ticks", "wait", "reserve"]);
+    assert.equal(page.nextCursor, "8");
+    const last = await connected.client.listTools({ cursor: "8" });
+    assert.deepEqual(last.tools.map((tool) => tool.name), ["whoami"]);
+    assert.equal(last.nextCursor, undefined);
     await assert.rejects(
       connected.client.listTools({ cursor: "nonsense" }),
       (error: { code?: number }) => error.code === -32602,
@@ -250,6 +286,9 @@ Deno.test("MCP over stdio, against a spawned process", async (t) => {
       setTimeout(() => controller.abort(new Error("user gave up")), 50);
       await assert.rejects(call);
       await eventually(() => lines.includes("cancelled"), "the handler's signal aborted");
+      // A round trip after the cancel: its crash line, had there been one, came first.
+      await client.callTool({ name: "ping", arguments: {} });
+      assert.equal(crashes().length, 1, "a cancelled call is no fault");
     });
   } finally {
     await client.close();
@@ -320,7 +359,7 @@ Deno.test("MCP over HTTP: 2025 sessions are bounded; an unknown session is a 404
     // A second session on the same handler closes the least recently used one.
     const second = new Client({ name: "second", version: "1.0.0" });
     await second.connect(new StreamableHTTPClientTransport(new URL(`${first.base}/mcp`)));
-    assert.equal((await second.listTools()).tools.length, 6);
+    assert.equal((await second.listTools()).tools.length, 9);
     await assert.rejects(first.client.listTools());
     await second.close();
   } finally {
@@ -339,7 +378,7 @@ Deno.test("MCP: hostile arguments never reach a prototype or crash the server", 
       name: "books.read",
       arguments: { bookId: { toString: "b1" } },
     });
-    assert.match(text(capture), /^422 .*bookId is required: a string/);
+    assert.equal(text(capture), "422 Unprocessable Content: bookId: Expected a string");
     const deep = await connected.client.callTool({
       name: "books.add",
       arguments: { title: JSON.parse("[".repeat(2000) + "]".repeat(2000)), pages: 1 },
@@ -348,5 +387,51 @@ Deno.test("MCP: hostile arguments never reach a prototype or crash the server", 
     assert.deepEqual(connected.crashes, []);
   } finally {
     await connected.close();
+  }
+});
+
+Deno.test("MCP: past timeoutMs a call is a 503 tool error, not a fault, and its signal aborts", async () => {
+  const connected = await overHttp({ timeoutMs: 50 });
+  try {
+    const aborted = new Promise((resolve) => cancelled.resolve = resolve);
+    const result = await connected.client.callTool({ name: "wait", arguments: {} });
+    assert.equal(result.isError, true);
+    assert.equal(
+      text(result),
+      "503 Service Unavailable: The operation did not finish within 50 ms",
+    );
+    assert.equal((await aborted as DOMException).name, "TimeoutError");
+    const quick = await connected.client.callTool({ name: "ping", arguments: {} });
+    assert.equal(text(quick), '"pong"', "a call within the deadline answers");
+    assert.deepEqual(connected.crashes, []);
+  } finally {
+    await connected.close();
+  }
+});
+
+Deno.test("MCP: the context option's HttpError is the tool's error; its crash is a fault", async () => {
+  const refusing = await overHttp({
+    context: () => {
+      throw new HttpError(401, "Who are you?");
+    },
+  });
+  try {
+    const result = await refusing.client.callTool({ name: "ping", arguments: {} });
+    assert.equal(text(result), "401 Unauthorized: Who are you?");
+    assert.deepEqual(refusing.crashes, []);
+  } finally {
+    await refusing.close();
+  }
+  const crashing = await overHttp({
+    context: () => Promise.reject(new Error("the session store is down")),
+  });
+  try {
+    const result = await crashing.client.callTool({ name: "ping", arguments: {} });
+    assert.equal(text(result), "500 Internal Server Error");
+    assert.deepEqual(crashing.crashes.map((error) => (error as Error).message), [
+      "the session store is down",
+    ]);
+  } finally {
+    await crashing.close();
   }
 });

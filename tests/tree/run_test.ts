@@ -75,4 +75,8 @@ Deno.test("failureOf: a stream's abort counts as cancelled only when the caller'
   assert.equal(failureOf(abort, { signal: AbortSignal.abort() }).kind, "cancelled");
   assert.equal(failureOf(abort, { signal: new AbortController().signal }).kind, "fault");
   assert.equal(failureOf(new Error("boom"), { signal: AbortSignal.abort() }).kind, "fault");
+  // A caller that aborted with a reason of its own: the handler rethrowing it is cancelled too.
+  const reason = new Error("bye");
+  assert.equal(failureOf(reason, { signal: AbortSignal.abort(reason) }).kind, "cancelled");
+  assert.equal(failureOf(reason, { signal: AbortSignal.abort("other") }).kind, "fault");
 });
