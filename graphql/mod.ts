@@ -2,8 +2,9 @@
  * The GraphQL projection: one walk of the tree (`projectGraphQL`) gives the SDL
  * (`toSDL`), an executable schema (`toSchema`), a resolver map for any executor
  * (`createResolver`), a server (`createGraphQLServer`) and its HTTP transport
- * (`createHttpGraphQLServer`), with error mapping (`graphqlErrors`) and the
- * JSON Schema to GraphQL type conversion (`toGraphQL`, `toGraphQLType`).
+ * (`createHttpGraphQLServer`), with failures rendered as the tree classifies
+ * them (`graphqlErrors` exposes a fault) and the JSON Schema to GraphQL type
+ * conversion (`toGraphQL`, `toGraphQLType`).
  *
  * @example
  * ```ts
@@ -54,7 +55,10 @@ export type {
   PreparedDocument,
 } from "./server/server.ts";
 export { createHttpGraphQLServer } from "./server/http.ts";
-export type { HttpGraphQLContextFunction, HttpGraphQLServerOptions } from "./server/http.ts";
+export type {
+  HttpGraphQLServerOptions,
+  HttpGraphQLTransportOptions,
+} from "./server/http_options.ts";
 export { buildDocument } from "./client/document.ts";
 export type { BuildDocumentOptions, BuiltDocument } from "./client/document.ts";
 export { createGraphQLClient } from "./client/client.ts";

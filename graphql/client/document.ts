@@ -81,9 +81,11 @@ export interface BuiltDocument {
  * import { api, op } from "@ramify/api/tree";
  * import { buildDocument, projectGraphQL } from "@ramify/api/graphql";
  *
- * const projection = projectGraphQL(api({ books: api({ add: op(() => ({ id: "1" })) }) }));
+ * const projection = projectGraphQL(api({
+ *   books: api({}, { fallback: { name: "bookId", subtree: api({ remove: op(() => true) }) } }),
+ * }));
  * console.log(buildDocument(projection, projection.fields[0]).query);
- * // mutation BooksAdd($input: JSON) { booksAdd(input: $input) }
+ * // mutation BooksRemove($bookId: ID!) { booksRemove(bookId: $bookId) }
  * ```
  */
 export function buildDocument(

@@ -196,24 +196,28 @@ function typeDeclaration(definition: NamedTypeDefinition): string {
   }
 }
 
-/** The variables a call takes (captures come from the fallback calls). */
+/** The arguments a call takes: the input's (captures come from the fallback calls). */
+function inputArgs(field: GraphQLLeafField) {
+  return field.args.filter((arg) => !field.captures.includes(arg.name));
+}
+
+/** The variables a call takes, when it takes any, and its result. */
 function variablesDeclaration(
   field: GraphQLLeafField,
   document: BuiltDocument,
   resultName: string,
 ): string {
-  const args = field.args.filter((arg) => !field.captures.includes(arg.name));
-  const lines = args.map((arg) =>
+  const lines = inputArgs(field).map((arg) =>
     `${doc(arg.description, "  ")}  ${arg.name}${arg.type.endsWith("!") ? "" : "?"}: ${
       tsType(arg.type)
     };`
   );
   const result = field.voidResult ? "undefined" : tsType(field.resultType);
   return [
-    `/** The variables of ${document.operationName}. */`,
-    `export interface ${document.operationName}Variables {${
-      lines.length === 0 ? "}" : `\n${lines.join("\n")}\n}`
-    }`,
+    ...(lines.length === 0 ? [] : [
+      `/** The variables of ${document.operationName}. */`,
+      `export interface ${document.operationName}Variables {\n${lines.join("\n")}\n}`,
+    ]),
     `/** The result of ${document.operationName}. */`,
     `export type ${resultName} = ${result};`,
   ].join("\n");
@@ -283,23 +287,21 @@ function callOf(
 ): string {
   const { field, document } = operation;
   const name = document.operationName;
-  const required = field.args.some((arg) =>
-    !field.captures.includes(arg.name) && arg.type.endsWith("!")
-  );
-  const param = `variables: ${name}Variables${required ? "" : " = {}"}`;
+  const args = inputArgs(field);
+  // A leaf without input takes no parameter: only its captures travel.
+  const param = args.length === 0
+    ? ""
+    : `variables: ${name}Variables${args.some((arg) => arg.type.endsWith("!")) ? "" : " = {}"}`;
+  const variables = args.length === 0 ? `{ ...${captures} }` : `{ ...variables, ...${captures} }`;
   const path = JSON.stringify(document.path);
   if (field.kind === "subscription") {
     return `(${param}): AsyncIterable<${operation.result}> =>\n${indent}  stream<${operation.result}>(transport, documents.${name}, ${
       JSON.stringify(name)
-    }, { ...variables, ...${captures} }, ${path}, ${field.voidResult}, ${
-      JSON.stringify(field.type)
-    })`;
+    }, ${variables}, ${path}, ${field.voidResult}, ${JSON.stringify(field.type)})`;
   }
   return `(${param}): Promise<${operation.result}> =>\n${indent}  call<${operation.result}>(transport, documents.${name}, ${
     JSON.stringify(name)
-  }, { ...variables, ...${captures} }, ${path}, ${field.voidResult}, ${
-    JSON.stringify(field.type)
-  })`;
+  }, ${variables}, ${path}, ${field.voidResult}, ${JSON.stringify(field.type)})`;
 }
 
 function runtime(): string {

@@ -31,7 +31,6 @@ import type { DatePath } from "../../tree/dates.ts";
  *   query: "query Ping { ping }",
  *   operationName: "Ping",
  *   path: ["ping"],
- *   jsonInput: true,
  *   args: [],
  *   type: "String",
  *   voidResult: false,
@@ -51,8 +50,6 @@ export interface GraphQLManifestOperation {
   readonly operationName: string;
   /** The response keys from `data` down to the result. */
   readonly path: readonly string[];
-  /** Whether the input travels as one `input: JSON` argument. */
-  readonly jsonInput: boolean;
   /** The arguments: GraphQL name, the input key it fills, its type. */
   readonly args: readonly { readonly name: string; readonly key?: string; readonly type: string }[];
   /** The field's type reference. */
@@ -134,9 +131,7 @@ export function checkedGraphQLManifest(value: unknown): GraphQLClientManifest {
     for (const key of ["steps", "path", "args", "dates", "errors"] as const) {
       if (!Array.isArray(operation[key])) fail(`${where}: ${key}`);
     }
-    if (typeof operation.jsonInput !== "boolean" || typeof operation.voidResult !== "boolean") {
-      fail(`${where}: jsonInput and voidResult`);
-    }
+    if (typeof operation.voidResult !== "boolean") fail(`${where}: voidResult`);
   });
   (types as unknown[]).forEach((type, index) => {
     if (!isRecord(type) || typeof type.name !== "string") fail(`type ${index}`);

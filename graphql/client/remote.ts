@@ -216,7 +216,7 @@ async function run(
   return resultOf(response, field, context);
 }
 
-/** The variables: the input under GraphQL names, or as one `input` JSON, plus captures. */
+/** The variables: the input under GraphQL names, plus captures. */
 function variablesOf(
   field: GraphQLManifestOperation,
   captures: Captures,
@@ -224,14 +224,10 @@ function variablesOf(
   context: Context,
 ): Record<string, unknown> {
   const variables: Record<string, unknown> = {};
-  if (field.jsonInput) {
-    setOwn(variables, "input", input);
-  } else {
-    for (const arg of field.args) {
-      const value = input[arg.key ?? arg.name];
-      if (value !== undefined) {
-        setOwn(variables, arg.name, renamed(value, arg.type, context.types, "toGraphQL"));
-      }
+  for (const arg of field.args) {
+    const value = input[arg.key ?? arg.name];
+    if (value !== undefined) {
+      setOwn(variables, arg.name, renamed(value, arg.type, context.types, "toGraphQL"));
     }
   }
   for (const [name, value] of captures) setOwn(variables, name, value);

@@ -65,7 +65,6 @@ export function toGraphQLClientManifest(
         query: document.query,
         operationName: document.operationName,
         path: [...document.path],
-        jsonInput: field.jsonInput,
         args: field.args.map((arg) => ({
           name: arg.name,
           ...(arg.key === undefined ? {} : { key: arg.key }),

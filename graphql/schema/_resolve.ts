@@ -1,24 +1,23 @@
 // Field resolvers over the tree's handlers: one flat input (arguments plus
-// captures) through the leaf's call path (input and output schemas), the
-// handler's errors mapped or masked. Shared by `createResolver` (a resolver map
-// for any executor) and `toSchema`.
+// captures) through the leaf's call path (input and output schemas) and the
+// call runner (the caller's signal, the deadline), each failure rendered as
+// the tree classifies it (`clientError`). Shared by `createResolver` (a
+// resolver map for any executor) and `toSchema`.
 
-import { GraphQLError } from "graphql";
 import type { HandlerContext } from "../../tree/node.ts";
-import { createCall, InputError, OutputError } from "../../tree/call.ts";
+import { createCall } from "../../tree/call.ts";
+import { labelOf } from "../../tree/leaves.ts";
+import { runCall } from "../../tree/run.ts";
 import { isAsyncIterable, isPlainObject, setOwn } from "../../tree/object.ts";
 import type { GraphQLLeafField } from "./projection.ts";
 import type { ArgumentDefinition, NamedTypeDefinition } from "./types.ts";
-import { graphqlErrors, type ResolveOptions } from "./errors.ts";
-import { isCancellation } from "../../tree/deadline.ts";
+import type { ClientError, ResolveOptions } from "./errors.ts";
 
 type Resolver = (
   parent: unknown,
   args: Record<string, unknown>,
   context: unknown,
-) => Promise<unknown>;
-
-const httpErrorsOnly = graphqlErrors({});
+) => unknown;
 
 /**
  * Input object types by name: where a schema's property name had to be changed
@@ -31,111 +30,90 @@ export function inputTypesOf(definitions: readonly NamedTypeDefinition[]): Input
   return new Map(definitions.filter((d) => d.kind === "input").map((d) => [d.name, d]));
 }
 
-/** The resolver of a query or mutation field. */
+/**
+ * The resolver of a query or mutation field, its call prepared once. A
+ * handler that answers at once is answered at once: no promise for
+ * graphql-js to wait on.
+ */
 export function leafResolver(
   field: GraphQLLeafField,
   opts: ResolveOptions,
   inputs: InputTypes,
+  toClient: ClientError,
 ): Resolver {
-  const run = handlerCall(field, opts, inputs);
-  return async (_parent, args, context) => {
-    const result = await run(args, context);
-    return field.voidResult ? true : result;
+  const call = createCall(field.node, { captures: field.captures });
+  const timeoutMs = opts.timeoutMs;
+  const done = field.voidResult ? () => true : undefined;
+  return (_parent, args, context) => {
+    const ctx = handlerContext(context);
+    let result: unknown;
+    try {
+      result = runCall(call, inputOf(field, args, inputs), ctx, timeoutMs);
+    } catch (error) {
+      throw toClient(error, ctx);
+    }
+    if (result instanceof Promise) {
+      return result.then(done, (error) => {
+        throw toClient(error, ctx);
+      });
+    }
+    return done === undefined ? result : true;
   };
 }
 
-/** The `subscribe` of a subscription field: the handler's async iterable, errors mapped. */
+/** The `subscribe` of a subscription field: the handler's async iterable, its failures rendered. */
 export function subscriptionResolver(
   field: GraphQLLeafField,
   opts: ResolveOptions,
   inputs: InputTypes,
+  toClient: ClientError,
 ): Resolver {
-  const run = handlerCall(field, opts, inputs);
-  const toClient = clientError(opts);
+  const call = createCall(field.node, { captures: field.captures });
+  const timeoutMs = opts.timeoutMs;
   return async (_parent, args, context) => {
-    const source = await run(args, context);
+    const ctx = handlerContext(context);
+    let source: unknown;
+    try {
+      source = await runCall(call, inputOf(field, args, inputs), ctx, timeoutMs);
+    } catch (error) {
+      throw toClient(error, ctx);
+    }
     if (!isAsyncIterable(source)) {
       throw toClient(
-        new TypeError(`${field.name}: a streaming handler must return an async iterable`),
+        new TypeError(`${labelOf(field.steps)}: a streaming handler must return an async iterable`),
+        ctx,
       );
     }
-    return mapped(source, toClient);
+    return rendered(source, toClient, ctx);
   };
 }
 
-/** Calls the leaf through its call path; its errors reach clients mapped or masked. */
-function handlerCall(field: GraphQLLeafField, opts: ResolveOptions, inputs: InputTypes) {
-  const toClient = clientError(opts);
-  const call = createCall(field.node, { captures: field.captures });
-  return async (args: Record<string, unknown>, context: unknown): Promise<unknown> => {
-    try {
-      return await call(inputOf(field, args, inputs), handlerContext(context));
-    } catch (error) {
-      throw toClient(error);
-    }
-  };
-}
-
-/** Re-yields a stream, mapping its error; returning early closes the source (its `finally` runs). */
-async function* mapped(
+/** Re-yields a stream, rendering its failure; returning early closes the source (its `finally` runs). */
+async function* rendered(
   source: AsyncIterable<unknown>,
-  toClient: (error: unknown) => GraphQLError,
+  toClient: ClientError,
+  context: HandlerContext,
 ): AsyncGenerator<unknown> {
   try {
     for await (const value of source) yield value;
   } catch (error) {
-    throw toClient(error);
+    throw toClient(error, context);
   }
 }
 
-function clientError(opts: ResolveOptions): (error: unknown) => GraphQLError {
-  const map = opts.errors ?? httpErrorsOnly;
-  const observe = opts.onError ??
-    ((error: unknown) => console.error("ramify: resolver crashed:", error));
-  return (error) => {
-    if (error instanceof InputError) {
-      return new GraphQLError("The arguments do not match the operation's schema", {
-        extensions: { code: "BAD_USER_INPUT", issues: error.issues },
-      });
-    }
-    // A handler giving up because its signal aborted (a timeout, a client gone) did not crash.
-    if (isCancellation(error)) {
-      return new GraphQLError("The operation was cancelled", { extensions: { code: "CANCELLED" } });
-    }
-    // A result that breaks its output schema is the server's fault: never mapped, never shown.
-    const mappedError = error instanceof OutputError ? undefined : map(error);
-    if (mappedError !== undefined) return mappedError;
-    try {
-      observe(error);
-    } catch {
-      // An observer that throws must not change what the client sees.
-    }
-    return new GraphQLError("Unexpected error.", { extensions: { code: "INTERNAL_SERVER_ERROR" } });
-  };
-}
-
-/** The one flat input: arguments (or the `input` JSON) plus captures. */
+/** The one flat input: arguments plus captures. */
 function inputOf(
   field: GraphQLLeafField,
   args: Record<string, unknown>,
   inputs: InputTypes,
 ): Record<string, unknown> {
   const input: Record<string, unknown> = {};
-  if (field.jsonInput) {
-    const json = isObject(args.input) ? args.input : {};
-    for (const key of Object.keys(json)) setOwn(input, key, plain(json[key]));
-  } else {
-    for (const arg of field.args) {
-      if (!Object.hasOwn(args, arg.name) || field.captures.includes(arg.name)) continue;
-      setOwn(input, arg.key ?? arg.name, withKeys(args[arg.name], arg, inputs));
-    }
+  for (const arg of field.args) {
+    if (!Object.hasOwn(args, arg.name) || field.captures.includes(arg.name)) continue;
+    setOwn(input, arg.key ?? arg.name, withKeys(args[arg.name], arg, inputs));
   }
   for (const capture of field.captures) setOwn(input, capture, args[capture]);
   return input;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -174,5 +152,5 @@ function plain(value: unknown): unknown {
 }
 
 function handlerContext(context: unknown): HandlerContext {
-  return isObject(context) ? context as HandlerContext : {};
+  return typeof context === "object" && context !== null ? context as HandlerContext : {};
 }

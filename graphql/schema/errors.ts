@@ -1,10 +1,14 @@
 /**
- * `graphqlErrors(mapping)`: which handler errors a client may see, and as what.
- * A mapped error becomes a GraphQL error with `extensions.code`; every other
- * error is masked (`Unexpected error.`, code `INTERNAL_SERVER_ERROR`), so no
- * internal message ever reaches a client. An `HttpError` thrown by a handler
- * shared with the HTTP surface is mapped by its status, its detail being meant
- * for clients already.
+ * How a thrown value reaches a GraphQL client. Every failure is first
+ * classified as on every surface (`classify` in `@ramify/api/tree`): an
+ * `InputError` is `BAD_USER_INPUT`, an `HttpError` or a declared `LeafError`
+ * keeps its status and code, a cancellation is `CANCELLED`, a timeout
+ * `TIMEOUT`. Each becomes a GraphQL error whose message is the failure's
+ * detail (else its title) and whose `extensions` hold `code`, `status`, and
+ * the `issues` or `data` there are. Everything else is a fault: reported to
+ * `onError` and masked (`Unexpected error.`, code `INTERNAL_SERVER_ERROR`),
+ * unless `graphqlErrors(mapping)` names it: the way to show a client an error
+ * the tree does not declare (a database driver's, say).
  *
  * @example
  * ```ts
@@ -22,7 +26,10 @@
  */
 
 import { GraphQLError } from "graphql";
-import { type HttpError, httpErrorOf } from "../../http/web/problem.ts";
+import { OutputError } from "../../tree/call.ts";
+import type { Failure } from "../../tree/failure.ts";
+import type { HandlerContext } from "../../tree/node.ts";
+import { failureOf } from "../../tree/run.ts";
 
 /**
  * What an error maps to: a code (the error's own message is kept), a code with
@@ -45,8 +52,9 @@ export type ErrorMapping =
   | ((error: unknown) => GraphQLError | undefined);
 
 /**
- * Turns a thrown value into the GraphQL error a client may see, or `undefined`
- * to mask it.
+ * Turns a fault (a thrown value the tree does not classify: no `InputError`,
+ * `HttpError`, declared `LeafError`, cancellation or timeout) into the GraphQL
+ * error a client may see, or `undefined` to mask it.
  *
  * @example
  * ```ts
@@ -58,7 +66,7 @@ export type ErrorMapping =
 export type ErrorMapper = (error: unknown) => GraphQLError | undefined;
 
 /**
- * How resolvers treat handler errors.
+ * How resolvers run leaves and treat their failures.
  *
  * @example
  * ```ts
@@ -67,30 +75,32 @@ export type ErrorMapper = (error: unknown) => GraphQLError | undefined;
  * const opts: ResolveOptions = {
  *   errors: graphqlErrors({ NotFound: "NOT_FOUND" }),
  *   onError: (error) => console.error("masked:", error),
+ *   timeoutMs: 10_000,
  * };
  * ```
  */
 export interface ResolveOptions {
-  /** Maps handler errors to GraphQL errors; unmapped ones are masked. Default: `HttpError`s only. */
+  /**
+   * Exposes faults a client may see: consulted only for a failure that is no
+   * input, declared, cancelled or timed-out one (and never for a result that
+   * broke its output schema). Default: every fault masked.
+   */
   readonly errors?: ErrorMapper;
-  /** Observes an error that was masked. Default: `console.error`. */
+  /** Observes a fault that was masked. Default: `console.error`. */
   readonly onError?: (error: unknown) => void;
+  /**
+   * How long one leaf call may take, in milliseconds: past it the handler's
+   * `signal` aborts and its field is an error with code `TIMEOUT` (status
+   * 503), its siblings unharmed. Default: none.
+   */
+  readonly timeoutMs?: number;
 }
-
-const HTTP_CODES: Readonly<Record<number, string>> = {
-  400: "BAD_REQUEST",
-  401: "UNAUTHENTICATED",
-  403: "FORBIDDEN",
-  404: "NOT_FOUND",
-  409: "CONFLICT",
-  422: "BAD_USER_INPUT",
-  429: "TOO_MANY_REQUESTS",
-};
 
 /**
  * Builds an error mapper from rules keyed by an error's class name (its `name`
- * or constructor name) or by its `code` property. `HttpError`s map by status
- * unless a rule names them.
+ * or constructor name) or by its `code` property. Servers consult it for
+ * faults only: an `HttpError`, a declared `LeafError`, an input, cancellation
+ * or timeout failure already has its code, so a rule never changes those.
  *
  * @example
  * ```ts
@@ -113,8 +123,7 @@ export function graphqlErrors(mapping: Readonly<Record<string, ErrorMapping>>): 
       const rule = rules.get(key);
       if (rule !== undefined) return apply(rule, error);
     }
-    const http = httpErrorOf(error);
-    return http === undefined ? undefined : fromHttpError(http);
+    return undefined;
   };
 }
 
@@ -141,16 +150,51 @@ function apply(rule: ErrorMapping, error: unknown): GraphQLError | undefined {
   });
 }
 
-function fromHttpError(error: HttpError): GraphQLError {
-  // A declared error keeps its own code; others are named by their status.
-  const code = error.problem.code ?? HTTP_CODES[error.status] ??
-    (error.status >= 500 ? "INTERNAL_SERVER_ERROR" : "BAD_REQUEST");
-  return new GraphQLError(error.problem.detail ?? error.problem.title, {
+// What the resolvers, the server and its transports share: not public API.
+
+/** Renders a thrown value for a client; `context` tells a cancellation from a fault. */
+export type ClientError = (error: unknown, context?: HandlerContext) => GraphQLError;
+
+/**
+ * What a client sees of a thrown value: the failure the tree classifies, as a
+ * GraphQL error; a fault is masked and reported, unless `opts.errors` exposes
+ * it. A result that broke its output schema is never shown, whatever the mapping.
+ */
+export function clientError(opts: ResolveOptions): ClientError {
+  const expose = opts.errors;
+  const report = observer(opts.onError, "ramify: GraphQL resolver crashed:");
+  return (error, context) => {
+    const failure = failureOf(error, context);
+    if (failure.kind !== "fault") return fromFailure(failure);
+    const exposed = error instanceof OutputError ? undefined : expose?.(error);
+    if (exposed !== undefined) return exposed;
+    report(error);
+    return new GraphQLError("Unexpected error.", { extensions: { code: "INTERNAL_SERVER_ERROR" } });
+  };
+}
+
+function fromFailure(failure: Failure): GraphQLError {
+  return new GraphQLError(failure.detail ?? failure.title, {
     extensions: {
-      code,
-      status: error.status,
-      ...(error.problem.issues === undefined ? {} : { issues: error.problem.issues }),
-      ...(error.problem.data === undefined ? {} : { data: error.problem.data }),
+      code: failure.code,
+      status: failure.status,
+      ...(failure.issues === undefined ? {} : { issues: failure.issues }),
+      ...(failure.data === undefined ? {} : { data: failure.data }),
     },
   });
+}
+
+/** `onError`, or `console.error` with `label`: an observer that throws never changes what a client sees. */
+export function observer(
+  onError: ((error: unknown) => void) | undefined,
+  label: string,
+): (error: unknown) => void {
+  const observe = onError ?? ((error: unknown) => console.error(label, error));
+  return (error) => {
+    try {
+      observe(error);
+    } catch {
+      // Nothing to do: the client's answer is decided already.
+    }
+  };
 }

@@ -15,8 +15,8 @@
  *   (`ID!` unless the input schema types it); it adds no namespace level and no
  *   part of a name.
  * - Input schema properties are arguments; a leaf without an input schema takes
- *   one optional `input: JSON` argument. The result type comes from the output
- *   schema (`JSON` without one; `Boolean` for a leaf whose output is void).
+ *   no argument but its captures. The result type comes from the output schema
+ *   (`JSON` without one; `Boolean` for a leaf whose output is void).
  *
  * @example
  * ```ts
@@ -34,6 +34,7 @@
  */
 
 import type { Leaf, Node, TreeStep } from "../../tree/node.ts";
+import { labelOf, type LeafEntry, leavesOf } from "../../tree/leaves.ts";
 import { tagsOf } from "../../tree/tags.ts";
 import { fieldName } from "./_names.ts";
 import { holdsFile, isVoidSchema, type JsonSchema, toJsonSchema } from "../../tree/schema.ts";
@@ -87,8 +88,6 @@ export interface GraphQLLeafField {
   readonly type: string;
   /** The type of the value a call gives when it succeeds, such as `Book!` or `[Book!]!`. */
   readonly resultType: string;
-  /** Whether arguments arrive as one `input: JSON` (the leaf has no input schema). */
-  readonly jsonInput: boolean;
   /** Whether the leaf's output is void, so the field answers `true` when done. */
   readonly voidResult: boolean;
   /** From `meta.description`. */
@@ -192,8 +191,8 @@ export function projectGraphQL(
     const existing = dispatch.get(key);
     if (existing !== undefined) {
       throw new Error(
-        `projectGraphQL: ${describe(existing.steps)} and ${
-          describe(field.steps)
+        `projectGraphQL: ${labelOf(existing.steps)} and ${
+          labelOf(field.steps)
         } both project to ${key}; rename one or tag it differently`,
       );
     }
@@ -201,20 +200,10 @@ export function projectGraphQL(
     fields.push(field);
   };
 
-  const walk = (current: Node, steps: readonly TreeStep[], captures: readonly string[]) => {
-    if (typeof current.handler === "function") {
-      add(leafField(current as Leaf<never, unknown, unknown>, steps, captures, readNames, types));
-    }
-    for (const [name, child] of Object.entries(current.children ?? {})) {
-      walk(child, [...steps, { kind: "child", name }], captures);
-    }
-    if (current.fallback !== undefined) {
-      const { name, subtree } = current.fallback;
-      checkName(name, [...steps, { kind: "fallback", name }]);
-      walk(subtree, [...steps, { kind: "fallback", name }], [...captures, name]);
-    }
-  };
-  walk(node, [], []);
+  for (const entry of leavesOf(node)) {
+    for (const capture of entry.captures) checkName(capture, entry.label);
+    add(leafField(entry, readNames, types));
+  }
 
   // Namespaces: each query field's branch path, outermost first, once each.
   for (const field of fields) {
@@ -231,8 +220,8 @@ export function projectGraphQL(
       const clash = dispatch.get(key);
       if (clash !== undefined) {
         throw new Error(
-          `projectGraphQL: ${describe(clash.steps)} and the branch ${
-            names.slice(0, depth).join(".")
+          `projectGraphQL: ${labelOf(clash.steps)} and the branch ${
+            names.slice(0, depth).join("/")
           } both project to ${key}`,
         );
       }
@@ -268,13 +257,13 @@ export function fieldDefinition(field: GraphQLLeafField): FieldDefinition {
 }
 
 function leafField(
-  node: Leaf<never, unknown, unknown>,
-  steps: readonly TreeStep[],
-  captures: readonly string[],
+  entry: LeafEntry,
   readNames: readonly string[],
   types: GraphQLTypeRegistry,
 ): GraphQLLeafField {
-  const names = childNames(steps);
+  const { steps, captures, label } = entry;
+  const node = entry.leaf as Leaf<never, unknown, unknown>;
+  const names = entry.names.map(fieldName);
   const leafName = names.at(-1) ?? "root";
   const kind = kindOf(node, leafName, readNames);
   const hint = pascal(names.length === 0 ? ["root"] : names);
@@ -285,23 +274,11 @@ function leafField(
     ? "Query"
     : namespaceType(names.slice(0, -1));
   const name = inQuery ? leafName : camel(names.length === 0 ? ["root"] : names);
-  const input = sideSchema(node, "input", steps);
-  // A schema-less handler that declares no parameter takes no input: no argument.
-  const takesInput = input !== undefined || node.handler.length > 0;
-  const args = !takesInput ? [] : input === undefined
-    ? [{
-      name: "input",
-      // Converting "no schema" registers the JSON scalar the argument needs.
-      type: toGraphQLType(undefined, {
-        direction: "input",
-        name: `${hint}Input`,
-        registry: types,
-        required: false,
-      }),
-      description: "The named inputs, as one JSON object",
-    }]
-    : argumentsOf(input, { name: `${hint}Input`, registry: types });
-  const jsonInput = input === undefined && takesInput;
+  // A leaf without an input schema takes nothing but its captures.
+  const args = argumentsOf(sideSchema(node, "input", label), {
+    name: `${hint}Input`,
+    registry: types,
+  });
   const withCaptures = [...args];
   for (const capture of captures) {
     const index = withCaptures.findIndex((arg) => arg.name === capture);
@@ -312,7 +289,7 @@ function leafField(
   }
   const outputSchema = node.meta?.output;
   const voidResult = outputSchema !== undefined && isVoidSchema(outputSchema);
-  const resultType = voidResult ? "Boolean!" : toGraphQLType(sideSchema(node, "output", steps), {
+  const resultType = voidResult ? "Boolean!" : toGraphQLType(sideSchema(node, "output", label), {
     direction: "output",
     name: `${hint}Result`,
     registry: types,
@@ -329,7 +306,6 @@ function leafField(
     args: withCaptures,
     type,
     resultType,
-    jsonInput,
     voidResult,
     ...(description === undefined ? {} : { description }),
     node,
@@ -348,7 +324,7 @@ function kindOf(node: Node, name: string, readNames: readonly string[]): Operati
   return readLike ? "query" : "mutation";
 }
 
-function sideSchema(node: Node, side: "input" | "output", steps: readonly TreeStep[]) {
+function sideSchema(node: Node, side: "input" | "output", label: string) {
   const schema = node.meta?.[side];
   if (schema === undefined) return undefined;
   let json: JsonSchema | undefined;
@@ -356,7 +332,7 @@ function sideSchema(node: Node, side: "input" | "output", steps: readonly TreeSt
     json = toJsonSchema(schema, side);
   } catch (error) {
     throw new Error(
-      `projectGraphQL: the ${side} schema of ${describe(steps)} has no JSON Schema form: ${
+      `projectGraphQL: the ${side} schema of ${label} has no JSON Schema form: ${
         error instanceof Error ? error.message : String(error)
       }`,
       { cause: error },
@@ -364,20 +340,16 @@ function sideSchema(node: Node, side: "input" | "output", steps: readonly TreeSt
   }
   if (side === "output" && holdsFile(json)) {
     throw new Error(
-      `projectGraphQL: the output schema of ${
-        describe(steps)
-      } holds a file; File is an input type in GraphQL, a result cannot carry one`,
+      `projectGraphQL: the output schema of ${label} holds a file; File is an input type in GraphQL, a result cannot carry one`,
     );
   }
   return json;
 }
 
-function checkName(name: string, steps: readonly TreeStep[]) {
+function checkName(name: string, label: string) {
   if (!GRAPHQL_NAME.test(name)) {
     throw new Error(
-      `projectGraphQL: "${name}" in ${
-        describe(steps)
-      } is not a GraphQL name (letters, digits and _, not starting with a digit)`,
+      `projectGraphQL: "${name}" in ${label} is not a GraphQL name (letters, digits and _, not starting with a digit)`,
     );
   }
 }
@@ -402,9 +374,4 @@ function pascal(names: readonly string[]): string {
 function camel(names: readonly string[]): string {
   const joined = pascal(names);
   return joined.charAt(0).toLowerCase() + joined.slice(1);
-}
-
-function describe(steps: readonly TreeStep[]): string {
-  if (steps.length === 0) return "the root";
-  return steps.map((step) => step.kind === "child" ? step.name : `{${step.name}}`).join(".");
 }

@@ -23,6 +23,7 @@ import type { Node } from "../../tree/node.ts";
 import { projectGraphQL, type ProjectGraphQLOptions } from "./projection.ts";
 import type { ProjectGraphQLResult } from "./projection.ts";
 import { inputTypesOf, leafResolver, subscriptionResolver } from "./_resolve.ts";
+import { clientError } from "./errors.ts";
 import type { ResolveOptions } from "./errors.ts";
 import { scalarImplementations } from "./scalars.ts";
 
@@ -39,7 +40,7 @@ import { scalarImplementations } from "./scalars.ts";
 export type ResolverMap = Record<string, Record<string, unknown> | GraphQLScalarType>;
 
 /**
- * Options of {@linkcode createResolver}: the projection's and the error handling.
+ * Options of {@linkcode createResolver}: the projection's, the failures' and the leaves' deadline.
  *
  * @example
  * ```ts
@@ -73,17 +74,18 @@ export function resolversOf(projection: ProjectGraphQLResult, opts: ResolveOptio
   const map: Record<string, Record<string, unknown>> = {};
   const on = (type: string) => map[type] ??= {};
   const inputs = inputTypesOf(projection.types.definitions);
+  const toClient = clientError(opts);
   for (const namespace of projection.namespaces) {
     on(namespace.parent)[namespace.name] = () => NAMESPACE;
   }
   for (const field of projection.fields) {
     if (field.kind === "subscription") {
       on("Subscription")[field.name] = {
-        subscribe: subscriptionResolver(field, opts, inputs),
+        subscribe: subscriptionResolver(field, opts, inputs, toClient),
         resolve: (payload: unknown) => field.voidResult ? true : payload,
       };
     } else {
-      on(field.parent)[field.name] = leafResolver(field, opts, inputs);
+      on(field.parent)[field.name] = leafResolver(field, opts, inputs, toClient);
     }
   }
   for (const definition of projection.types.definitions) {

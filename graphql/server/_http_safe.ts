@@ -11,18 +11,16 @@ import {
   visit,
   visitWithTypeInfo,
 } from "graphql";
-import type { Node } from "../../tree/node.ts";
 import { tagsOf } from "../../tree/tags.ts";
-import { projectGraphQL, type ProjectGraphQLOptions } from "../schema/projection.ts";
+import type { ProjectGraphQLResult } from "../schema/projection.ts";
 
 /** Tells whether an operation of a prepared document may run over GET; decided once per document. */
 export function getSafety(
-  tree: Node,
+  projection: ProjectGraphQLResult,
   schema: GraphQLSchema,
-  opts: ProjectGraphQLOptions,
 ): (document: DocumentNode, operation: OperationDefinitionNode) => boolean {
   const unsafe = new Set(
-    projectGraphQL(tree, opts).fields
+    projection.fields
       .filter((field) => field.kind === "query" && tagsOf(field.node).readOnly !== true)
       .map((field) => `${field.parent}.${field.name}`),
   );

@@ -26,8 +26,8 @@ export function hideSuggestions(errors: readonly GraphQLError[]): GraphQLError[]
 
 /**
  * Masks each execution error that carries no code: only errors the resolvers
- * mapped (or masked themselves) have one, so any other is the engine's or a
- * value's fault, never the client's.
+ * rendered (or masked themselves) have one, so any other is the engine's or a
+ * value's fault, never the client's. `observe` never throws (`observer`).
  */
 export function maskExecution(
   result: ExecutionResult,
@@ -41,11 +41,7 @@ export function maskExecution(
   }
   const errors = result.errors.map((error) => {
     if (error.extensions?.code !== undefined) return error;
-    try {
-      observe(error.originalError ?? error);
-    } catch {
-      // An observer that throws must not change what the client sees.
-    }
+    observe(error.originalError ?? error);
     return new GraphQLError("Unexpected error.", {
       nodes: error.nodes,
       path: error.path,

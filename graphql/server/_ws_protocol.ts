@@ -1,9 +1,10 @@
 // The graphql-transport-ws protocol over any socket, through graphql-ws's
 // server core (`makeServer`). Documents go through the GraphQL server's cached
 // `prepare`, so its limits and introspection rule apply; handlers get
-// `{ request, signal, ...yours }` as their context, the signal aborting when the
-// client completes the operation or the connection closes; a connection is
-// bounded (init timeout, operations at once, document length).
+// `{ request, signal, connectionParams, ...yours }` as their context, the
+// signal aborting when the client completes the operation or the connection
+// closes; a connection is bounded (init timeout, operations at once, document
+// length).
 
 import { assignOwn } from "../../tree/context.ts";
 import {
@@ -16,7 +17,7 @@ import {
 import { CloseCode, type Context, makeServer, type OperationResult } from "graphql-ws";
 import type { HandlerContext } from "../../tree/node.ts";
 import { isAsyncIterable, nestsDeeper } from "../../tree/object.ts";
-import { graphqlErrors } from "../schema/errors.ts";
+import { observer } from "../schema/errors.ts";
 import type { GraphQLServer } from "./server.ts";
 import type { WsHandlerOptions } from "./ws_options.ts";
 import { maskExecution } from "./_results.ts";
@@ -66,7 +67,6 @@ interface Extra {
 
 type ConnectionParams = Record<string, unknown> | undefined;
 
-const httpErrors = graphqlErrors({});
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /** The protocol for a GraphQL server: one `Connect` shared by every socket. */
@@ -80,15 +80,7 @@ export function createConnect(server: GraphQLServer, opts: WsHandlerOptions = {}
   const slowConsumerTimeout = opts.slowConsumerTimeout ?? 30_000;
   const maxTotal = opts.maxTotalSubscriptions ?? 10_000;
   let total = 0;
-  const report = opts.onError ??
-    ((error: unknown) => console.error("ramify: GraphQL over WebSocket:", error));
-  const observe = (error: unknown) => {
-    try {
-      report(error);
-    } catch {
-      // An observer that throws must not change what the client sees.
-    }
-  };
+  const observe = observer(opts.onError, "ramify: GraphQL over WebSocket:");
 
   /** The execution arguments of a `subscribe` message, or why it is refused. */
   const prepare = async (
@@ -124,13 +116,24 @@ export function createConnect(server: GraphQLServer, opts: WsHandlerOptions = {}
         : "The document has several operations: name one with operationName";
       return [coded(message, "OPERATION_RESOLUTION_FAILURE")];
     }
-    let own: Readonly<Record<string, unknown>> | undefined;
-    try {
-      own = await opts.context?.(ctx.connectionParams ?? {}, extra.request);
-    } catch (error) {
-      return [contextError(error, observe)];
-    }
     const controller = new AbortController();
+    const connectionParams = ctx.connectionParams ?? {};
+    // Guards read credentials from the connection parameters: browsers' WebSocket clients put them there.
+    const contextValue: HandlerContext = {
+      request: extra.request,
+      signal: controller.signal,
+      connectionParams,
+    };
+    if (opts.context !== undefined) {
+      try {
+        assignOwn(
+          contextValue,
+          await opts.context({ surface: "graphql", request: extra.request, connectionParams }),
+        );
+      } catch (error) {
+        return [server.errorOf(error, contextValue)];
+      }
+    }
     extra.operations.set(id, controller);
     total++;
     return {
@@ -138,12 +141,7 @@ export function createConnect(server: GraphQLServer, opts: WsHandlerOptions = {}
       document,
       variableValues: variables ?? undefined,
       operationName: operationName ?? undefined,
-      contextValue: handlerContext(
-        extra.request,
-        controller.signal,
-        ctx.connectionParams ?? {},
-        own,
-      ),
+      contextValue,
     };
   };
 
@@ -287,20 +285,6 @@ function abortingOnReturn(result: OperationResult, extra: Extra, id: string): Op
   return stream;
 }
 
-/**
- * `{ request, signal, connectionParams, ...own }`: own properties copied as
- * they are (getters stay lazy). Guards read credentials from the connection
- * parameters, where browsers' WebSocket clients put them.
- */
-function handlerContext(
-  request: Request,
-  signal: AbortSignal,
-  connectionParams: Readonly<Record<string, unknown>>,
-  own: Readonly<Record<string, unknown>> | undefined,
-): HandlerContext {
-  return assignOwn({ request, signal, connectionParams }, own);
-}
-
 function coded(message: string, code: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code } });
 }
@@ -320,18 +304,6 @@ function documentError(error: GraphQLError): GraphQLError {
     positions: error.positions,
     extensions: { ...error.extensions, code },
   });
-}
-
-/**
- * Why the context function refused an operation: a `GraphQLError` as it is, an
- * `HttpError` by its status (like the resolvers do), anything else masked.
- */
-function contextError(error: unknown, observe: (error: unknown) => void): GraphQLError {
-  if (error instanceof GraphQLError) return error;
-  const mapped = httpErrors(error);
-  if (mapped !== undefined) return mapped;
-  observe(error);
-  return coded("Unexpected error.", "INTERNAL_SERVER_ERROR");
 }
 
 /**

@@ -26,10 +26,14 @@
  * - Every error carries `extensions.code`: `BAD_REQUEST`, `GRAPHQL_PARSE_FAILED`,
  *   `GRAPHQL_VALIDATION_FAILED`, `OPERATION_RESOLUTION_FAILURE`, `BAD_USER_INPUT`,
  *   `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`, `METHOD_NOT_ALLOWED`,
- *   `OPERATION_NOT_SUPPORTED`, `INTERNAL_SERVER_ERROR`, or the code an error
- *   mapping gives (see `graphqlErrors`).
+ *   `OPERATION_NOT_SUPPORTED`, `INTERNAL_SERVER_ERROR`, a failure's code
+ *   (`NOT_FOUND`, `CANCELLED`, `TIMEOUT`, a declared one), or the code an error
+ *   mapping gives a fault (see `graphqlErrors`).
  * - Other paths are `404`, other methods `405` (`OPTIONS` answers `204` with
  *   `Allow`), both as `application/problem+json` like the HTTP surface.
+ * - Given a tree, it builds its own GraphQL server; given one made by
+ *   `createGraphQLServer`, it serves that one, so the WebSocket transport can
+ *   share it (one schema, one document cache).
  *
  * @example
  * ```ts
@@ -55,13 +59,14 @@ import {
   parse,
 } from "graphql";
 import type { HandlerContext, Node } from "../../tree/node.ts";
-import { httpErrorOf } from "../../http/web/problem.ts";
 import { assignOwn } from "../../tree/context.ts";
+import { classify } from "../../tree/failure.ts";
 import { problem } from "../../http/web/respond.ts";
 import { splitUrl } from "../../http/route/path.ts";
-import { type CorsOptions, corsPolicy, withCors } from "../../http/web/cors.ts";
-import { graphqlErrors } from "../schema/errors.ts";
-import { createGraphQLServer, type GraphQLServerOptions, type PreparedDocument } from "./server.ts";
+import { corsPolicy, withCors } from "../../http/web/cors.ts";
+import { observer } from "../schema/errors.ts";
+import { createGraphQLServer, type GraphQLServer, type PreparedDocument } from "./server.ts";
+import type { HttpGraphQLServerOptions, HttpGraphQLTransportOptions } from "./http_options.ts";
 import {
   acceptNegotiator,
   APPLICATION_JSON,
@@ -70,78 +75,10 @@ import {
 } from "./_http_media.ts";
 import { fromJson, fromSearch, type Params, readJson, Refusal } from "./_http_params.ts";
 import { isMultipart, readMultipart } from "./_http_multipart.ts";
-import { type RateLimit, rateLimited, retryAfter } from "../../http/web/rate_limit.ts";
+import { rateLimited, retryAfter } from "../../http/web/rate_limit.ts";
 import { getSafety } from "./_http_safe.ts";
 
-/**
- * Makes the values a request's handlers see in their context, beside `request`
- * and `signal`. It may be asynchronous. Throwing an `HttpError` refuses the
- * request with its status (for example `401`); any other error is mapped by the
- * server's `errors` option, or masked as a `500`.
- *
- * @example
- * ```ts
- * import type { HttpGraphQLContextFunction } from "@ramify/api/graphql";
- *
- * const context: HttpGraphQLContextFunction = (request) => ({
- *   user: request.headers.get("x-user") ?? undefined,
- * });
- * ```
- */
-export type HttpGraphQLContextFunction = (
-  request: Request,
-) =>
-  | Readonly<Record<string, unknown>>
-  | undefined
-  | Promise<Readonly<Record<string, unknown>> | undefined>;
-
-/**
- * Options of {@linkcode createHttpGraphQLServer}: the GraphQL server's (limits,
- * introspection, error mapping) and the transport's.
- *
- * @example
- * ```ts
- * import type { HttpGraphQLServerOptions } from "@ramify/api/graphql";
- *
- * const opts: HttpGraphQLServerOptions = {
- *   path: "/api/graphql",
- *   maxBodyBytes: 64 * 1024,
- *   introspection: false,
- *   limits: { maxDepth: 10 },
- * };
- * ```
- */
-export interface HttpGraphQLServerOptions extends GraphQLServerOptions {
-  /** The path served; every other path is `404`. Default `/graphql`. */
-  readonly path?: string;
-  /**
-   * CORS, as `createFetch` takes it: `true` for any origin without credentials,
-   * or a policy. Preflights are answered; every response carries the headers.
-   * Default off.
-   */
-  readonly cors?: true | CorsOptions;
-  /** The largest `POST` body accepted, in bytes, a multipart request's files included (`413` above it). Default 1 MiB. */
-  readonly maxBodyBytes?: number;
-  /**
-   * The largest response, in bytes of JSON: a larger result is replaced by an
-   * error with code `RESPONSE_TOO_LARGE`. Default 16 MiB.
-   */
-  readonly maxResponseBytes?: number;
-  /** Milliseconds the whole body may take to arrive: `408` after. Default 30,000. */
-  readonly bodyTimeoutMs?: number;
-  /** A rate limit: over it, `429` with `Retry-After` and a `TOO_MANY_REQUESTS` error. Default none. */
-  readonly rateLimit?: RateLimit;
-  /**
-   * The longest document (`query`) accepted, in characters: `413` in a `POST`
-   * body, `414` in a `GET` URL. Documents are cached by their text, so this
-   * bounds what the cache can hold. Default 100,000.
-   */
-  readonly maxQueryLength?: number;
-  /** The deepest nesting of `variables` and `extensions` (`400` below it). Default 64. */
-  readonly maxBodyDepth?: number;
-  /** Makes the handlers' context values from the request. */
-  readonly context?: HttpGraphQLContextFunction;
-}
+export type { HttpGraphQLServerOptions, HttpGraphQLTransportOptions } from "./http_options.ts";
 
 const ALLOW = "GET, POST, OPTIONS";
 
@@ -156,15 +93,19 @@ const ALLOW = "GET, POST, OPTIONS";
  * ```ts
  * import { api, op } from "@ramify/api/tree";
  * import { createHttpGraphQLServer, graphqlErrors } from "@ramify/api/graphql";
+ * import { z } from "zod";
  *
  * const tree = api({
- *   whoami: op((_input: unknown, ctx) => ctx.user, { tags: { readOnly: true } }),
- *   books: api({ add: op((input: { title: string }) => ({ id: "1", ...input })) }),
+ *   whoami: op((_input, ctx) => ctx.user, { tags: { readOnly: true } }),
+ *   books: api({
+ *     add: op((input) => ({ id: "1", ...input }), { input: z.object({ title: z.string() }) }),
+ *   }),
  * });
  * const handler = createHttpGraphQLServer(tree, {
- *   context: (request) => ({ user: request.headers.get("x-user") }),
+ *   context: ({ request }) => ({ user: request.headers.get("x-user") }),
  *   errors: graphqlErrors({ NotFound: "NOT_FOUND" }),
  *   limits: { maxDepth: 8 },
+ *   timeoutMs: 10_000,
  * });
  * const response = await handler(
  *   new Request("http://localhost/graphql", {
@@ -185,29 +126,63 @@ const ALLOW = "GET, POST, OPTIONS";
  */
 export function createHttpGraphQLServer(
   tree: Node,
+  opts?: HttpGraphQLServerOptions,
+): (request: Request) => Promise<Response>;
+/**
+ * The GraphQL-over-HTTP handler of a GraphQL server already built: the same
+ * transport, serving that server's schema with its limits, error mapping and
+ * `timeoutMs`. Build the server once and give it to this and to the WebSocket
+ * handlers (`createWsHandler`, `handleBunWebSocket`).
+ *
+ * @example
+ * ```ts
+ * import { api, op } from "@ramify/api/tree";
+ * import { createGraphQLServer, createHttpGraphQLServer } from "@ramify/api/graphql";
+ * import { createWsHandler } from "@ramify/api/graphql/ws";
+ *
+ * const tree = api({
+ *   ping: op(() => "pong", { tags: { readOnly: true } }),
+ *   news: op(async function* () {
+ *     yield "first";
+ *   }, { tags: { streaming: true } }),
+ * });
+ * const server = createGraphQLServer(tree, { limits: { maxDepth: 8 }, timeoutMs: 10_000 });
+ * const context = ({ request }: { request?: Request }) => ({
+ *   user: request?.headers.get("x-user"),
+ * });
+ * const http = createHttpGraphQLServer(server, { path: "/graphql", context });
+ * const ws = createWsHandler(server, { context });
+ * const handler = (request: Request) =>
+ *   request.headers.get("upgrade")?.toLowerCase() === "websocket" ? ws(request) : http(request);
+ * // Deno.serve({ port: 4000 }, handler);
+ * ```
+ *
+ * @throws {TypeError} when `opts.path` does not start with `/`.
+ */
+export function createHttpGraphQLServer(
+  server: GraphQLServer,
+  opts?: HttpGraphQLTransportOptions,
+): (request: Request) => Promise<Response>;
+export function createHttpGraphQLServer(
+  treeOrServer: Node | GraphQLServer,
   opts: HttpGraphQLServerOptions = {},
 ): (request: Request) => Promise<Response> {
   const path = opts.path ?? "/graphql";
   if (!path.startsWith("/")) {
     throw new TypeError(`createHttpGraphQLServer: path must start with "/", got "${path}"`);
   }
-  const server = createGraphQLServer(tree, opts);
-  const safeOverGet = getSafety(tree, server.schema, opts);
+  const server = isGraphQLServer(treeOrServer)
+    ? treeOrServer
+    : createGraphQLServer(treeOrServer, opts);
+  const safeOverGet = getSafety(server.projection, server.schema);
   const maxBodyBytes = opts.maxBodyBytes ?? 1024 * 1024;
   const maxResponseBytes = opts.maxResponseBytes ?? 16 * 1024 * 1024;
   const bodyTimeoutMs = opts.bodyTimeoutMs ?? 30_000;
   const maxQueryLength = opts.maxQueryLength ?? 100_000;
   const maxDepth = opts.maxBodyDepth ?? 64;
-  const maxTokens = opts.limits?.maxTokens ?? 10_000;
+  const maxTokens = server.limits.maxTokens;
   const makeContext = opts.context;
-  const mapError = opts.errors ?? graphqlErrors({});
-  const report = (error: unknown) => {
-    try {
-      (opts.onError ?? defaultOnError)(error);
-    } catch {
-      // An observer that throws must not change what the client sees.
-    }
-  };
+  const report = observer(opts.onError, "ramify: GraphQL over HTTP crashed:");
   const negotiate = acceptNegotiator();
 
   const handle = async (request: Request, media: Media, method: string): Promise<Response> => {
@@ -264,16 +239,13 @@ export function createHttpGraphQLServer(
       );
     }
 
-    let context: HandlerContext;
-    if (makeContext === undefined) context = baseContext(request);
-    else {
-      let own: unknown;
+    const context = requestContext(request);
+    if (makeContext !== undefined) {
       try {
-        own = await makeContext(request);
+        assignOwn(context, await makeContext({ surface: "graphql", request }));
       } catch (error) {
-        return contextFailure(error, media);
+        return contextFailure(error, context, media);
       }
-      context = mergedContext(request, own);
     }
 
     const result = await server.execute({
@@ -293,18 +265,16 @@ export function createHttpGraphQLServer(
     });
   };
 
-  const contextFailure = (error: unknown, media: Media): Response => {
-    const mapped = mapError(error);
-    if (mapped === undefined) {
-      report(error);
-      return masked(media);
-    }
-    const http = httpErrorOf(error);
-    const status = http !== undefined ? http.status : statusOf(mapped) ?? 400;
-    const headers = http !== undefined
-      ? { ...Object.fromEntries(http.headers), ...media.headers }
-      : media.headers;
-    return new Response(JSON.stringify({ errors: [mapped] }), { status, headers });
+  /** A context function's failure, rendered as a leaf's is: its status, its headers (`WWW-Authenticate`). */
+  const contextFailure = (error: unknown, context: HandlerContext, media: Media): Response => {
+    const rendered = server.errorOf(error, context);
+    const status = statusOf(rendered) ??
+      (rendered.extensions.code === "INTERNAL_SERVER_ERROR" ? 500 : 400);
+    const asked = classify(error).headers;
+    const headers = asked === undefined
+      ? media.headers
+      : { ...Object.fromEntries(asked), ...media.headers };
+    return new Response(JSON.stringify({ errors: [rendered] }), { status, headers });
   };
 
   const cors = opts.cors === undefined ? undefined : corsPolicy(opts.cors);
@@ -368,10 +338,6 @@ export function createHttpGraphQLServer(
   };
 }
 
-function defaultOnError(error: unknown): void {
-  console.error("ramify: GraphQL over HTTP crashed:", error);
-}
-
 /** The error a client sees for a crash: nothing of the crash itself. */
 function masked(media: Media): Response {
   return new Response(
@@ -413,7 +379,7 @@ function mutationOverGet(): Refusal {
   );
 }
 
-/** An HTTP status a mapped error asks for in `extensions.status`, if any. */
+/** The HTTP status an error carries in `extensions.status`, if any. */
 function statusOf(error: GraphQLError): number | undefined {
   const status = error.extensions.status;
   return typeof status === "number" && Number.isInteger(status) && status >= 400 && status <= 599
@@ -424,7 +390,7 @@ function statusOf(error: GraphQLError): number | undefined {
 // ---------------------------------------------------------------- context
 
 /** `{ request, signal }`; `signal` is read only when asked (Deno warns on every read). */
-function baseContext(request: Request): HandlerContext {
+function requestContext(request: Request): HandlerContext {
   return {
     request,
     get signal() {
@@ -433,9 +399,10 @@ function baseContext(request: Request): HandlerContext {
   };
 }
 
-/** `{ request, signal, ...own }`: own properties copied as they are (getters stay lazy). */
-function mergedContext(request: Request, own: unknown): HandlerContext {
-  return assignOwn(baseContext(request), own);
+/** Whether `createHttpGraphQLServer` was given a built server rather than a tree. */
+function isGraphQLServer(value: Node | GraphQLServer): value is GraphQLServer {
+  return typeof (value as GraphQLServer).execute === "function" &&
+    typeof (value as GraphQLServer).prepare === "function";
 }
 
 // ---------------------------------------------------------------- errors

@@ -1,9 +1,10 @@
 /**
  * `createGraphQLServer(tree, opts?)`: the executable schema of a tree with
- * `execute` and `subscribe`, parsed and validated documents cached, and safe
+ * `execute` and `subscribe`, parsed and validated documents cached, safe
  * limits on what one document may ask (depth, aliases, fields, tokens, the
- * estimated cost) and on how long it may run.
- * Transports (`createHttpGraphQLServer`, the WebSocket handlers) are built on it.
+ * estimated cost), and a deadline for each leaf call (`timeoutMs`).
+ * Transports (`createHttpGraphQLServer`, the WebSocket handlers) are built on
+ * it: build it once and give it to each of them.
  *
  * @example
  * ```ts
@@ -28,13 +29,14 @@ import {
   validate,
 } from "graphql";
 import { checkLimits, type Limits } from "./_limits.ts";
-import { withDeadline } from "../../tree/deadline.ts";
 import { hideSuggestions, maskExecution } from "./_results.ts";
+import { Cancelled } from "../../tree/failure.ts";
 import type { HandlerContext, Node } from "../../tree/node.ts";
 import { projectGraphQL, type ProjectGraphQLResult } from "../schema/projection.ts";
 import { printProjection } from "../schema/sdl.ts";
 import { toSchema } from "../schema/executable.ts";
 import type { CreateResolverOptions } from "../schema/resolvers.ts";
+import { clientError, observer } from "../schema/errors.ts";
 
 /**
  * Limits on one document. Each has a safe default.
@@ -73,7 +75,11 @@ export interface GraphQLLimits {
  * ```ts
  * import type { GraphQLServerOptions } from "@ramify/api/graphql";
  *
- * const opts: GraphQLServerOptions = { introspection: false, limits: { maxDepth: 10 } };
+ * const opts: GraphQLServerOptions = {
+ *   introspection: false,
+ *   limits: { maxDepth: 10 },
+ *   timeoutMs: 10_000,
+ * };
  * ```
  */
 export interface GraphQLServerOptions extends CreateResolverOptions {
@@ -88,11 +94,6 @@ export interface GraphQLServerOptions extends CreateResolverOptions {
    * per character of document text (what a parsed document costs). Default 32 MiB.
    */
   readonly documentCacheBytes?: number;
-  /**
-   * How long one operation may run, in milliseconds: past it the handlers'
-   * `signal` aborts and the result is an error with code `TIMEOUT`. Default 30,000.
-   */
-  readonly executionTimeoutMs?: number;
 }
 
 /** What a parsed document costs per character of its text: graphql-js measured about 50 (with locations); 64 leaves headroom. */
@@ -157,8 +158,19 @@ export interface GraphQLServer {
   readonly projection: ProjectGraphQLResult;
   /** Whether `__schema` and `__type` may be asked (and errors may suggest names). */
   readonly introspection: boolean;
+  /** The document limits in force, defaults filled in. */
+  readonly limits: Readonly<Required<GraphQLLimits>>;
   /** Parses and validates a document (cached), limits included. */
   prepare(query: string): PreparedDocument;
+  /**
+   * The error a client sees for a thrown value, as the resolvers render one:
+   * the failure the tree classifies it as (`extensions.code`, `status`,
+   * `issues`, `data`), or a fault, reported to `onError` and masked unless
+   * the `errors` mapping exposes it. Transports render what fails outside the
+   * resolvers with it (a context function's refusal); `context` is the
+   * caller's, whose aborted signal makes an abort a cancellation.
+   */
+  errorOf(error: unknown, context?: HandlerContext): GraphQLError;
   /** Runs a query or mutation. */
   execute(request: GraphQLRequest): Promise<ExecutionResult>;
   /** Starts a subscription: a stream of results, or one result with errors. */
@@ -195,9 +207,8 @@ export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {})
   const introspection = opts.introspection ?? true;
   const cacheSize = opts.documentCacheSize ?? 1_000;
   const cacheChars = (opts.documentCacheBytes ?? 32 * 1024 * 1024) / BYTES_PER_CHAR;
-  const timeoutMs = opts.executionTimeoutMs ?? 30_000;
-  const observe = opts.onError ??
-    ((error: unknown) => console.error("ramify: GraphQL execution crashed:", error));
+  const observe = observer(opts.onError, "ramify: GraphQL execution crashed:");
+  const errorOf = clientError(opts);
   const cache = new Map<string, PreparedDocument>();
   let cachedChars = 0;
 
@@ -222,23 +233,8 @@ export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {})
     }
     return prepared;
   };
-
-  const args = (request: GraphQLRequest, document: DocumentNode, signal?: AbortSignal) => {
-    const context = request.context ?? {};
-    const contextValue = signal === undefined ? context : {
-      ...context,
-      signal: context.signal === undefined ? signal : AbortSignal.any([context.signal, signal]),
-    };
-    return {
-      schema,
-      document,
-      variableValues: request.variables ?? undefined,
-      operationName: request.operationName ?? undefined,
-      contextValue,
-      // graphql 17 stops executing on it; graphql 16 ignores the key.
-      ...(signal === undefined ? {} : { abortSignal: contextValue.signal }),
-    };
-  };
+  const documentOf = (request: GraphQLRequest): PreparedDocument =>
+    request.document === undefined ? prepare(request.query) : { document: request.document };
   const finish = (result: ExecutionResult) => maskExecution(result, observe, introspection);
 
   return {
@@ -246,31 +242,41 @@ export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {})
     sdl,
     projection,
     introspection,
+    limits: Object.freeze({ ...limits }),
     prepare,
+    errorOf,
     async execute(request) {
-      const prepared = request.document === undefined
-        ? prepare(request.query)
-        : { document: request.document };
+      const prepared = documentOf(request);
       if ("errors" in prepared) return { errors: prepared.errors };
-      return await withDeadline<ExecutionResult>(
-        timeoutMs,
-        async (signal) => finish(await execute(args(request, prepared.document, signal))),
-        () => ({
-          data: null,
-          errors: [
-            new GraphQLError(`The operation did not finish within ${timeoutMs} ms`, {
-              extensions: { code: "TIMEOUT" },
-            }),
-          ],
-        }),
-      );
+      const contextValue = request.context ?? {};
+      try {
+        return finish(
+          await execute({
+            schema,
+            document: prepared.document,
+            variableValues: request.variables ?? undefined,
+            operationName: request.operationName ?? undefined,
+            contextValue,
+            // The caller's signal: graphql 17 stops executing when it aborts (graphql 16 ignores it).
+            abortSignal: contextValue.signal,
+          }),
+        );
+      } catch (error) {
+        // Stopped because the caller went away: nobody waits for an answer, nothing crashed.
+        if (contextValue.signal?.aborted !== true) throw error;
+        return { data: null, errors: [errorOf(new Cancelled(error), contextValue)] };
+      }
     },
     async subscribe(request) {
-      const prepared = request.document === undefined
-        ? prepare(request.query)
-        : { document: request.document };
+      const prepared = documentOf(request);
       if ("errors" in prepared) return { errors: prepared.errors };
-      const result = await subscribe(args(request, prepared.document));
+      const result = await subscribe({
+        schema,
+        document: prepared.document,
+        variableValues: request.variables ?? undefined,
+        operationName: request.operationName ?? undefined,
+        contextValue: request.context ?? {},
+      });
       if (!(Symbol.asyncIterator in result)) return finish(result);
       return (async function* () {
         for await (const item of result) yield finish(item);

@@ -10,11 +10,15 @@
  *   and introspection rule apply as over HTTP. Queries and mutations run too;
  *   streaming leaves (async generators) are subscriptions whose values are the
  *   `next` events, in order.
- * - Handlers receive `{ request, signal, ...yours }` as their context:
- *   `request` is the upgrade request, `yours` comes from `opts.context`, and
- *   `signal` aborts when the client completes the operation or the connection
- *   closes. Then the handler's generator is closed too (its `finally` runs): at
- *   once if it waits on the signal, else at its next `yield`.
+ * - Handlers receive `{ request, signal, connectionParams, ...yours }` as
+ *   their context: `request` is the upgrade request, `yours` comes from
+ *   `opts.context`, and `signal` aborts when the client completes the
+ *   operation or the connection closes. Then the handler's generator is closed
+ *   too (its `finally` runs): at once if it waits on the signal, else at its
+ *   next `yield`.
+ * - A leaf's failure is rendered as over HTTP, by the server's rules: a
+ *   declared error thrown mid-stream is an `error` message with its code, a
+ *   crash a masked `INTERNAL_SERVER_ERROR` reported to the server's `onError`.
  * - A request that is not a WebSocket upgrade is `426 Upgrade Required`
  *   (`application/problem+json`, with `Upgrade: websocket`). The subprotocol
  *   is `graphql-transport-ws` when the client offers it; a client that does
@@ -42,8 +46,8 @@
  * a document over `opts.maxQueryLength`, an `HttpError` thrown by
  * `opts.context`) gets an `error` message with `extensions.code`, like the
  * HTTP transport's: `GRAPHQL_PARSE_FAILED`, `GRAPHQL_VALIDATION_FAILED`,
- * `OPERATION_RESOLUTION_FAILURE`, `PAYLOAD_TOO_LARGE`, the mapped code, or
- * `INTERNAL_SERVER_ERROR` (masked).
+ * `OPERATION_RESOLUTION_FAILURE`, `PAYLOAD_TOO_LARGE`, the `HttpError`'s code,
+ * or `INTERNAL_SERVER_ERROR` (masked).
  *
  * @example Deno
  * ```ts
@@ -109,7 +113,7 @@ import type { GraphQLServer } from "./server.ts";
 import { type Connect, createConnect, type ProtocolConnection } from "./_ws_protocol.ts";
 import type { WsHandlerOptions } from "./ws_options.ts";
 
-export type { WsConnectFunction, WsContextFunction, WsHandlerOptions } from "./ws_options.ts";
+export type { WsConnectFunction, WsHandlerOptions } from "./ws_options.ts";
 
 /**
  * What {@linkcode handleBunWebSocket}'s handlers keep on each socket: the
@@ -247,7 +251,8 @@ const OPEN = 1;
  * request and speaks `graphql-transport-ws` on the socket. A request that is
  * not a WebSocket upgrade is `426 Upgrade Required`; a malformed handshake is
  * `400`. It serves whatever path it is given: route to it yourself, for
- * example upgrades of `/graphql`, beside `createHttpGraphQLServer` for the rest.
+ * example upgrades of `/graphql`, beside `createHttpGraphQLServer` (given the
+ * same server) for the rest.
  * It needs `Deno.upgradeWebSocket` and throws where there is none (on Bun, use
  * {@linkcode handleBunWebSocket}).
  *
@@ -264,11 +269,13 @@ const OPEN = 1;
  *     yield "second";
  *   }, { tags: { streaming: true } }),
  * });
- * const ws = createWsHandler(createGraphQLServer(tree), {
+ * // One server for both transports: one schema, one document cache.
+ * const server = createGraphQLServer(tree);
+ * const ws = createWsHandler(server, {
  *   onConnect: (params) => params.token === "secret",
  *   maxSubscriptions: 10,
  * });
- * const http = createHttpGraphQLServer(tree);
+ * const http = createHttpGraphQLServer(server);
  * const handler = (request: Request) =>
  *   request.headers.get("upgrade")?.toLowerCase() === "websocket" ? ws(request) : http(request);
  * // Deno.serve({ port: 4000 }, handler);

@@ -1,10 +1,13 @@
 import type { RateLimit } from "../../http/web/rate_limit.ts";
+import type { ContextFunction } from "../../tree/context.ts";
 
 /**
  * The options of the GraphQL-over-WebSocket handlers (`createWsHandler`,
- * `handleBunWebSocket`): the connection and context hooks and the limits. The
- * public subpath `@ramify/api/graphql/ws` exports them; they live apart so the
- * protocol module reads them without importing the handlers.
+ * `handleBunWebSocket`): the connection and context hooks and the limits.
+ * How long a leaf may take (`timeoutMs`) and how its failures show are the
+ * options of the GraphQL server the handler is given. The public subpath
+ * `@ramify/api/graphql/ws` exports them; they live apart so the protocol
+ * module reads them without importing the handlers.
  *
  * @example
  * ```ts
@@ -41,29 +44,6 @@ export type WsConnectFunction = (
   | Promise<boolean | void | Record<string, unknown>>;
 
 /**
- * Makes the values an operation's handlers see in their context, beside
- * `request` and `signal`, from the connection's `connectionParams` (`{}` when
- * the client sent none) and the upgrade request. Called once per operation; it
- * may be asynchronous. Throwing a `GraphQLError` or an `HttpError` refuses the
- * operation with that error (an `HttpError` by its status, like `UNAUTHENTICATED`
- * for `401`); anything else is masked as `INTERNAL_SERVER_ERROR`.
- *
- * @example
- * ```ts
- * import type { WsContextFunction } from "@ramify/api/graphql/ws";
- *
- * const context: WsContextFunction = (params) => ({ user: params.user });
- * ```
- */
-export type WsContextFunction = (
-  connectionParams: Readonly<Record<string, unknown>>,
-  request: Request,
-) =>
-  | Readonly<Record<string, unknown>>
-  | undefined
-  | Promise<Readonly<Record<string, unknown>> | undefined>;
-
-/**
  * Options of `createWsHandler` and `handleBunWebSocket`.
  *
  * @example
@@ -72,7 +52,7 @@ export type WsContextFunction = (
  *
  * const opts: WsHandlerOptions = {
  *   onConnect: (params) => typeof params.token === "string",
- *   context: (params) => ({ token: params.token }),
+ *   context: ({ connectionParams }) => ({ token: connectionParams?.token }),
  *   initTimeout: 5_000,
  *   maxSubscriptions: 20,
  * };
@@ -81,8 +61,16 @@ export type WsContextFunction = (
 export interface WsHandlerOptions {
   /** The connection-init hook: may refuse a connection (`4403`). Default: every one is accepted. */
   readonly onConnect?: WsConnectFunction;
-  /** Makes each operation's context values. */
-  readonly context?: WsContextFunction;
+  /**
+   * Makes the values an operation's handlers see in their context, beside
+   * `request` (the upgrade request), `signal` and `connectionParams`. It is
+   * told `{ surface: "graphql", request, connectionParams }` (`{}` when the
+   * client sent none), once per operation, and may be asynchronous. What it
+   * throws is rendered as a leaf's failure is (`GraphQLServer.errorOf`): an
+   * `HttpError` refuses the operation with its code (`UNAUTHENTICATED` for a
+   * `401`); a fault is reported to the server's `onError` and masked.
+   */
+  readonly context?: ContextFunction;
   /**
    * How long a client has to send `connection_init` after the socket opens, in
    * milliseconds (then `4408`). `0` or `Infinity` waits for ever. Default 3,000.
@@ -139,8 +127,10 @@ export interface WsHandlerOptions {
    */
   readonly rateLimit?: RateLimit;
   /**
-   * Observes what crashed: an `onConnect` or a context function that threw
-   * (the client sees only a masked error or a `4500`). Default: `console.error`.
+   * Observes what crashed in the transport: an `onConnect` that threw, an
+   * error graphql-ws raised while streaming (the client sees only a masked
+   * error or a `4500`). Default: `console.error`. A leaf's deadline and its
+   * faults are the GraphQL server's (`timeoutMs`, `onError`).
    */
   readonly onError?: (error: unknown) => void;
 }

@@ -1,7 +1,12 @@
 // The generated client module: written to disk, type-checked on its own (no
 // imports, no config), then used against a live server.
 import assert from "node:assert/strict";
-import { createHttpGraphQLServer, generateGraphQLClient } from "@ramify/api/graphql";
+import {
+  createHttpGraphQLServer,
+  generateGraphQLClient,
+  toGraphQLClientManifest,
+  toSDL,
+} from "@ramify/api/graphql";
 import { api, op } from "@ramify/api/tree";
 import { z } from "zod";
 import { BookStore, bookstore } from "../../../examples/bookstore.ts";
@@ -115,6 +120,45 @@ export function area(shapes: ShapesResponse): number {
     );
     await assertChecksStandalone(`${dir}/use.ts`);
   } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a leaf without an input schema has no arguments: in the SDL, the manifest and the generated client", async () => {
+  const tree = api({ me: op((_input, ctx) => ctx.user, { tags: { readOnly: true } }) });
+  assert.match(toSDL(tree), /^ {2}me: JSON$/m);
+  const [operation] = toGraphQLClientManifest(tree).operations;
+  assert.deepEqual([operation.query, operation.args], ["query Me { me }", []]);
+  const source = generateGraphQLClient(tree);
+  assert.match(source, /"me": \(\): Promise<MeResult> =>/);
+  assert.doesNotMatch(source, /MeVariables/);
+
+  const dir = await Deno.makeTempDir({ prefix: "ramify-generated-" });
+  const server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", onListen() {} },
+    createHttpGraphQLServer(tree, {
+      context: ({ request }) => ({ user: request.headers.get("x-user") }),
+    }),
+  );
+  try {
+    await Deno.writeTextFile(`${dir}/client.ts`, source);
+    await Deno.writeTextFile(
+      `${dir}/use.ts`,
+      `import { createClient, httpTransport } from "./client.ts";
+
+export async function run(url: string) {
+  const client = createClient(httpTransport(url, { headers: { "x-user": "ada" } }));
+  // @ts-expect-error the leaf takes no input
+  client.me({ user: "mallory" }).catch(() => {});
+  return await client.me();
+}
+`,
+    );
+    await assertChecksStandalone(`${dir}/use.ts`);
+    const { run } = await import(`file://${dir}/use.ts`);
+    assert.equal(await run(`http://127.0.0.1:${server.addr.port}/graphql`), "ada");
+  } finally {
+    await server.shutdown();
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { buildSchema, graphql, GraphQLError, type GraphQLObjectType } from "graphql";
 import { makeExecutableSchema } from "@graphql-tools/schema";
-import { api, op } from "@ramify/api/tree";
+import { api, LeafError, op } from "@ramify/api/tree";
 import { HttpError } from "@ramify/api/http";
 import { http } from "@ramify/api/http/verbs";
 import {
@@ -41,15 +41,15 @@ Deno.test("bookstore: read leaves in BooksQuery and CatalogQuery, the rest flat 
   });
   assert.deepEqual(fieldsOf(sdl, "BooksQuery"), {
     list: " -> JSON",
-    read: "input: JSON, bookId: ID! -> JSON",
+    read: "bookId: ID! -> JSON",
   });
   assert.deepEqual(fieldsOf(sdl, "CatalogQuery"), {
     featured: " -> JSON",
     search: " -> JSON",
   });
   assert.deepEqual(fieldsOf(sdl, "Mutation"), {
-    booksAdd: "input: JSON -> JSON",
-    booksReplace: "input: JSON, bookId: ID! -> JSON",
+    booksAdd: " -> JSON",
+    booksReplace: "bookId: ID! -> JSON",
     booksRemove: "bookId: ID! -> JSON",
     booksCheckoutStart: "bookId: ID! -> JSON",
     booksCheckoutReserve: "bookId: ID! -> JSON",
@@ -144,11 +144,11 @@ Deno.test("two leaves on one GraphQL name are an error naming both", () => {
           fallback: { name: "id", subtree: api({ read: op(() => 1, http.get) }) },
         }),
       })),
-    /books\.read and books\.\{id\}\.read both project to BooksQuery\.read/,
+    /books\/read and books\/\{id\}\/read both project to BooksQuery\.read/,
   );
   assert.throws(
     () => projectGraphQL(api({ booksAdd: op(() => 1), books: api({ add: op(() => 1) }) })),
-    /booksAdd and books\.add both project to Mutation\.booksAdd/,
+    /booksAdd and books\/add both project to Mutation\.booksAdd/,
   );
   const both = {
     handler: () => 1,
@@ -167,7 +167,7 @@ Deno.test("a fallback name that cannot be a GraphQL argument name is refused", (
       projectGraphQL(
         api({}, { fallback: { name: "book-id", subtree: api({ read: op(() => 1) }) } }),
       ),
-    /"book-id" in \{book-id\} is not a GraphQL name/,
+    /"book-id" in \{book-id\}\/read is not a GraphQL name/,
   );
 });
 
@@ -192,7 +192,7 @@ Deno.test("the example bookstore executes: queries, captures, mutations, void re
   assert.deepEqual(plain(search), { data: { catalog: { search: [{ title: "Emma" }] } } });
 });
 
-Deno.test("a leaf without schemas takes one JSON input and returns JSON", async () => {
+Deno.test("a leaf without an input schema takes only its captures, and returns JSON", async () => {
   const tree = api({
     items: api({}, {
       fallback: {
@@ -202,12 +202,14 @@ Deno.test("a leaf without schemas takes one JSON input and returns JSON", async 
     }),
   });
   const server = createGraphQLServer(tree);
-  const result = await server.execute({
-    query: 'mutation { itemsUpdate(id: "7", input: { a: [1, 2], b: { c: true } }) }',
+  assert.deepEqual(fieldsOf(server.sdl, "Mutation"), { itemsUpdate: "id: ID! -> JSON" });
+  const result = await server.execute({ query: 'mutation { itemsUpdate(id: "7") }' });
+  assert.deepEqual(plain(result), { data: { itemsUpdate: { echoed: { id: "7" } } } });
+  const refused = await server.execute({
+    query: 'mutation { itemsUpdate(id: "7", input: { a: 1 }) }',
   });
-  assert.deepEqual(plain(result), {
-    data: { itemsUpdate: { echoed: { a: [1, 2], b: { c: true }, id: "7" } } },
-  });
+  assert.equal(refused.data, undefined, "no such argument: refused before it runs");
+  assert.match(refused.errors?.[0].message ?? "", /Unknown argument "input"/);
 });
 
 Deno.test("input validation failures are BAD_USER_INPUT with issues", async () => {
@@ -241,12 +243,21 @@ Deno.test("unmapped handler errors are masked; graphqlErrors maps by name, code 
     http: op(() => {
       throw new HttpError(409, "already reserved");
     }),
+    // Declared errors are the tree's: a mapping never changes them.
+    declared: op(() => {
+      throw new LeafError("RESERVED", {
+        message: "reserved until Friday",
+        data: { until: "Friday" },
+      });
+    }, { errors: { RESERVED: { status: 409 } } }),
   });
   const server = createGraphQLServer(tree, {
     onError: (error) => seen.push(error),
     errors: graphqlErrors({
       NotFound: "NOT_FOUND",
       E_RATE: { code: "RATE_LIMITED", message: "Slow down", extensions: { retryAfter: 5 } },
+      RESERVED: "NEVER_USED",
+      HttpError: "NEVER_USED",
       RangeError: (error) =>
         new GraphQLError(`mapped: ${(error as Error).message}`, {
           extensions: { code: "OUT_OF_RANGE" },
@@ -254,7 +265,7 @@ Deno.test("unmapped handler errors are masked; graphqlErrors maps by name, code 
     }),
   });
   const result = await server.execute({
-    query: "mutation { crash missing limited custom http }",
+    query: "mutation { crash missing limited custom http declared }",
   });
   const byPath = Object.fromEntries(
     (result.errors ?? []).map((e) => [e.path?.[0], [e.message, e.extensions]]),
@@ -264,6 +275,11 @@ Deno.test("unmapped handler errors are masked; graphqlErrors maps by name, code 
   assert.deepEqual(byPath.limited, ["Slow down", { retryAfter: 5, code: "RATE_LIMITED" }]);
   assert.deepEqual(byPath.custom, ["mapped: too far", { code: "OUT_OF_RANGE" }]);
   assert.deepEqual(byPath.http, ["already reserved", { code: "CONFLICT", status: 409 }]);
+  assert.deepEqual(byPath.declared, ["reserved until Friday", {
+    code: "RESERVED",
+    status: 409,
+    data: { until: "Friday" },
+  }]);
   assert.ok(!JSON.stringify(result).includes("hunter2"));
   assert.equal(seen.length, 1, "only the masked crash is observed");
 });

@@ -64,9 +64,11 @@ Deno.test("GraphQL: an error while completing a value is masked and observed, si
     assert.equal(error.extensions.code, "INTERNAL_SERVER_ERROR");
   }
   assert.doesNotMatch(JSON.stringify(result), /secret/);
+  // A result holding a promise is a fault of the call path itself; the promise's rejection is handled.
   assert.deepEqual(
     observed.map((error) => (error as Error).message).sort(),
-    ["secret getter failure", "secret rejection"],
+    ["secret getter failure", "The result holds a promise at name; await it before returning"]
+      .sort(),
   );
 });
 
@@ -104,11 +106,11 @@ Deno.test("GraphQL: a document's estimated cost is bounded before it runs", asyn
   assert.equal(allowed.errors, undefined);
 });
 
-Deno.test("GraphQL: an operation past the execution timeout is a TIMEOUT error; the handler's signal aborts", async () => {
+Deno.test("GraphQL: a leaf past timeoutMs is a TIMEOUT error on its field; its signal aborts; siblings answer", async () => {
   let aborted: unknown;
   const stuck = api({
     wait: op(
-      (_: Record<string, never>, { signal }) =>
+      (_input, { signal }) =>
         new Promise<string>((_, reject) =>
           signal?.addEventListener("abort", () => {
             aborted = signal.reason;
@@ -117,17 +119,64 @@ Deno.test("GraphQL: an operation past the execution timeout is a TIMEOUT error; 
         ),
       { tags: { readOnly: true } },
     ),
+    quick: op(() => "done", { tags: { readOnly: true } }),
   });
-  const server = createGraphQLServer(stuck, { executionTimeoutMs: 50 });
-  const result = await server.execute({ query: "{ wait }" });
+  const observed: unknown[] = [];
+  const server = createGraphQLServer(stuck, {
+    timeoutMs: 50,
+    onError: (error) => observed.push(error),
+  });
+  const result = await server.execute({ query: "{ wait quick }" });
   assert.deepEqual(JSON.parse(JSON.stringify(result)), {
-    data: null,
+    data: { wait: null, quick: "done" },
     errors: [{
       message: "The operation did not finish within 50 ms",
-      extensions: { code: "TIMEOUT" },
+      locations: [{ line: 1, column: 3 }],
+      path: ["wait"],
+      extensions: { code: "TIMEOUT", status: 503 },
     }],
   });
   assert.equal((aborted as DOMException).name, "TimeoutError");
+  assert.deepEqual(observed, [], "a timeout is no crash");
+  // No deadline unless asked: the default is none.
+  const patient = createGraphQLServer(api({
+    later: op(() => new Promise((resolve) => setTimeout(() => resolve("late"), 80)), {
+      tags: { readOnly: true },
+    }),
+  }));
+  assert.deepEqual({ ...(await patient.execute({ query: "{ later }" })).data }, { later: "late" });
+});
+
+Deno.test("GraphQL: a leaf cancelled by its caller is CANCELLED, never reported", async () => {
+  const observed: unknown[] = [];
+  const server = createGraphQLServer(
+    api({
+      wait: op(
+        (_input, { signal }) =>
+          new Promise<string>((_, reject) =>
+            signal?.addEventListener("abort", () => reject(new DOMException("gone", "AbortError")))
+          ),
+        { tags: { readOnly: true } },
+      ),
+      cut: op(() => {
+        // An abort nobody asked for (an upstream call cut off by the server itself) is a fault.
+        throw new DOMException("upstream cut", "AbortError");
+      }, { tags: { readOnly: true } }),
+    }),
+    { onError: (error) => observed.push(error) },
+  );
+  const caller = new AbortController();
+  setTimeout(() => caller.abort(), 20);
+  const result = JSON.parse(JSON.stringify(
+    await server.execute({ query: "{ wait }", context: { signal: caller.signal } }),
+  ));
+  assert.deepEqual(result.errors.map((e: { extensions: unknown }) => e.extensions), [
+    { code: "CANCELLED", status: 499 },
+  ]);
+  assert.deepEqual(observed, []);
+  const cut = JSON.parse(JSON.stringify(await server.execute({ query: "{ cut }" })));
+  assert.deepEqual(cut.errors[0].extensions, { code: "INTERNAL_SERVER_ERROR" });
+  assert.equal(observed.length, 1);
 });
 
 Deno.test("GraphQL over HTTP: a response over maxResponseBytes is replaced by a clean error", async () => {

@@ -1,6 +1,7 @@
 // GraphQL over HTTP: limits, the context function, error masking and mapping.
 import assert from "node:assert/strict";
 import type { HandlerContext } from "@ramify/api/tree/node";
+import type { ContextSource } from "@ramify/api/tree";
 import { HttpError } from "@ramify/api/http";
 import { createHttpGraphQLServer, graphqlErrors } from "@ramify/api/graphql";
 import { bookTree, codes, get, post, quiet, send, strict, withServer } from "./http_support.ts";
@@ -67,14 +68,16 @@ Deno.test("introspection off, depth and alias limits are validation errors", asy
 
 // ---------------------------------------------------------------- context and errors
 
-Deno.test("the context function reaches handlers as { request, signal, ...yours }", async () => {
+Deno.test("the context function is told { surface, request } and reaches handlers as { request, signal, ...yours }", async () => {
   const seen: HandlerContext[] = [];
+  const sources: ContextSource[] = [];
   const handler = createHttpGraphQLServer(
     bookTree(seen),
     quiet({
-      context: async (request) => {
+      context: async (source) => {
+        sources.push(source);
         await Promise.resolve();
-        return { user: request.headers.get("x-user") ?? undefined, tenant: "acme" };
+        return { user: source.request.headers.get("x-user") ?? undefined, tenant: "acme" };
       },
     }),
   );
@@ -86,6 +89,8 @@ Deno.test("the context function reaches handlers as { request, signal, ...yours 
     assert.equal(context.request.headers.get("x-user"), "ada");
     assert.ok(context.signal instanceof AbortSignal);
     assert.equal(context.tenant, "acme");
+    assert.equal(sources[0].surface, "graphql");
+    assert.equal(sources[0].request, context.request);
   });
 
   const sync = createHttpGraphQLServer(bookTree(), quiet({ context: () => ({ user: "sync" }) }));
@@ -96,7 +101,7 @@ Deno.test("the context function reaches handlers as { request, signal, ...yours 
 
 Deno.test("a context function refuses with an HttpError's status, or crashes masked", async () => {
   const refusing = quiet({
-    context: (request) => {
+    context: ({ request }) => {
       if (request.headers.get("authorization") === null) {
         throw new HttpError(401, "Sign in first", { headers: { "www-authenticate": "Bearer" } });
       }

@@ -43,7 +43,11 @@ export function bookTree(seen: HandlerContext[] = []) {
     crash: op(() => {
       throw new Error("db password hunter2");
     }, { tags: { readOnly: true }, output: z.string() }),
-    echo: op((input: unknown) => input, { tags: { readOnly: true } }),
+    // Free-form input is declared: a JSON argument named `input`.
+    echo: op(({ input }) => input, {
+      tags: { readOnly: true },
+      input: z.object({ input: z.unknown() }),
+    }),
     big: op(() => 10n, { tags: { readOnly: true } }),
     events: op(async function* () {
       yield 1;

@@ -105,7 +105,11 @@ wsTest(
   "the handler's context: the upgrade request, a signal, and the context option's values",
   async () => {
     const served = serve({
-      context: (params, request) => ({ user: params.user, path: new URL(request.url).pathname }),
+      context: ({ surface, request, connectionParams }) => ({
+        user: connectionParams?.user,
+        path: new URL(request!.url).pathname,
+        surface,
+      }),
     });
     const { client, dispose } = connect(served.url, { connectionParams: { user: "ada" } });
     try {
@@ -115,6 +119,8 @@ wsTest(
       assert.ok(ctx.request instanceof Request);
       assert.equal(ctx.request.headers.get("upgrade")?.toLowerCase(), "websocket");
       assert.ok(ctx.signal instanceof AbortSignal);
+      assert.equal(ctx.surface, "graphql");
+      assert.deepEqual(ctx.connectionParams, { user: "ada" });
     } finally {
       await dispose();
       await served.close();
@@ -127,8 +133,8 @@ wsTest(
   async () => {
     const served = serve({
       maxQueryLength: 200,
-      context: (params) => {
-        if (params.user === "mallory") throw new HttpError(401, "Sign in first");
+      context: ({ connectionParams }) => {
+        if (connectionParams?.user === "mallory") throw new HttpError(401, "Sign in first");
         return {};
       },
     }, { introspection: false, limits: { maxDepth: 3 } });
@@ -186,19 +192,48 @@ wsTest(
   },
 );
 
-wsTest("an error thrown by a stream reaches the client masked", async () => {
-  const served = serve();
-  const { client, dispose } = connect(served.url);
-  try {
-    const result = await collect(client, "subscription { clockBroken }");
-    assert.deepEqual(result.data, [{ clockBroken: 1 }]);
-    assert.equal(result.errors?.length, 1);
-    const [error] = result.errors as { message: string; extensions?: { code?: string } }[];
-    assert.equal(error.message, "Unexpected error.");
-    assert.equal(error.extensions?.code, "INTERNAL_SERVER_ERROR");
-    assert.doesNotMatch(JSON.stringify(result), /hunter2/);
-  } finally {
-    await dispose();
-    await served.close();
-  }
-});
+wsTest(
+  "a crash thrown by a stream reaches the client masked and the server's onError",
+  async () => {
+    const reported: unknown[] = [];
+    const served = serve({}, { onError: (error) => reported.push(error) });
+    const { client, dispose } = connect(served.url);
+    try {
+      const result = await collect(client, "subscription { clockBroken }");
+      assert.deepEqual(result.data, [{ clockBroken: 1 }]);
+      assert.equal(result.errors?.length, 1);
+      const [error] = result.errors as { message: string; extensions?: { code?: string } }[];
+      assert.equal(error.message, "Unexpected error.");
+      assert.equal(error.extensions?.code, "INTERNAL_SERVER_ERROR");
+      assert.doesNotMatch(JSON.stringify(result), /hunter2/);
+      assert.deepEqual(reported.map((e) => (e as Error).message), ["db password hunter2"]);
+    } finally {
+      await dispose();
+      await served.close();
+    }
+  },
+);
+
+wsTest(
+  "a declared error thrown by a stream reaches the client with its code and data",
+  async () => {
+    const reported: unknown[] = [];
+    const served = serve({}, { onError: (error) => reported.push(error) });
+    const { client, dispose } = connect(served.url);
+    try {
+      const result = await collect(client, "subscription { clockSoldOut }");
+      assert.deepEqual(result.data, [{ clockSoldOut: 1 }]);
+      assert.deepEqual(
+        (result.errors as { message: string; extensions: unknown }[]).map((e) => [
+          e.message,
+          e.extensions,
+        ]),
+        [["No seats left", { code: "SOLD_OUT", status: 409, data: { left: 0 } }]],
+      );
+      assert.deepEqual(reported, [], "a declared error is no crash");
+    } finally {
+      await dispose();
+      await served.close();
+    }
+  },
+);

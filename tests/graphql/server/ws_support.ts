@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { type Client, type ClientOptions, createClient } from "graphql-ws";
 import { z } from "zod";
-import { api, op } from "@ramify/api/tree";
+import { api, LeafError, op } from "@ramify/api/tree";
 import type { HandlerContext } from "@ramify/api/tree/node";
 import { createGraphQLServer, type GraphQLServerOptions } from "@ramify/api/graphql";
 import { createWsHandler, type WsHandlerOptions } from "@ramify/api/graphql/ws";
@@ -121,6 +121,15 @@ export function tree(probe: Probe) {
         yield 1;
         throw new Error("db password hunter2");
       }, { tags: { streaming: true }, output: z.number().int() }),
+      // A declared error mid-stream: the client sees its code and data.
+      soldOut: op(async function* () {
+        yield 1;
+        throw new LeafError("SOLD_OUT", { message: "No seats left", data: { left: 0 } });
+      }, {
+        tags: { streaming: true },
+        output: z.number().int(),
+        errors: { SOLD_OUT: { status: 409 } },
+      }),
     }),
   });
 }

@@ -1,0 +1,100 @@
+/**
+ * The options of `createHttpGraphQLServer`: the transport's own, and, given a
+ * tree, the GraphQL server's beside them. They live apart from the handler to
+ * keep each module short; `@ramify/api/graphql` exports them.
+ *
+ * @example
+ * ```ts
+ * import type { HttpGraphQLTransportOptions } from "@ramify/api/graphql";
+ *
+ * const opts: HttpGraphQLTransportOptions = { path: "/api/graphql" };
+ * ```
+ *
+ * @module
+ */
+
+import type { ContextFunction, RequestContextSource } from "../../tree/context.ts";
+import type { CorsOptions } from "../../http/web/cors.ts";
+import type { RateLimit } from "../../http/web/rate_limit.ts";
+import type { GraphQLServerOptions } from "./server.ts";
+
+/**
+ * The transport's own options: all that {@linkcode createHttpGraphQLServer}
+ * takes beside a GraphQL server already built.
+ *
+ * @example
+ * ```ts
+ * import type { HttpGraphQLTransportOptions } from "@ramify/api/graphql";
+ *
+ * const opts: HttpGraphQLTransportOptions = {
+ *   path: "/api/graphql",
+ *   maxBodyBytes: 64 * 1024,
+ *   context: ({ request }) => ({ user: request.headers.get("x-user") }),
+ * };
+ * ```
+ */
+export interface HttpGraphQLTransportOptions {
+  /** The path served; every other path is `404`. Default `/graphql`. */
+  readonly path?: string;
+  /**
+   * CORS, as `createFetch` takes it: `true` for any origin without credentials,
+   * or a policy. Preflights are answered; every response carries the headers.
+   * Default off.
+   */
+  readonly cors?: true | CorsOptions;
+  /** The largest `POST` body accepted, in bytes, a multipart request's files included (`413` above it). Default 1 MiB. */
+  readonly maxBodyBytes?: number;
+  /**
+   * The largest response, in bytes of JSON: a larger result is replaced by an
+   * error with code `RESPONSE_TOO_LARGE`. Default 16 MiB.
+   */
+  readonly maxResponseBytes?: number;
+  /** Milliseconds the whole body may take to arrive: `408` after. Default 30,000. */
+  readonly bodyTimeoutMs?: number;
+  /** A rate limit: over it, `429` with `Retry-After` and a `TOO_MANY_REQUESTS` error. Default none. */
+  readonly rateLimit?: RateLimit;
+  /**
+   * The longest document (`query`) accepted, in characters: `413` in a `POST`
+   * body, `414` in a `GET` URL. Documents are cached by their text, so this
+   * bounds what the cache can hold. Default 100,000.
+   */
+  readonly maxQueryLength?: number;
+  /** The deepest nesting of `variables` and `extensions` (`400` below it). Default 64. */
+  readonly maxBodyDepth?: number;
+  /**
+   * Makes the values a request's handlers see in their context, beside
+   * `request` and `signal`; it is told `{ surface: "graphql", request }` and
+   * may be asynchronous. What it throws is rendered as a leaf's failure is
+   * (`GraphQLServer.errorOf`): an `HttpError` refuses the request with its
+   * status, code and headers (a `401` with `WWW-Authenticate`, say); a fault
+   * is a masked `500`.
+   */
+  readonly context?: ContextFunction<RequestContextSource>;
+  /**
+   * Observes what crashed in the transport (a result JSON cannot hold, say);
+   * the client sees a masked `500`. Given a tree, this is the GraphQL server's
+   * `onError` too. Default: `console.error`.
+   */
+  readonly onError?: (error: unknown) => void;
+}
+
+/**
+ * Options of {@linkcode createHttpGraphQLServer} given a tree: the GraphQL
+ * server's (limits, introspection, error mapping, `timeoutMs`) and the
+ * transport's.
+ *
+ * @example
+ * ```ts
+ * import type { HttpGraphQLServerOptions } from "@ramify/api/graphql";
+ *
+ * const opts: HttpGraphQLServerOptions = {
+ *   path: "/api/graphql",
+ *   maxBodyBytes: 64 * 1024,
+ *   introspection: false,
+ *   limits: { maxDepth: 10 },
+ *   timeoutMs: 10_000,
+ * };
+ * ```
+ */
+export interface HttpGraphQLServerOptions
+  extends GraphQLServerOptions, HttpGraphQLTransportOptions {}
