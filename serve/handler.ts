@@ -33,7 +33,7 @@
 
 import type { Node } from "../tree/node.ts";
 import { createFetch, type CreateFetchOptions } from "../http/server/fetch.ts";
-import type { ContextFunction } from "../http/server/router.ts";
+import type { ContextFunction } from "../tree/context.ts";
 import { httpProjection } from "../http/route/projection.ts";
 import { problem } from "../http/web/respond.ts";
 import { splitUrl } from "../http/route/path.ts";
@@ -45,22 +45,26 @@ import { graphiqlInit, graphiqlPage, swaggerInit, swaggerPage } from "./_pages.t
 
 /**
  * Options of {@linkcode createHandler}: one key per surface, `false` to leave
- * it out, else its own options; `context` is given to every surface.
+ * it out, else its own options; `context` and `timeoutMs` are given to every
+ * surface (a surface's own options win).
  *
  * @example
  * ```ts
  * import type { HandlerOptions } from "@ramify/api/serve";
  *
  * const opts: HandlerOptions = {
- *   context: (request) => ({ tenant: request.headers.get("x-tenant") }),
+ *   context: ({ request }) => ({ tenant: request?.headers.get("x-tenant") }),
+ *   timeoutMs: 10_000,
  *   graphql: { path: "/gql", graphiql: false },
  *   mcp: false,
  * };
  * ```
  */
 export interface HandlerOptions {
-  /** Makes the context values of every surface's handlers, from the request. */
+  /** Makes the context values of every surface's handlers (told which surface, and the request). */
   readonly context?: ContextFunction;
+  /** Milliseconds every leaf call may take on every surface, then 503 / `TIMEOUT`. Default none. */
+  readonly timeoutMs?: number;
   /** The REST API and its document (`createFetch`'s options). Default on. */
   readonly rest?: false | CreateFetchOptions;
   /** GraphQL over HTTP and WebSocket, and GraphiQL. Default on, at `/graphql`. */
@@ -152,7 +156,11 @@ const FILE_CACHE = "public, max-age=86400";
  * @throws {TypeError} when two surfaces, or a surface and the tree, claim one path.
  */
 export async function createHandler(tree: Node, opts: HandlerOptions = {}): Promise<ServeHandler> {
-  const context = opts.context;
+  // What every surface is given unless its own options say otherwise.
+  const shared = {
+    ...(opts.context === undefined ? {} : { context: opts.context }),
+    ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }),
+  };
   const routes = new Map<
     string,
     (request: Request, server?: unknown) => Promise<Response | undefined>
@@ -172,9 +180,7 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
   };
   const paths: Record<string, string> = {};
 
-  const restOptions = opts.rest === false
-    ? undefined
-    : { ...opts.rest, ...(context === undefined ? {} : { context }) };
+  const restOptions = opts.rest === false ? undefined : { ...shared, ...opts.rest };
   const rest = restOptions === undefined ? undefined : createFetch(tree, restOptions);
   if (rest !== undefined) {
     paths.api = restOptions?.basePath ?? "/";
@@ -189,28 +195,19 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
     const path = mount.path ?? "/graphql";
     const { createGraphQLServer, createHttpGraphQLServer } = await import("../graphql/mod.ts");
     const { createWsHandler, handleBunWebSocket } = await import("../graphql/server/ws.ts");
-    const http = createHttpGraphQLServer(tree, {
-      ...mount,
-      path,
-      ...(context === undefined ? {} : { context }),
-    });
-    const wsOptions: WsHandlerOptions | undefined = mount.ws === false ? undefined : {
-      ...mount.ws,
-      ...(context === undefined ? {} : {
-        context: (params: Readonly<Record<string, unknown>>, request: Request) =>
-          mount.ws !== false && mount.ws?.context !== undefined
-            ? mount.ws.context(params, request)
-            : context(request),
-      }),
-    };
-    const server = wsOptions === undefined ? undefined : createGraphQLServer(tree, mount);
+    // One schema for both transports.
+    const server = createGraphQLServer(tree, { ...shared, ...mount });
+    const http = createHttpGraphQLServer(server, { ...shared, ...mount, path });
+    const wsOptions: WsHandlerOptions | undefined = mount.ws === false
+      ? undefined
+      : { ...(opts.context === undefined ? {} : { context: opts.context }), ...mount.ws };
     // Deno upgrades in the handler; Bun through its server; Node in serveNode, before the handler.
     const denoUpgrades = typeof (globalThis as { Deno?: { upgradeWebSocket?: unknown } }).Deno
       ?.upgradeWebSocket === "function";
-    const deno = server === undefined || !denoUpgrades
+    const deno = wsOptions === undefined || !denoUpgrades
       ? undefined
       : createWsHandler(server, wsOptions);
-    const bun = server === undefined ? undefined : handleBunWebSocket(server, wsOptions);
+    const bun = wsOptions === undefined ? undefined : handleBunWebSocket(server, wsOptions);
     if (bun !== undefined) websocket = bun.websocket;
     const graphiql = mount.graphiql !== false;
     const assets = `${path}${ASSETS_AT}`;
@@ -242,13 +239,7 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
     const mount = opts.mcp ?? {};
     const path = mount.path ?? "/mcp";
     const { createMcpHandler } = await import("../tools/mcp.ts");
-    const mcp = createMcpHandler(tree, {
-      ...mount,
-      ...(context === undefined && mount.context === undefined ? {} : {
-        context: mount.context ??
-          ((request: Request | undefined) => request === undefined ? {} : context!(request)),
-      }),
-    });
+    const mcp = createMcpHandler(tree, { ...shared, ...mount });
     closeMcp = () => mcp.close();
     claim(path, "MCP", (request) => mcp(request));
     paths.mcp = path;

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { createClient as createWsClient } from "graphql-ws";
 import { Client as McpClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { api, op } from "@ramify/api/tree";
+import { api, type ContextFunction, op } from "@ramify/api/tree";
 import { createHandler, serve, startupLines } from "@ramify/api/serve";
 import { freePort } from "../support/server.ts";
 
@@ -12,11 +12,19 @@ const tree = api({
   books: api({
     titles: op((_input, ctx) => [`Dune for ${String(ctx.tenant)}`], { tags: { readOnly: true } }),
   }),
+  slow: op((_input, ctx) =>
+    new Promise((_resolve, reject) => {
+      ctx.signal?.addEventListener("abort", () => reject(ctx.signal?.reason), { once: true });
+    }), { tags: { readOnly: true } }),
   ticks: op(async function* () {
     for (let i = 1; i <= 3; i++) yield i;
   }, { tags: { streaming: true } }),
 });
-const context = (request: Request) => ({ tenant: request.headers.get("x-tenant") ?? "nobody" });
+const surfaces: string[] = [];
+const context: ContextFunction = ({ surface, request }) => {
+  surfaces.push(surface);
+  return { tenant: request?.headers.get("x-tenant") ?? "nobody" };
+};
 
 async function get(
   handler: { fetch(r: Request): Promise<Response | undefined> },
@@ -54,12 +62,37 @@ Deno.test("createHandler: every surface at its path, with one context", async ()
       body: JSON.stringify({ query: "{ books { titles } }" }),
     });
     assert.deepEqual(JSON.parse(graphql.text), { data: { books: { titles: ["Dune for acme"] } } });
+    assert.deepEqual(surfaces.splice(0), ["http", "graphql"], "the context is told the surface");
     assert.equal((await get(handler, "/openapi.json")).status, 200);
     const docs = await get(handler, "/docs", { headers: { accept: "text/html" } });
     assert.equal(docs.status, 200);
     assert.match(docs.text, /swagger-ui-bundle\.js/);
     assert.match(docs.response.headers.get("content-security-policy") ?? "", /default-src 'self'/);
     assert.match((await get(handler, "/docs/assets/swagger-init.js")).text, /validatorUrl: null/);
+  } finally {
+    await handler.close();
+  }
+});
+
+Deno.test("createHandler: one timeoutMs for every surface, a surface's own winning", async () => {
+  const handler = await createHandler(tree, {
+    timeoutMs: 30,
+    graphql: { timeoutMs: 60 },
+    docs: false,
+    mcp: false,
+  });
+  try {
+    const rest = await get(handler, "/slow");
+    assert.equal(rest.status, 503);
+    assert.match(rest.text, /within 30 ms/);
+    const graphql = await get(handler, "/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ slow }" }),
+    });
+    const [error] = JSON.parse(graphql.text).errors;
+    assert.equal(error.extensions.code, "TIMEOUT");
+    assert.match(error.message, /within 60 ms/);
   } finally {
     await handler.close();
   }
@@ -154,7 +187,7 @@ Deno.test("serve: subscriptions over the WebSocket, MCP at /mcp, and the URLs it
     assert.deepEqual(ticks, [1, 2, 3]);
     await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
     const { tools } = await mcp.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name).sort(), ["books.titles", "ticks"]);
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), ["books.titles", "slow", "ticks"]);
     const lines = startupLines(server.url, server.paths);
     for (
       const what of [
@@ -184,7 +217,7 @@ Deno.test("createHandler: `export default` of the handler runs under `deno serve
   });
   await Deno.writeTextFile(
     entry,
-    `import { api, op } from "@ramify/api/tree";
+    `import { api, type ContextFunction, op } from "@ramify/api/tree";
 import { createHandler } from "@ramify/api/serve";
 export default await createHandler(api({ ping: op(() => "pong", { tags: { readOnly: true } }) }), { mcp: false });
 `,
