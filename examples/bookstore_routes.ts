@@ -262,7 +262,6 @@ export const graphqlRoutes: GraphQLClientManifest = {
         "books",
         "list",
       ],
-      "jsonInput": false,
       "args": [],
       "type": "[Book!]",
       "voidResult": false,
@@ -287,7 +286,6 @@ export const graphqlRoutes: GraphQLClientManifest = {
       "path": [
         "booksAdd",
       ],
-      "jsonInput": false,
       "args": [
         {
           "name": "title",
@@ -325,7 +323,6 @@ export const graphqlRoutes: GraphQLClientManifest = {
       "path": [
         "booksEvents",
       ],
-      "jsonInput": false,
       "args": [
         {
           "name": "limit",
@@ -360,7 +357,6 @@ export const graphqlRoutes: GraphQLClientManifest = {
         "books",
         "read",
       ],
-      "jsonInput": false,
       "args": [
         {
           "name": "bookId",
@@ -394,7 +390,6 @@ export const graphqlRoutes: GraphQLClientManifest = {
       "path": [
         "booksReplace",
       ],
-      "jsonInput": false,
       "args": [
         {
           "name": "title",
@@ -439,7 +434,6 @@ export const graphqlRoutes: GraphQLClientManifest = {
       "path": [
         "booksRemove",
       ],
-      "jsonInput": false,
       "args": [
         {
           "name": "bookId",
@@ -477,7 +471,6 @@ export const graphqlRoutes: GraphQLClientManifest = {
       "path": [
         "booksCheckoutStart",
       ],
-      "jsonInput": false,
       "args": [
         {
           "name": "bookId",
@@ -515,7 +508,6 @@ export const graphqlRoutes: GraphQLClientManifest = {
       "path": [
         "booksCheckoutReserve",
       ],
-      "jsonInput": false,
       "args": [
         {
           "name": "bookId",
@@ -545,7 +537,6 @@ export const graphqlRoutes: GraphQLClientManifest = {
         "catalog",
         "featured",
       ],
-      "jsonInput": false,
       "args": [],
       "type": "JSON",
       "voidResult": false,
@@ -571,7 +562,6 @@ export const graphqlRoutes: GraphQLClientManifest = {
         "catalog",
         "search",
       ],
-      "jsonInput": false,
       "args": [
         {
           "name": "q",
