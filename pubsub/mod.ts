@@ -8,14 +8,15 @@
  * ```ts
  * import { api, op } from "@ramify/api/tree";
  * import { createPubSub } from "@ramify/api/pubsub";
+ * import { z } from "zod";
  *
  * const pubsub = createPubSub<{ "books.added": { title: string } }>();
  * const tree = api({
  *   books: api({
- *     add: op(async ({ title }: { title: string }) => {
+ *     add: op(async ({ title }) => {
  *       await pubsub.publish("books.added", { title });
  *       return { title };
- *     }),
+ *     }, { input: z.object({ title: z.string() }) }),
  *     events: op((_input, ctx) => pubsub.subscribe("books.added", { signal: ctx.signal }), {
  *       tags: { streaming: true },
  *     }),

@@ -1,5 +1,7 @@
-// The README's quick start, run as written: its handler serves the REST
-// collection paths, and a missing book is a 404 problem, never `200 null`.
+// The README run as written: the quick start's handler serves the REST
+// collection paths (a missing book is a 404 problem, never `200 null`), the
+// MCP, CLI and context sections do what they say, the sections keep their
+// order (quick start, surfaces, deployment) and its commands are real tasks.
 import assert from "node:assert/strict";
 import { withServer } from "./support/server.ts";
 
@@ -122,4 +124,30 @@ Deno.test("README context and guards: the section runs as written, its client na
     console.log = log;
   }
   assert.deepEqual(logged, ["9"]);
+});
+
+Deno.test("README order: quick start, then the surfaces, then deployment; the two commands are tasks", async () => {
+  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+  const headings = [...readme.matchAll(/^## (.+)$/gm)].map(([, heading]) => heading);
+  const at = (start: string) => headings.findIndex((heading) => heading.startsWith(start));
+  const order = [
+    "Quick start",
+    "A typed client",
+    "GraphQL",
+    "MCP",
+    "A command line",
+    "Context",
+    "Deployment",
+    "Commands",
+  ].map(at);
+  assert.ok(order.every((index) => index >= 0), `every section is there: ${headings.join(" / ")}`);
+  assert.deepEqual(order, [...order].sort((a, b) => a - b), headings.join(" / "));
+  const config = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
+  for (const task of ["server", "test"]) {
+    assert.ok(task in config.tasks, `deno task ${task} exists`);
+    assert.match(
+      readme,
+      new RegExp(`\\| \`deno task ${task}\`\\s*\\| \`npx -y deno@2 task ${task}\``),
+    );
+  }
 });

@@ -2,12 +2,17 @@
 // the example's operations and "try it out" calls the server; GraphiQL at
 // /graphql runs a query and a subscription over the WebSocket; neither page
 // asks any other host for anything. Screenshots go to a temp folder each run.
+// Chromium is installed when missing; where it cannot be, both tests are
+// ignored (and reported so), never passed.
 import assert from "node:assert/strict";
 import { api, op } from "@ramify/api/tree";
 import { serve } from "@ramify/api/serve";
 import { BookStore, bookstore } from "../../examples/bookstore.ts";
 import { chromiumMissing, withPage } from "../support/chromium.ts";
 
+const missing = await chromiumMissing();
+const ignore = missing !== undefined;
+if (ignore) console.warn(`docs browser tests ignored: ${missing}`);
 const shots = await Deno.makeTempDir({ prefix: "ramify-screenshots-" });
 
 function onlyFrom(origin: string, requested: readonly string[]) {
@@ -18,9 +23,10 @@ function onlyFrom(origin: string, requested: readonly string[]) {
   assert.deepEqual(elsewhere, [], "the page asks no other host");
 }
 
-Deno.test("docs: Swagger UI renders every operation, and try it out calls this server", async () => {
-  const missing = await chromiumMissing();
-  if (missing !== undefined) return console.warn(`skipped: ${missing}`);
+Deno.test({
+  name: "docs: Swagger UI renders every operation, and try it out calls this server",
+  ignore,
+}, async () => {
   const tree = bookstore(new BookStore([{ title: "Dune", author: "Frank Herbert" }]));
   const server = await serve(tree, { port: 0, hostname: "127.0.0.1", quiet: true, mcp: false });
   try {
@@ -81,9 +87,10 @@ Deno.test("docs: Swagger UI renders every operation, and try it out calls this s
   }
 });
 
-Deno.test("docs: GraphiQL runs a query and a subscription over the WebSocket", async () => {
-  const missing = await chromiumMissing();
-  if (missing !== undefined) return console.warn(`skipped: ${missing}`);
+Deno.test({
+  name: "docs: GraphiQL runs a query and a subscription over the WebSocket",
+  ignore,
+}, async () => {
   const tree = api({
     books: api({ titles: op(() => ["Dune", "Emma"], { tags: { readOnly: true } }) }),
     ticks: op(async function* () {
