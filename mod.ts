@@ -44,15 +44,15 @@ export type {
   RequestContextSource,
 } from "./tree/mod.ts";
 export type { Branch, Fallback, Handler, HandlerContext, Leaf, Meta, Node } from "./tree/node.ts";
-export { auth, ClientError, createClient, createFetch, http, safe, toOpenApi } from "./http/mod.ts";
+export { auth, createClient, createFetch, toOpenApi } from "./http/mod.ts";
 export type {
   AuthOptions,
-  Client,
-  ClientErrorOf,
   ClientOptions,
   CreateFetchOptions,
   FetchHandler,
   OpenApiDocument,
   OpenApiOptions,
-  Outcome,
 } from "./http/mod.ts";
+export { http } from "./http/verbs.ts";
+export { ClientError, safe } from "./http/client/mod.ts";
+export type { Client, ClientErrorOf, Outcome } from "./http/client/mod.ts";

@@ -12,7 +12,8 @@
  */
 
 import { z } from "zod";
-import { api, createCall, createFetch, http, op } from "@ramify/api";
+import { api, createFetch, http, op } from "@ramify/api";
+import { createCall } from "@ramify/api/tree";
 
 const User = z.object({ id: z.string(), name: z.string(), email: z.string() });
 const NewBook = z.object({ title: z.string().min(1), year: z.number().int() });

@@ -17,7 +17,11 @@ import { addRoute, createRouter, findRoute } from "rou3";
 import { compiledCharMatcher } from "../http/server/matchers/compiled/matcher.ts";
 import { radixMatcher } from "../http/server/matchers/radix/matcher.ts";
 import { trieMatcher } from "../http/server/matchers/trie/matcher.ts";
-import type { MatcherStrategy, PathMatcher, PatternSegment } from "../http/server/matchers/types.ts";
+import type {
+  MatcherStrategy,
+  PathMatcher,
+  PatternSegment,
+} from "../http/server/matchers/types.ts";
 import { requests, type Route, routes } from "./github_routes.ts";
 
 const methods = requests.map(([method]) => method);

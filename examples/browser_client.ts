@@ -6,11 +6,14 @@
  * @module
  */
 
-import { createClient } from "@ramify/api/client";
+import { createClientFromManifest } from "@ramify/api/client";
 import type { Bookstore } from "./bookstore.ts";
 import { routes } from "./bookstore_routes.ts";
 
 /** A typed bookstore client for the server at `baseUrl`; `token` for mutations. */
 export function bookstoreClient(baseUrl: string, token?: string) {
-  return createClient<Bookstore>(routes, { baseUrl, ...(token === undefined ? {} : { token }) });
+  return createClientFromManifest<Bookstore>(routes, {
+    baseUrl,
+    ...(token === undefined ? {} : { token }),
+  });
 }

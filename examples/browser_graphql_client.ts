@@ -5,7 +5,7 @@
  * @module
  */
 
-import { createGraphQLClient, httpTransport } from "@ramify/api/graphql/client";
+import { createGraphQLClientFromManifest, httpTransport } from "@ramify/api/graphql/client";
 import type { Bookstore } from "./bookstore.ts";
 import { graphqlRoutes } from "./bookstore_routes.ts";
 
@@ -14,7 +14,7 @@ export function bookstoreGraphQLClient(url: string, token?: string) {
   const headers: Record<string, string> = token === undefined
     ? {}
     : { authorization: `Bearer ${token}` };
-  return createGraphQLClient<Bookstore>(graphqlRoutes, {
+  return createGraphQLClientFromManifest<Bookstore>(graphqlRoutes, {
     transport: httpTransport({ url, headers }),
   });
 }

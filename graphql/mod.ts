@@ -63,22 +63,7 @@ export { buildDocument } from "./client/document.ts";
 export type { BuildDocumentOptions, BuiltDocument } from "./client/document.ts";
 export { createGraphQLClient } from "./client/client.ts";
 export type { GraphQLClientOptions } from "./client/client.ts";
-export { GraphQLClientError } from "./client/remote.ts";
-export type {
-  GraphQLOperation,
-  GraphQLResponse,
-  GraphQLTransport,
-  GraphQLTransportOptions,
-} from "./client/remote.ts";
 export { toGraphQLClientManifest } from "./client/to_manifest.ts";
-export type {
-  GraphQLClientManifest,
-  GraphQLManifestOperation,
-  GraphQLManifestType,
-} from "./client/manifest.ts";
-export { safeGraphQL } from "./client/safe.ts";
-export type { GraphQLClientErrorFrom } from "./client/safe.ts";
-export { httpTransport, serverTransport, wsTransport } from "./client/transports.ts";
-export type { HttpTransportOptions, WsClientLike } from "./client/transports.ts";
+export { serverTransport } from "./client/transports.ts";
 export { generateGraphQLClient } from "./client/generate.ts";
 export type { GenerateGraphQLClientOptions } from "./client/generate.ts";

@@ -1,11 +1,14 @@
 /**
  * The HTTP projection: route derivation, the routers, `createFetch`, OpenAPI,
- * problem responses and the verb bundles.
+ * auth, CORS, rate limits and the typed client of a tree. The verb bundles
+ * live at `@ramify/api/http/verbs`, `HttpError` at `@ramify/api/tree`, the
+ * client's runtime types at `@ramify/api/client`.
  *
  * @example
  * ```ts
  * import { api, op } from "@ramify/api/tree";
- * import { createFetch, http } from "@ramify/api/http";
+ * import { http } from "@ramify/api/http/verbs";
+ * import { createFetch } from "@ramify/api/http";
  *
  * const handler = createFetch(api({ ping: op(() => "pong", http.get) }));
  * console.log((await handler(new Request("http://localhost/ping"))).status); // 200
@@ -13,11 +16,8 @@
  *
  * @module
  */
-export { http } from "./verbs.ts";
-export type { HttpHelpers, MoveBundle, VerbBundle } from "./verbs.ts";
 export { listOperations } from "./route/route.ts";
 export type { HttpOperation, HttpRoute, ResponseKind } from "./route/route.ts";
-export type { TreeStep } from "../tree/node.ts";
 export { createFetch } from "./server/fetch.ts";
 export type { CreateFetchOptions } from "./server/fetch.ts";
 export { createRouter } from "./server/router.ts";
@@ -37,47 +37,16 @@ export type {
   PatternSegment,
   RouteDefinition,
 } from "./server/matchers/mod.ts";
-export { HttpError } from "./web/problem.ts";
 export { auth } from "./web/auth.ts";
 export type { AuthOptions, CredentialSource } from "./web/auth.ts";
-export type { HttpErrorOptions, Problem } from "./web/problem.ts";
 export { corsPolicy, withCors } from "./web/cors.ts";
 export type { CorsOptions, CorsPolicy } from "./web/cors.ts";
 export { tokenBucket } from "./web/rate_limit.ts";
 export type { RateLimit, RateLimiter, TokenBucketOptions } from "./web/rate_limit.ts";
 export { toOpenApi, toOpenApiFromRoute } from "./openapi/openapi.ts";
 export type { OpenApiDocument, OpenApiOperation, OpenApiOptions } from "./openapi/openapi.ts";
-export { ClientError } from "./client/client_error.ts";
-export { safe } from "./client/safe.ts";
-export type { Outcome } from "./client/safe.ts";
-export type { ClientErrorInit } from "./client/client_error.ts";
-export type {
-  CallOptions,
-  ClientExtension,
-  ClientOperation,
-  ClientRequest,
-  Send,
-} from "./client/extension.ts";
+// The typed client of a tree. Its runtime's types (`Client`, `ClientError`,
+// `safe`), extensions and the manifest's format live at `@ramify/api/client`.
 export { createClient, createClientFromRoute } from "./client/client.ts";
+export type { ClientOptions } from "./client/client.ts";
 export { toClientManifest } from "./client/to_manifest.ts";
-export type { ClientManifest, ManifestOperation } from "./client/manifest.ts";
-export type { ClientTransportOptions } from "./client/remote.ts";
-export type { ClientOptions, FetchLike } from "./client/client.ts";
-export type {
-  AllOptional,
-  CallInput,
-  ChildrenClient,
-  Client,
-  ClientErrorFrom,
-  ClientErrorOf,
-  ClientPromise,
-  DeclaredClientError,
-  DeclaredDataOf,
-  DynamicClient,
-  ErrorsOf,
-  FallbackClient,
-  JsonOf,
-  LeafClient,
-  ReceivedOf,
-  ResultOf,
-} from "./client/client_types.ts";

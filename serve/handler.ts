@@ -36,7 +36,7 @@ import { createFetch, type CreateFetchOptions } from "../http/server/fetch.ts";
 import type { ContextFunction } from "../tree/context.ts";
 import { httpProjection } from "../http/route/projection.ts";
 import { problem } from "../http/web/respond.ts";
-import { splitUrl } from "../http/route/path.ts";
+import { splitUrl } from "../http/web/request.ts";
 import type { HttpGraphQLServerOptions } from "../graphql/server/http.ts";
 import type { BunWebSocketHandler, WsHandlerOptions } from "../graphql/server/ws.ts";
 import type { McpHandlerOptions } from "../tools/mcp.ts";

@@ -7,16 +7,16 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { createClient as createWsClient } from "graphql-ws";
 import { api, createCall, InputError, LeafError, op, reply, use } from "@ramify/api/tree";
-import { auth, ClientError, createClient, createFetch, HttpError } from "@ramify/api/http";
+import { auth, createClient, createFetch } from "@ramify/api/http";
+import { ClientError } from "@ramify/api/client";
+import { HttpError } from "@ramify/api/tree";
 import {
   createGraphQLClient,
   createGraphQLServer,
   createHttpGraphQLServer,
   generateGraphQLClient,
-  GraphQLClientError,
-  httpTransport,
-  wsTransport,
 } from "@ramify/api/graphql";
+import { GraphQLClientError, httpTransport, wsTransport } from "@ramify/api/graphql/client";
 import { createWsHandler } from "@ramify/api/graphql/ws";
 import { createMcpHandler } from "@ramify/api/tools";
 import { Client as McpClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";

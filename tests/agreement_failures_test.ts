@@ -16,15 +16,16 @@ import {
   op,
   runCall,
 } from "@ramify/api/tree";
-import { ClientError, createClient, createFetch, http } from "@ramify/api/http";
+import { createClient, createFetch } from "@ramify/api/http";
+import { ClientError } from "@ramify/api/client";
+import { http } from "@ramify/api/http/verbs";
 import {
   createGraphQLClient,
   createGraphQLServer,
   createHttpGraphQLServer,
   generateGraphQLClient,
-  httpTransport,
-  wsTransport,
 } from "@ramify/api/graphql";
+import { httpTransport, wsTransport } from "@ramify/api/graphql/client";
 import { createWsHandler } from "@ramify/api/graphql/ws";
 import { createMcpHandler } from "@ramify/api/tools";
 import { Client as McpClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";

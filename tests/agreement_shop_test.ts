@@ -9,16 +9,18 @@
 // revive dates) or the same kind of error.
 import assert from "node:assert/strict";
 import { createClient as createWsClient } from "graphql-ws";
-import { createCall, InputError, type Node, OutputError } from "@ramify/api/tree";
-import { ClientError, createClient, createFetch, HttpError } from "@ramify/api/http";
+import { createCall, InputError, OutputError } from "@ramify/api/tree";
+import type { Node } from "@ramify/api/tree/node";
+import { createClient, createFetch } from "@ramify/api/http";
+import { ClientError } from "@ramify/api/client";
+import { HttpError } from "@ramify/api/tree";
 import {
   createGraphQLClient,
   createGraphQLServer,
   createHttpGraphQLServer,
   generateGraphQLClient,
-  httpTransport,
-  wsTransport,
 } from "@ramify/api/graphql";
+import { httpTransport, wsTransport } from "@ramify/api/graphql/client";
 import { createWsHandler } from "@ramify/api/graphql/ws";
 import { createMcpHandler } from "@ramify/api/tools";
 import { Client as McpClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";

@@ -9,16 +9,16 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { createClient as createWsClient } from "graphql-ws";
 import { api, createCall, InputError, op, OutputError } from "@ramify/api/tree";
-import { ClientError, createClient, createFetch, http } from "@ramify/api/http";
+import { createClient, createFetch } from "@ramify/api/http";
+import { ClientError } from "@ramify/api/client";
+import { http } from "@ramify/api/http/verbs";
 import {
   createGraphQLClient,
   createGraphQLServer,
   createHttpGraphQLServer,
   generateGraphQLClient,
-  GraphQLClientError,
-  httpTransport,
-  wsTransport,
 } from "@ramify/api/graphql";
+import { GraphQLClientError, httpTransport, wsTransport } from "@ramify/api/graphql/client";
 import { createWsHandler } from "@ramify/api/graphql/ws";
 import { createMcpHandler } from "@ramify/api/tools";
 import { Client as McpClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -318,7 +318,11 @@ Deno.test("agreement: every surface gives the same values and errors, and hides 
         classify: (error) => {
           const status = (error as { status?: number }).status;
           if (status === 500) {
-            assert.equal((error as Error).message, "500 Internal Server Error", "a fault is masked");
+            assert.equal(
+              (error as Error).message,
+              "500 Internal Server Error",
+              "a fault is masked",
+            );
           }
           return status === 422 ? "input" : status === 500 ? "fault" : undefined;
         },

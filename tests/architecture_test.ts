@@ -159,8 +159,9 @@ const ALLOWED: Readonly<Record<string, Allowance>> = {
   "tools": { layers: ["tree", "http/web"] },
   // Remote mode calls a server through the typed HTTP client.
   "cli": { layers: ["tree", "http/client"] },
-  // The root face re-exports the tree and the HTTP face; never graphql/, tools/ or cli/.
-  "mod.ts": { layers: ["tree", "http"] },
+  // The root face re-exports the tree, the HTTP face, the verbs and the client's
+  // runtime; never graphql/, tools/ or cli/.
+  "mod.ts": { layers: ["tree", "http", "http/verbs", "http/client"] },
   // Publish/subscribe stands alone: streaming leaves return its iterables.
   "pubsub": { layers: [] },
   // One handler over every surface: it mounts them all.

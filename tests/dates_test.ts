@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { api, createCall, op } from "@ramify/api/tree";
-import { createFetch, http, toOpenApi } from "@ramify/api/http";
+import { createFetch, toOpenApi } from "@ramify/api/http";
+import { http } from "@ramify/api/http/verbs";
 import { createGraphQLServer, createHttpGraphQLServer, toSDL } from "@ramify/api/graphql";
 import { withServer } from "./support/server.ts";
 
@@ -113,16 +114,17 @@ Deno.test("dates: a schema with no JSON form fails when the server is built, nam
   });
   assert.throws(
     () => createFetch(odd),
-    /^TypeError: createFetch: the output schema of stats\.counts \(GET \/stats\/counts\) has no JSON Schema form/,
+    /^TypeError: createFetch: the output schema of stats\/counts \(GET \/stats\/counts\) has no JSON Schema form/,
   );
   assert.doesNotThrow(() => createFetch(odd, { openapi: false }));
-  assert.throws(() => toSDL(odd), /the output schema of stats\.counts has no JSON Schema form/);
-  assert.throws(() => createHttpGraphQLServer(odd), /stats\.counts/);
+  assert.throws(() => toSDL(odd), /the output schema of stats\/counts has no JSON Schema form/);
+  assert.throws(() => createHttpGraphQLServer(odd), /stats\/counts/);
 });
 
 Deno.test("dates: the HTTP and GraphQL clients revive the dates an output schema promises", async () => {
   const { createClient } = await import("@ramify/api/http");
-  const { createGraphQLClient, httpTransport } = await import("@ramify/api/graphql");
+  const { createGraphQLClient } = await import("@ramify/api/graphql");
+  const { httpTransport } = await import("@ramify/api/graphql/client");
   const rest = createFetch(tree);
   const graphql = createHttpGraphQLServer(tree);
   await withServer(
@@ -145,7 +147,8 @@ Deno.test("dates: the HTTP and GraphQL clients revive the dates an output schema
 
 Deno.test("dates: a zod codec to Date is revived by both clients", async () => {
   const { createClient } = await import("@ramify/api/http");
-  const { createGraphQLClient, httpTransport } = await import("@ramify/api/graphql");
+  const { createGraphQLClient } = await import("@ramify/api/graphql");
+  const { httpTransport } = await import("@ramify/api/graphql/client");
   const isoDate = z.codec(z.iso.datetime(), z.date(), {
     decode: (text) => new Date(text),
     encode: (date) => date.toISOString(),

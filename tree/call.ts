@@ -226,7 +226,9 @@ function withoutPromises(result: unknown): unknown {
   const at = promiseIn(result instanceof Reply ? result.value : result, "", 0);
   if (at === undefined) return result;
   throw new TypeError(
-    `The result holds a promise at ${at === "" ? "(root)" : at.slice(1)}; await it before returning`,
+    `The result holds a promise at ${
+      at === "" ? "(root)" : at.slice(1)
+    }; await it before returning`,
   );
 }
 

@@ -178,4 +178,3 @@ function checkedHeaders(init: ConstructorParameters<typeof Headers>[0]): Headers
   }
   return headers;
 }
-

@@ -35,26 +35,8 @@ export {
   validateInput,
 } from "./schema.ts";
 export type { InputOf, JsonSchema, OutputOf, ValidationIssue, ValidationResult } from "./schema.ts";
-export type {
-  Branch,
-  Fallback,
-  Handler,
-  HandlerContext,
-  Leaf,
-  Meta,
-  Node,
-  Produces,
-} from "./node.ts";
 export { securityOf, use, useAll } from "./middleware.ts";
-export type {
-  AnyMiddleware,
-  Middleware,
-  MiddlewareCall,
-  Next,
-  Security,
-  SecurityScheme,
-  Use,
-} from "./middleware.ts";
+export type { Middleware, Next, Security, SecurityScheme, Use } from "./middleware.ts";
 export { Reply, reply, setCookieValue } from "./reply.ts";
 export type { Cookie, ReplyInit } from "./reply.ts";
 export { LeafError } from "./errors.ts";
@@ -73,10 +55,5 @@ export type { Failure, FailureKind } from "./failure.ts";
 export { failureOf, runCall } from "./run.ts";
 export { labelOf, leavesOf } from "./leaves.ts";
 export type { LeafEntry } from "./leaves.ts";
-export type {
-  ContextFunction,
-  ContextSource,
-  RequestContextSource,
-  Surface,
-} from "./context.ts";
+export type { ContextFunction, ContextSource, RequestContextSource, Surface } from "./context.ts";
 export type { ErrorDeclaration, ErrorDeclarations, LeafErrorOptions } from "./errors.ts";

@@ -212,7 +212,7 @@ export interface HandlerContext {
  *
  * @example
  * ```ts
- * import type { MiddlewareCall } from "@ramify/api/tree";
+ * import type { MiddlewareCall } from "@ramify/api/tree/node";
  *
  * function describe(call: MiddlewareCall): string {
  *   return `${call.leaf.meta?.description ?? "a leaf"} with ${JSON.stringify(call.input)}`;
@@ -233,7 +233,8 @@ export interface MiddlewareCall<Needs extends object = Record<never, never>> {
  *
  * @example
  * ```ts
- * import type { AnyMiddleware, Middleware } from "@ramify/api/tree";
+ * import type { Middleware } from "@ramify/api/tree";
+ * import type { AnyMiddleware } from "@ramify/api/tree/node";
  *
  * const pass: Middleware = (_call, next) => next();
  * const chain: readonly AnyMiddleware[] = [pass];

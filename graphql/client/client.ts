@@ -37,7 +37,8 @@ import { toGraphQLClientManifest } from "./to_manifest.ts";
  *
  * @example
  * ```ts
- * import { httpTransport, type GraphQLClientOptions } from "@ramify/api/graphql";
+ * import { type GraphQLClientOptions } from "@ramify/api/graphql";
+ * import { httpTransport } from "@ramify/api/graphql/client";
  *
  * const opts: GraphQLClientOptions = {
  *   transport: httpTransport({ url: "http://localhost:8000/graphql" }),
@@ -54,7 +55,8 @@ export interface GraphQLClientOptions
  * @example
  * ```ts
  * import { api, op } from "@ramify/api/tree";
- * import { createGraphQLClient, httpTransport } from "@ramify/api/graphql";
+ * import { createGraphQLClient } from "@ramify/api/graphql";
+ * import { httpTransport } from "@ramify/api/graphql/client";
  *
  * const tree = api({ ping: op(() => "pong", { tags: { readOnly: true } }) });
  * const client = createGraphQLClient(tree, {

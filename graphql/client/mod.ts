@@ -1,5 +1,5 @@
 /**
- * The browser's typed GraphQL client: `createGraphQLClient<typeof
+ * The browser's typed GraphQL client: `createGraphQLClientFromManifest<typeof
  * tree>(manifest, { transport })` takes the tree only as a type, and a plain
  * data manifest (from `toGraphQLClientManifest(tree)` in `@ramify/api/graphql`,
  * written to a module by a build step) for the documents. Nothing of the
@@ -7,12 +7,12 @@
  *
  * @example
  * ```ts
- * import { createGraphQLClient, httpTransport } from "@ramify/api/graphql/client";
+ * import { createGraphQLClientFromManifest, httpTransport } from "@ramify/api/graphql/client";
  * import { api, op } from "@ramify/api/tree"; // in the app: `import type { tree }`
  * import { createHttpGraphQLServer, toGraphQLClientManifest } from "@ramify/api/graphql";
  *
  * const tree = api({ ping: op(() => "pong", { tags: { readOnly: true } }) });
- * const client = createGraphQLClient<typeof tree>(toGraphQLClientManifest(tree), {
+ * const client = createGraphQLClientFromManifest<typeof tree>(toGraphQLClientManifest(tree), {
  *   transport: httpTransport({ url: "http://localhost/graphql", fetch: createHttpGraphQLServer(tree) }),
  * });
  * console.log(await client.ping()); // "pong"
@@ -21,7 +21,7 @@
  * @module
  */
 
-export { createGraphQLClientFromManifest as createGraphQLClient } from "./remote.ts";
+export { createGraphQLClientFromManifest } from "./remote.ts";
 export { GraphQLClientError } from "./remote.ts";
 export type {
   GraphQLOperation,

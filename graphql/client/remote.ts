@@ -1,5 +1,5 @@
 /**
- * The GraphQL client's runtime over a manifest: `createGraphQLClient<typeof
+ * The GraphQL client's runtime over a manifest: `createGraphQLClientFromManifest<typeof
  * tree>(manifest, { transport })` from `@ramify/api/graphql/client` takes the
  * tree only as a type, so a browser bundle holds this runtime, a transport and
  * the manifest's plain data (documents, argument and field names), nothing of
@@ -7,12 +7,12 @@
  *
  * @example
  * ```ts
- * import { createGraphQLClient, httpTransport } from "@ramify/api/graphql/client";
+ * import { createGraphQLClientFromManifest, httpTransport } from "@ramify/api/graphql/client";
  * import { api, op } from "@ramify/api/tree";
  * import { createHttpGraphQLServer, toGraphQLClientManifest } from "@ramify/api/graphql";
  *
  * const tree = api({ ping: op(() => "pong", { tags: { readOnly: true } }) });
- * const client = createGraphQLClient<typeof tree>(toGraphQLClientManifest(tree), {
+ * const client = createGraphQLClientFromManifest<typeof tree>(toGraphQLClientManifest(tree), {
  *   transport: httpTransport({ url: "http://localhost/graphql", fetch: createHttpGraphQLServer(tree) }),
  * });
  * console.log(await client.ping()); // "pong"
@@ -40,7 +40,7 @@ import {
  *
  * @example
  * ```ts
- * import type { GraphQLOperation } from "@ramify/api/graphql";
+ * import type { GraphQLOperation } from "@ramify/api/graphql/client";
  *
  * const operation: GraphQLOperation = {
  *   query: "query BooksList { books { list } }",
@@ -63,7 +63,7 @@ export interface GraphQLOperation {
  *
  * @example
  * ```ts
- * import type { GraphQLResponse } from "@ramify/api/graphql";
+ * import type { GraphQLResponse } from "@ramify/api/graphql/client";
  *
  * const response: GraphQLResponse = { data: { ping: "pong" } };
  * ```
@@ -81,7 +81,7 @@ export interface GraphQLResponse {
  *
  * @example
  * ```ts
- * import type { GraphQLTransport } from "@ramify/api/graphql";
+ * import type { GraphQLTransport } from "@ramify/api/graphql/client";
  *
  * const offline: GraphQLTransport = {
  *   request: () => Promise.reject(new TypeError("offline")),
@@ -103,7 +103,7 @@ export interface GraphQLTransport {
  *
  * @example
  * ```ts
- * import { GraphQLClientError } from "@ramify/api/graphql";
+ * import { GraphQLClientError } from "@ramify/api/graphql/client";
  *
  * const error = new GraphQLClientError([{ message: "Unexpected error." }], null);
  * console.log(error.message); // "Unexpected error."
@@ -166,10 +166,14 @@ export interface GraphQLTransportOptions {
  *
  * @example
  * ```ts
- * import { createGraphQLClient, type GraphQLClientManifest, httpTransport } from "@ramify/api/graphql/client";
+ * import {
+ *   createGraphQLClientFromManifest,
+ *   type GraphQLClientManifest,
+ *   httpTransport,
+ * } from "@ramify/api/graphql/client";
  *
  * const manifest: GraphQLClientManifest = { manifest: 1, operations: [], types: [] };
- * const client = createGraphQLClient(manifest, { transport: httpTransport({ url: "/graphql" }) });
+ * const client = createGraphQLClientFromManifest(manifest, { transport: httpTransport({ url: "/graphql" }) });
  * ```
  *
  * @throws {TypeError} when the manifest is not one.

@@ -6,12 +6,8 @@
  * @example
  * ```ts
  * import { api, LeafError, op } from "@ramify/api/tree";
- * import {
- *   createGraphQLClient,
- *   createHttpGraphQLServer,
- *   httpTransport,
- *   safeGraphQL,
- * } from "@ramify/api/graphql";
+ * import { createGraphQLClient, createHttpGraphQLServer } from "@ramify/api/graphql";
+ * import { httpTransport, safeGraphQL } from "@ramify/api/graphql/client";
  * import { z } from "zod";
  *
  * const tree = api({
@@ -39,7 +35,7 @@ import { GraphQLClientError } from "./remote.ts";
  *
  * @example
  * ```ts
- * import type { GraphQLClientErrorFrom } from "@ramify/api/graphql";
+ * import type { GraphQLClientErrorFrom } from "@ramify/api/graphql/client";
  *
  * type Taken = GraphQLClientErrorFrom<{ TAKEN: { status: 409 } }>;
  * const code = (error: Taken) => error.code; // "TAKEN" | undefined
@@ -60,7 +56,7 @@ export type GraphQLClientErrorFrom<D> =
  *
  * @example
  * ```ts
- * import { safeGraphQL } from "@ramify/api/graphql";
+ * import { safeGraphQL } from "@ramify/api/graphql/client";
  *
  * const { value } = await safeGraphQL(Promise.resolve(1));
  * console.log(value); // 1

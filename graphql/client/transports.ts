@@ -6,7 +6,7 @@
  *
  * @example
  * ```ts
- * import { httpTransport } from "@ramify/api/graphql";
+ * import { httpTransport } from "@ramify/api/graphql/client";
  *
  * const transport = httpTransport({
  *   url: "https://api.example.com/graphql",
@@ -30,7 +30,7 @@ import { holdsBlob, multipartBody } from "./_multipart.ts";
  *
  * @example
  * ```ts
- * import type { HttpTransportOptions } from "@ramify/api/graphql";
+ * import type { HttpTransportOptions } from "@ramify/api/graphql/client";
  *
  * const opts: HttpTransportOptions = { url: "http://localhost:8000/graphql" };
  * ```
@@ -52,7 +52,7 @@ export interface HttpTransportOptions {
  *
  * @example
  * ```ts
- * import { httpTransport } from "@ramify/api/graphql";
+ * import { httpTransport } from "@ramify/api/graphql/client";
  *
  * const transport = httpTransport({ url: "http://localhost:8000/graphql" });
  * ```
@@ -105,7 +105,7 @@ export function httpTransport(opts: HttpTransportOptions): GraphQLTransport {
  *
  * @example
  * ```ts
- * import type { WsClientLike } from "@ramify/api/graphql";
+ * import type { WsClientLike } from "@ramify/api/graphql/client";
  *
  * const never: WsClientLike = {
  *   iterate: () => ({
@@ -130,7 +130,7 @@ export interface WsClientLike {
  * @example
  * ```ts
  * import { createClient } from "graphql-ws";
- * import { wsTransport } from "@ramify/api/graphql";
+ * import { wsTransport } from "@ramify/api/graphql/client";
  *
  * const transport = wsTransport(
  *   createClient({ url: "ws://localhost:8000/graphql", lazy: true }),

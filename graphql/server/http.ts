@@ -62,7 +62,7 @@ import type { HandlerContext, Node } from "../../tree/node.ts";
 import { assignOwn } from "../../tree/context.ts";
 import { classify } from "../../tree/failure.ts";
 import { problem } from "../../http/web/respond.ts";
-import { splitUrl } from "../../http/route/path.ts";
+import { splitUrl } from "../../http/web/request.ts";
 import { corsPolicy, withCors } from "../../http/web/cors.ts";
 import { observer } from "../schema/errors.ts";
 import { createGraphQLServer, type GraphQLServer, type PreparedDocument } from "./server.ts";

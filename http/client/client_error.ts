@@ -6,7 +6,7 @@
  *
  * @example
  * ```ts
- * import { ClientError } from "@ramify/api/http";
+ * import { ClientError } from "@ramify/api/client";
  *
  * function explain(error: unknown): string {
  *   if (error instanceof ClientError) return `${error.status}: ${error.problem?.detail ?? ""}`;
@@ -17,14 +17,14 @@
  * @module
  */
 
-import type { Problem } from "../web/problem.ts";
+import type { Problem } from "../../tree/http_error.ts";
 
 /**
  * Options of {@linkcode ClientError}.
  *
  * @example
  * ```ts
- * import type { ClientErrorInit } from "@ramify/api/http";
+ * import type { ClientErrorInit } from "@ramify/api/client";
  *
  * const init: ClientErrorInit = {
  *   method: "GET",
@@ -58,7 +58,7 @@ export interface ClientErrorInit {
  *
  * @example
  * ```ts
- * import { ClientError } from "@ramify/api/http";
+ * import { ClientError } from "@ramify/api/client";
  *
  * const error = new ClientError({
  *   method: "POST",

@@ -6,7 +6,7 @@
  *
  * @example
  * ```ts
- * import type { Client } from "@ramify/api/http";
+ * import type { Client } from "@ramify/api/client";
  * import { api, op } from "@ramify/api/tree";
  *
  * const tree = api({ ping: op(() => "pong") });
@@ -28,7 +28,7 @@ import type { Reply } from "../../tree/reply.ts";
  *
  * @example
  * ```ts
- * import type { AllOptional } from "@ramify/api/http";
+ * import type { AllOptional } from "@ramify/api/client";
  *
  * const yes: AllOptional<{ a?: number }> = true;
  * ```
@@ -41,7 +41,7 @@ export type AllOptional<T> = Record<PropertyKey, never> extends T ? true : false
  *
  * @example
  * ```ts
- * import type { ResultOf } from "@ramify/api/http";
+ * import type { ResultOf } from "@ramify/api/client";
  *
  * const n: ResultOf<Promise<number>> = 1;
  * ```
@@ -64,7 +64,7 @@ export type ResultOf<O> = O extends AsyncIterable<infer E> ? AsyncIterable<E>
  *
  * @example
  * ```ts
- * import type { JsonOf } from "@ramify/api/http";
+ * import type { JsonOf } from "@ramify/api/client";
  *
  * const sent: JsonOf<{ at: Date; note?: string; run: () => void }> = { at: "2026-01-01T00:00:00.000Z" };
  * const revived: JsonOf<{ at: Date; tags: Set<string> }, Date> = { at: new Date(), tags: {} };
@@ -111,7 +111,7 @@ type Simplify<T> = { [K in keyof T]: T[K] };
  *
  * @example
  * ```ts
- * import type { ReceivedOf } from "@ramify/api/http";
+ * import type { ReceivedOf } from "@ramify/api/client";
  * import { op } from "@ramify/api/tree";
  *
  * const stamp = op(() => ({ at: new Date() }));
@@ -133,7 +133,7 @@ type JsonResultOf<R, Kept = never> = R extends AsyncIterable<infer E>
  *
  * @example
  * ```ts
- * import type { CallInput } from "@ramify/api/http";
+ * import type { CallInput } from "@ramify/api/client";
  *
  * const input: CallInput<{ bookId: string; title: string }, "bookId"> = { title: "Dune" };
  * ```
@@ -145,7 +145,7 @@ export type CallInput<W, Caps extends string> = [Caps] extends [never] ? W : Omi
  *
  * @example
  * ```ts
- * import type { LeafClient } from "@ramify/api/http";
+ * import type { LeafClient } from "@ramify/api/client";
  * import { op } from "@ramify/api/tree";
  *
  * const read = op(({ id }: { id: string }) => ({ id }));
@@ -166,7 +166,7 @@ export type LeafClient<L, Caps extends string = never> = L extends
  *
  * @example
  * ```ts
- * import type { ClientPromise } from "@ramify/api/http";
+ * import type { ClientPromise } from "@ramify/api/client";
  *
  * const pending: ClientPromise<number, { TAKEN: { status: 409 } }> = Promise.resolve(1);
  * ```
@@ -180,7 +180,7 @@ type CallResult<L> = ClientPromise<ReceivedOf<L>, ErrorsOf<L>>;
  *
  * @example
  * ```ts
- * import type { ErrorsOf } from "@ramify/api/http";
+ * import type { ErrorsOf } from "@ramify/api/client";
  * import { op } from "@ramify/api/tree";
  *
  * const reserve = op(() => 1, { errors: { TAKEN: { status: 409 } } });
@@ -196,7 +196,7 @@ export type ErrorsOf<L> = L extends Leaf<infer _I, infer _O, infer _W, infer _S,
  *
  * @example
  * ```ts
- * import type { DeclaredClientError } from "@ramify/api/http";
+ * import type { DeclaredClientError } from "@ramify/api/client";
  *
  * function idOf(error: DeclaredClientError<"NOT_FOUND", { id: string }>): string {
  *   return error.data.id;
@@ -215,7 +215,7 @@ export type DeclaredClientError<Code extends string, Data> = ClientError & {
  *
  * @example
  * ```ts
- * import type { ClientErrorOf } from "@ramify/api/http";
+ * import type { ClientErrorOf } from "@ramify/api/client";
  * import { op } from "@ramify/api/tree";
  *
  * const reserve = op(() => 1, { errors: { TAKEN: { status: 409 } } });
@@ -231,7 +231,7 @@ export type ClientErrorOf<L> = ClientErrorFrom<ErrorsOf<L>>;
  *
  * @example
  * ```ts
- * import type { ClientErrorFrom } from "@ramify/api/http";
+ * import type { ClientErrorFrom } from "@ramify/api/client";
  *
  * type Taken = ClientErrorFrom<{ TAKEN: { status: 409 } }>;
  * const code = (error: Taken) => error.code; // "TAKEN" | undefined
@@ -246,7 +246,7 @@ export type ClientErrorFrom<D> =
  *
  * @example
  * ```ts
- * import type { DeclaredDataOf } from "@ramify/api/http";
+ * import type { DeclaredDataOf } from "@ramify/api/client";
  * import { z } from "zod";
  *
  * const data: DeclaredDataOf<{ status: 404; data: z.ZodObject<{ id: z.ZodString }> }> = { id: "9" };
@@ -261,7 +261,7 @@ export type DeclaredDataOf<D> = D extends { readonly data: StandardSchemaV1<infe
  *
  * @example
  * ```ts
- * import type { ChildrenClient } from "@ramify/api/http";
+ * import type { ChildrenClient } from "@ramify/api/client";
  * import { api, op } from "@ramify/api/tree";
  *
  * const tree = api({ ping: op(() => "pong") });
@@ -278,7 +278,7 @@ export type ChildrenClient<N, Caps extends string> = N extends { readonly childr
  *
  * @example
  * ```ts
- * import type { FallbackClient } from "@ramify/api/http";
+ * import type { FallbackClient } from "@ramify/api/client";
  * import { api, op } from "@ramify/api/tree";
  *
  * const tree = api({}, { fallback: { name: "id", subtree: api({ read: op(() => 1) }) } });
@@ -286,7 +286,9 @@ export type ChildrenClient<N, Caps extends string> = N extends { readonly childr
  * ```
  */
 export type FallbackClient<N, Caps extends string> = N extends { readonly fallback?: infer F }
-  ? NonNullable<F> extends Fallback<infer Name, infer Sub>
+  // No fallback: nothing (matching `never` against `Fallback` would give every name).
+  ? [NonNullable<F>] extends [never] ? unknown
+  : NonNullable<F> extends Fallback<infer Name, infer Sub>
     ? { readonly [P in Name]: (value: string) => Client<Sub, Caps | Name> }
   : unknown
   : unknown;
@@ -297,7 +299,7 @@ export type FallbackClient<N, Caps extends string> = N extends { readonly fallba
  *
  * @example
  * ```ts
- * import type { DynamicClient } from "@ramify/api/http";
+ * import type { DynamicClient } from "@ramify/api/client";
  *
  * async function ping(client: DynamicClient) {
  *   return await client.health.ping();
@@ -316,7 +318,7 @@ export interface DynamicClient {
  *
  * @example
  * ```ts
- * import type { Client } from "@ramify/api/http";
+ * import type { Client } from "@ramify/api/client";
  * import { api, op } from "@ramify/api/tree";
  *
  * const tree = api({ ping: op(() => "pong") });

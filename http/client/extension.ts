@@ -12,7 +12,7 @@
  *
  * @example A header-stamping extension
  * ```ts
- * import type { ClientExtension } from "@ramify/api/http";
+ * import type { ClientExtension } from "@ramify/api/client";
  *
  * const stamp: ClientExtension = {
  *   name: "stamp",
@@ -33,7 +33,7 @@ import type { HttpVerb, Tags, TreeStep } from "../../tree/node.ts";
  *
  * @example
  * ```ts
- * import type { ClientOperation } from "@ramify/api/http";
+ * import type { ClientOperation } from "@ramify/api/client";
  *
  * const safe = (operation: ClientOperation) =>
  *   operation.tags.readOnly === true || operation.tags.idempotent === true;
@@ -56,7 +56,7 @@ export interface ClientOperation {
  *
  * @example
  * ```ts
- * import type { CallOptions } from "@ramify/api/http";
+ * import type { CallOptions } from "@ramify/api/client";
  *
  * const options: CallOptions = { headers: { "x-request-id": "42" }, timeout: 2_000 };
  * ```
@@ -78,7 +78,7 @@ export interface CallOptions {
  *
  * @example
  * ```ts
- * import type { ClientRequest } from "@ramify/api/http";
+ * import type { ClientRequest } from "@ramify/api/client";
  *
  * const describe = (request: ClientRequest) => `${request.method} ${request.url}`;
  * ```
@@ -109,7 +109,7 @@ export interface ClientRequest {
  *
  * @example
  * ```ts
- * import type { Send } from "@ramify/api/http";
+ * import type { Send } from "@ramify/api/client";
  *
  * const offline: Send = () => Promise.reject(new TypeError("offline"));
  * ```
@@ -121,7 +121,7 @@ export type Send = (request: ClientRequest) => Promise<Response>;
  *
  * @example
  * ```ts
- * import type { ClientExtension } from "@ramify/api/http";
+ * import type { ClientExtension } from "@ramify/api/client";
  *
  * const noop: ClientExtension = { name: "noop", wrap: (next) => next };
  * ```

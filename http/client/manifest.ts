@@ -4,7 +4,8 @@
  * whether it streams, where its result holds dates, and its declared error
  * codes), with no handler and no schema. `toClientManifest(tree)` makes it on
  * the server side (or in a build step that writes it to a module);
- * `createClient<typeof tree>(manifest)` from `@ramify/api/client` runs on it.
+ * `createClientFromManifest<typeof tree>(manifest)` from `@ramify/api/client`
+ * runs on it.
  * This file holds the format and its check only, so a browser bundle that
  * reads a manifest carries nothing of the server.
  *

@@ -1,6 +1,7 @@
 /**
- * The browser's typed HTTP client: `createClient<typeof tree>(manifest, opts)`
- * takes the tree only as a type, and a small plain-data manifest (from
+ * The browser's typed HTTP client, and the client's types:
+ * `createClientFromManifest<typeof tree>(manifest, opts)` takes the tree only
+ * as a type, and a small plain-data manifest (from
  * `toClientManifest(tree)`, written to a module by a build step) for the
  * routes. Nothing of the server (handlers, schemas, the router) is imported,
  * so a bundle holds this runtime and the manifest; extensions are separate
@@ -8,12 +9,14 @@
  *
  * @example
  * ```ts
- * import { createClient, safe } from "@ramify/api/client";
+ * import { createClientFromManifest, safe } from "@ramify/api/client";
  * import { api, op } from "@ramify/api/tree"; // in the app: `import type { tree }`
  * import { createFetch, toClientManifest } from "@ramify/api/http";
  *
  * const tree = api({ ping: op(() => "pong") });
- * const client = createClient<typeof tree>(toClientManifest(tree), { fetch: createFetch(tree) });
+ * const client = createClientFromManifest<typeof tree>(toClientManifest(tree), {
+ *   fetch: createFetch(tree),
+ * });
  * const { value } = await safe(client.ping());
  * console.log(value); // "pong"
  * ```
@@ -21,7 +24,7 @@
  * @module
  */
 
-export { createClientFromManifest as createClient } from "./remote.ts";
+export { createClientFromManifest } from "./remote.ts";
 export type { ClientTransportOptions, FetchLike } from "./remote.ts";
 export type { ClientManifest, ManifestOperation } from "./manifest.ts";
 export { ClientError } from "./client_error.ts";

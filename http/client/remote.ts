@@ -1,19 +1,20 @@
 /**
- * The client of a tree's manifest: `createClient<typeof tree>(manifest, opts)`
- * takes the tree only as a type (`import type`), so a browser bundle holds this
+ * The client of a tree's manifest:
+ * `createClientFromManifest<typeof tree>(manifest, opts)` takes the tree only
+ * as a type (`import type`), so a browser bundle holds this
  * runtime and the manifest's plain data, never a handler or a schema. The
  * calls and their types are exactly those of `createClient(tree)` from
  * `@ramify/api/http`, which is this over `toClientManifest(tree)`.
  *
  * @example
  * ```ts
- * import { createClient } from "@ramify/api/client";
+ * import { createClientFromManifest } from "@ramify/api/client";
  * import { api, op } from "@ramify/api/tree";
  * import { createFetch, toClientManifest } from "@ramify/api/http";
  *
  * const tree = api({ ping: op(() => "pong") });
  * const manifest = toClientManifest(tree); // in a build step, written to a module
- * const client = createClient<typeof tree>(manifest, { fetch: createFetch(tree) });
+ * const client = createClientFromManifest<typeof tree>(manifest, { fetch: createFetch(tree) });
  * console.log(await client.ping()); // "pong"
  * ```
  *
@@ -42,7 +43,7 @@ import { checkedManifest, type ClientManifest, type ManifestOperation } from "./
  *
  * @example
  * ```ts
- * import type { FetchLike } from "@ramify/api/http";
+ * import type { FetchLike } from "@ramify/api/client";
  *
  * const viaGlobal: FetchLike = (request) => fetch(request);
  * ```
@@ -98,13 +99,13 @@ export interface ClientTransportOptions {
  *
  * @example
  * ```ts
- * import { createClient, type ClientManifest } from "@ramify/api/client";
+ * import { type ClientManifest, createClientFromManifest } from "@ramify/api/client";
  *
  * const manifest: ClientManifest = {
  *   manifest: 1,
  *   operations: [{ steps: [{ kind: "child", name: "ping" }], method: "POST", path: "/ping", tags: {}, stream: false, dates: [], errors: [] }],
  * };
- * const client = createClient(manifest, { baseUrl: "https://api.example.com" });
+ * const client = createClientFromManifest(manifest, { baseUrl: "https://api.example.com" });
  * ```
  *
  * @throws {TypeError} when the manifest is not one.

@@ -28,7 +28,7 @@ import type { ClientErrorFrom, ClientPromise } from "./client_types.ts";
  *
  * @example
  * ```ts
- * import type { Outcome } from "@ramify/api/http";
+ * import type { Outcome } from "@ramify/api/client";
  *
  * const done: Outcome<number, Error> = { error: undefined, value: 1 };
  * ```
@@ -44,7 +44,7 @@ export type Outcome<T, E> =
  *
  * @example
  * ```ts
- * import { safe } from "@ramify/api/http";
+ * import { safe } from "@ramify/api/client";
  *
  * const { error, value } = await safe(Promise.resolve(42));
  * console.log(error, value); // undefined 42

@@ -1,6 +1,7 @@
 // One operation of the OpenAPI document: parameters from captures and the
 // query, the request body, the responses (the result, problems), with named
-// schemas registered as components.
+// schemas registered as components. A leaf without an input schema takes its
+// captures alone: path parameters, no query parameters, no request body.
 
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { isVoidSchema, type JsonSchema, toJsonSchema } from "../../tree/schema.ts";
@@ -74,7 +75,9 @@ export function describeOperation(
     schema: properties[name] ?? { type: "string" },
   }));
   const rest = Object.keys(properties).filter((name) => !operation.params.includes(name));
-  const carriesBody = !QUERY_VERBS.has(operation.method);
+  // Without an input schema a leaf takes its captures alone: no query, no body.
+  const takesInput = meta.input !== undefined;
+  const carriesBody = takesInput && !QUERY_VERBS.has(operation.method);
   if (!carriesBody) {
     const plan = coercionPlan(rawInput);
     for (const name of rest) {
@@ -94,7 +97,7 @@ export function describeOperation(
   const security = guards.length === 0
     ? undefined
     : [Object.fromEntries(guards.map((guard) => [guard.name, [...guard.scopes]]))];
-  const responses = responsesOf(operation, input !== undefined, carriesBody, registry, hint);
+  const responses = responsesOf(operation, takesInput, carriesBody, registry, hint);
   if (guards.length > 0) {
     responses["401"] = problem("No credential, or one that is not valid (see WWW-Authenticate)", {
       "WWW-Authenticate": { description: "How to authenticate", schema: { type: "string" } },
@@ -148,7 +151,7 @@ function bodyOf(
   hint: string,
 ): Record<string, unknown> {
   const schema = input === undefined
-    ? { type: "object", description: "Any named inputs (no schema is declared)" }
+    ? { type: "object", description: "Named inputs (the input schema has no JSON Schema form)" }
     : withoutParams(input, params, registry, hint);
   // Files travel as multipart form data, which the server reads like JSON.
   const media = carriesFiles(input) ? "multipart/form-data" : "application/json";

@@ -18,7 +18,9 @@ import { http, type VerbBundle } from "../verbs.ts";
 
 /**
  * One operation given to {@linkcode crud}: a handler function, or a leaf already
- * made with `op()` (to keep its schemas and meta).
+ * made with `op()` (to keep its schemas and meta). A bare function has no input
+ * schema, so it takes no input but the item's id capture; an operation that
+ * takes input (`add`, `replace`) is an `op()` with an `input` schema.
  *
  * @example
  * ```ts
@@ -82,7 +84,8 @@ export interface CrudOptions<Id extends string = "id"> {
  * ```
  */
 export type CrudLeaf<T> = T extends Leaf<infer I, infer O, infer W, infer S> ? Leaf<I, O, W, S>
-  : T extends Handler<infer I, infer O> ? Leaf<I, O, I, undefined>
+  // No input schema: callers send nothing (the captures travel in the path).
+  : T extends Handler<infer I, infer O> ? Leaf<I, O, Record<string, never>, undefined>
   : never;
 
 /**
@@ -129,19 +132,23 @@ const BUNDLES: Readonly<Record<keyof CrudHandlers, VerbBundle>> = {
  * Builds the five-operation REST shape: GET `/list`, POST `/add`, and GET, PUT,
  * DELETE on `/{id}` (read, replace and remove collapse onto the fallback
  * position). Each operation is optional; an operation may be a plain function
- * or a leaf made with `op()`, whose meta (schemas, description) is kept and
- * whose verb the convention sets.
+ * (which takes no input but the id capture) or a leaf made with `op()`, whose
+ * meta (schemas, description) is kept and whose verb the convention sets.
  *
  * @example The bookstore's books
  * ```ts
  * import { crud, httpProjection } from "@ramify/api/http/dx";
- * import { api } from "@ramify/api/tree";
+ * import { api, op } from "@ramify/api/tree";
+ * import { z } from "zod";
  *
+ * const Book = z.object({ title: z.string() });
  * const books = crud({
  *   list: () => [],
- *   add: (input: { title: string }) => ({ id: "1", ...input }),
+ *   add: op((input) => ({ id: "1", ...input }), { input: Book }),
  *   read: ({ bookId }: { bookId: string }) => ({ id: bookId }),
- *   replace: ({ bookId, title }: { bookId: string; title: string }) => ({ id: bookId, title }),
+ *   replace: op(({ bookId, title }) => ({ id: bookId, title }), {
+ *     input: Book.extend({ bookId: z.string() }),
+ *   }),
  *   remove: ({ bookId }: { bookId: string }) => undefined,
  * }, { id: "bookId" });
  * const route = httpProjection(api({ books }));
@@ -151,7 +158,7 @@ const BUNDLES: Readonly<Record<keyof CrudHandlers, VerbBundle>> = {
 export function crud<const H extends CrudHandlers, const Id extends string = "id">(
   handlers: H,
   opts: CrudOptions<Id> = {},
-): CrudBranch<H, Id> {
+): CrudBranch<H, NoInfer<Id>> {
   const leaf = (name: keyof CrudHandlers): Node | undefined => {
     const operation: unknown = handlers[name];
     if (operation === undefined) return undefined;

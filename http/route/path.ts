@@ -1,26 +1,14 @@
 /**
- * Paths on the wire: splitting a request URL without building a URL object (a
- * hot path), decoding captures once, and encoding static names the one way the
- * routers and the client agree on.
+ * Paths on the wire: decoding captures once, and encoding static names the one
+ * way the routers and the client agree on.
  *
- * Internal: not a public subpath. Used by the HTTP server (dispatch,
- * createFetch), the HTTP client and GraphQL over HTTP.
+ * Internal: not a public subpath. Used by the HTTP server (createRouter,
+ * createFetch), the request reader and the HTTP client.
  *
  * @module
  */
 
 import { HttpError } from "../../tree/http_error.ts";
-
-/** The raw pathname and query string of a request URL, without parsing a URL object. */
-export function splitUrl(url: string): { path: string; query: string } {
-  const start = url.indexOf("/", url.indexOf("://") + 3);
-  if (start === -1) return { path: "/", query: "" };
-  const hash = url.indexOf("#", start);
-  const end = hash === -1 ? url.length : hash;
-  const mark = url.indexOf("?", start);
-  if (mark === -1 || mark > end) return { path: url.slice(start, end), query: "" };
-  return { path: url.slice(start, mark), query: url.slice(mark + 1, end) };
-}
 
 /** Percent-decodes a capture once; malformed encoding is the client's error. */
 export function decodeCapture(raw: string): string {

@@ -29,6 +29,7 @@
 
 import type { HttpVerb, Leaf, Node, Tags, TreeStep } from "../../tree/node.ts";
 import { tagsOf } from "../../tree/tags.ts";
+import { labelOf, leavesOf } from "../../tree/leaves.ts";
 import type { HttpOperation, HttpRoute, ResponseKind } from "./route.ts";
 
 /**
@@ -114,48 +115,28 @@ export function httpProjection(tree: Node, opts: HttpProjectionOptions = {}): Ht
 interface Step {
   readonly tree: TreeStep;
   readonly move: string | undefined;
-  /** The leaf is a direct child of a fallback subtree (collapse candidate). */
-  readonly underFallback: boolean;
 }
 
 interface Placement {
   readonly node: Leaf<never, unknown, unknown>;
   readonly steps: readonly Step[];
+  /** The leaf's place, for messages (`labelOf`). */
+  readonly label: string;
   readonly rootMove: string | undefined;
   readonly method: HttpVerb;
 }
 
+/** Every leaf (the one walk, `leavesOf`) at its tree address, each step with its node's move. */
 function naiveTransform(tree: Node): Placement[] {
-  const placements: Placement[] = [];
   const rootMove = moveOf(tree);
-  const walk = (node: Node, steps: readonly Step[]) => {
-    if (typeof node.handler === "function") {
-      placements.push({
-        node: node as Leaf<never, unknown, unknown>,
-        steps,
-        rootMove,
-        method: "POST",
-      });
-    }
-    const viaFallback = steps.length > 0 && steps[steps.length - 1].tree.kind === "fallback";
-    for (const [name, child] of Object.entries(node.children ?? {})) {
-      walk(child, [...steps, {
-        tree: { kind: "child", name },
-        move: moveOf(child),
-        underFallback: viaFallback,
-      }]);
-    }
-    if (node.fallback !== undefined) {
-      const { name, subtree } = node.fallback;
-      walk(subtree, [...steps, {
-        tree: { kind: "fallback", name },
-        move: moveOf(subtree),
-        underFallback: false,
-      }]);
-    }
-  };
-  walk(tree, []);
-  return placements;
+  return leavesOf(tree).map(({ leaf, steps, label }) => {
+    let node: Node = tree;
+    const withMoves = steps.map((step): Step => {
+      node = step.kind === "child" ? node.children![step.name] : node.fallback!.subtree;
+      return { tree: step, move: moveOf(node) };
+    });
+    return { node: leaf, steps: withMoves, label, rootMove, method: "POST" };
+  });
 }
 
 function moveOf(node: Node): string | undefined {
@@ -190,12 +171,11 @@ function moveStage(placements: readonly Placement[], collapse: ReadonlySet<strin
         ? { static: step.tree.name }
         : { param: step.tree.name };
       segments = [...segments, own];
-      const isLeafStep = index === placement.steps.length - 1;
-      const move = step.move ??
-        (isLeafStep && step.underFallback && step.tree.kind === "child" &&
-            collapse.has(step.tree.name)
-          ? ".."
-          : undefined);
+      // The leaf itself, a direct child of a fallback subtree: a collapse candidate.
+      const collapses = index === placement.steps.length - 1 && index > 0 &&
+        placement.steps[index - 1].tree.kind === "fallback" && step.tree.kind === "child" &&
+        collapse.has(step.tree.name);
+      const move = step.move ?? (collapses ? ".." : undefined);
       if (move !== undefined) {
         segments = resolveMove(segments, move, step.tree.name, placement);
       }
@@ -220,9 +200,7 @@ function resolveMove(
     if (part === "..") {
       if (segments.length === 0) {
         throw new Error(
-          `httpProjection: moveTo("${move}") of ${
-            describeSteps(placement.steps)
-          } goes above the root`,
+          `httpProjection: moveTo("${move}") of ${placement.label} goes above the root`,
         );
       }
       segments.pop();
@@ -263,9 +241,7 @@ function responseStage(positioned: readonly Positioned[]): HttpRoute {
       }
       if (params.includes(segment.param)) {
         throw new Error(
-          `httpProjection: the capture {${segment.param}} appears twice in ${path} (${
-            describeSteps(placement.steps)
-          })`,
+          `httpProjection: the capture {${segment.param}} appears twice in ${path} (${placement.label})`,
         );
       }
       params.push(segment.param);
@@ -282,8 +258,8 @@ function responseStage(positioned: readonly Positioned[]): HttpRoute {
     if (existing !== undefined) {
       throw new Error(
         `applyMoveTo: conflicting route ${placement.method} ${path} is defined by more than one node (${
-          describe(existing.steps)
-        } and ${describe(placement.steps.map((s) => s.tree))})`,
+          labelOf(existing.steps)
+        } and ${placement.label})`,
       );
     }
     const tags: Tags = tagsOf(placement.node);
@@ -320,15 +296,6 @@ function pathOf(segments: readonly Segment[]): string {
     segments.map((segment) => "static" in segment ? segment.static : `{${segment.param}}`).join(
       "/",
     );
-}
-
-function describe(steps: readonly TreeStep[]): string {
-  if (steps.length === 0) return "the root";
-  return steps.map((step) => step.kind === "child" ? step.name : `{${step.name}}`).join(".");
-}
-
-function describeSteps(steps: readonly Step[]): string {
-  return describe(steps.map((s) => s.tree));
 }
 
 // Null-prototype maps: a segment named `__proto__` stays an ordinary key.

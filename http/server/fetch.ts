@@ -23,6 +23,7 @@ import { toRouter } from "./matchers/mod.ts";
 import { type HttpOperation, type HttpRoute, listOperations } from "../route/route.ts";
 import { toJsonSchema } from "../../tree/schema.ts";
 import { api, op } from "../../tree/construct.ts";
+import { labelOf } from "../../tree/leaves.ts";
 import { http } from "../verbs.ts";
 
 /**
@@ -126,11 +127,10 @@ function checkDescribable(operation: HttpOperation): void {
     try {
       toJsonSchema(schema, side);
     } catch (error) {
-      const leaf = operation.steps.map((step) =>
-        step.kind === "child" ? step.name : `{${step.name}}`
-      ).join(".");
       throw new TypeError(
-        `createFetch: the ${side} schema of ${leaf} (${operation.method} ${operation.path}) has no JSON Schema form, so the OpenAPI document cannot describe it; pass openapi: false to serve without one. ${
+        `createFetch: the ${side} schema of ${
+          labelOf(operation.steps)
+        } (${operation.method} ${operation.path}) has no JSON Schema form, so the OpenAPI document cannot describe it; pass openapi: false to serve without one. ${
           error instanceof Error ? error.message : String(error)
         }`,
         { cause: error },

@@ -1,8 +1,12 @@
 /**
  * From an `HttpRoute` and a matcher strategy to a fetch handler: match the path,
  * pick the operation by method, build the one flat input (captures over body
- * over query), validate it, run the handler and encode its result. Everything
- * that can be decided per route is decided once, when the handler is built.
+ * over query; a leaf without an input schema takes its captures alone, and
+ * its body and query are not read), run the leaf's call (`runCall`: its
+ * deadline, its validation) and encode its result. A failure is answered as
+ * the tree classifies it (`failureOf`), as problem+json; only a fault reaches
+ * `onError`. Everything that can be decided per route is decided once, when
+ * the handler is built.
  *
  * @example
  * ```ts
@@ -21,26 +25,26 @@
 
 import { inputJsonSchema } from "../../tree/schema.ts";
 import type { HandlerContext, HttpVerb } from "../../tree/node.ts";
-import { createCall, InputError, type LeafCall } from "../../tree/call.ts";
+import { createCall, type LeafCall } from "../../tree/call.ts";
 import { isAsyncIterable, setOwn } from "../../tree/object.ts";
-import { withDeadline } from "../../tree/deadline.ts";
+import { failureOf, runCall } from "../../tree/run.ts";
+import { assignOwn, type ContextFunction, type RequestContextSource } from "../../tree/context.ts";
+import { Reply } from "../../tree/reply.ts";
 import type { HttpOperation, HttpRoute, ResponseKind } from "../route/route.ts";
 import type { MatcherStrategy, PatternSegment, RouteDefinition } from "./matchers/types.ts";
-import { HttpError, httpErrorOf } from "../web/problem.ts";
-import { assignOwn } from "../../tree/context.ts";
-import { Reply } from "../../tree/reply.ts";
+import { failureResponse } from "../web/problem.ts";
 import { type CorsOptions, type CorsPolicy, corsPolicy, withCors } from "../web/cors.ts";
-import { encodeSegment, splitUrl } from "../route/path.ts";
-import { type BodyLimits, mergeInput, parseQuery, readBody } from "../web/request.ts";
-import { coerceStrings, type CoercionPlan, coercionPlan } from "../web/coerce.ts";
+import { encodeSegment } from "../route/path.ts";
 import {
-  errorResponse,
-  headOf,
-  problem,
-  replyResponse,
-  resultResponse,
-  valueResponse,
-} from "../web/respond.ts";
+  type Body,
+  type BodyLimits,
+  mergeInput,
+  parseQuery,
+  readBody,
+  splitUrl,
+} from "../web/request.ts";
+import { coerceStrings, type CoercionPlan, coercionPlan } from "../web/coerce.ts";
+import { headOf, problem, replyResponse, resultResponse, valueResponse } from "../web/respond.ts";
 import { type RateLimit, rateLimited, retryAfter } from "../web/rate_limit.ts";
 
 /**
@@ -53,6 +57,8 @@ import { type RateLimit, rateLimited, retryAfter } from "../web/rate_limit.ts";
  * const opts: RouterOptions = {
  *   basePath: "/api",
  *   maxBodyBytes: 64 * 1024,
+ *   timeoutMs: 5_000,
+ *   context: ({ request }) => ({ tenant: request.headers.get("x-tenant") ?? "public" }),
  *   onError: (error) => console.error(error),
  * };
  * ```
@@ -66,7 +72,11 @@ export interface RouterOptions {
   readonly maxBodyDepth?: number;
   /** The most query parameters or form fields a request may have (400 above). Default 256. */
   readonly maxParams?: number;
-  /** Observes a crash (an error that is not an `HttpError`), before the 500 is sent. Default: `console.error`. */
+  /**
+   * Observes a fault (a crash: anything but an input error, a declared error,
+   * a cancellation or a timeout), before the bare 500 is sent. Default:
+   * `console.error`.
+   */
   readonly onError?: (error: unknown, request: Request) => void;
   /** CORS: `true` for any origin without credentials, or a policy. Default off. */
   readonly cors?: true | CorsOptions;
@@ -78,35 +88,22 @@ export interface RouterOptions {
   /** Milliseconds the whole body may take to arrive: `408` after. Default 30,000. */
   readonly bodyTimeoutMs?: number;
   /**
-   * Milliseconds a handler may take to give its result (a stream: to begin):
-   * then the answer is `503` and the handler's `signal` aborts. Default none.
+   * Milliseconds a leaf may take to give its result (a stream: to begin): then
+   * the answer is `503` and the handler's `signal` aborts. The same option as
+   * the GraphQL, MCP and command-line servers'. Default none.
    */
-  readonly handlerTimeoutMs?: number;
+  readonly timeoutMs?: number;
   /** A rate limit: over it, `429 Too Many Requests` with `Retry-After`. Default none. */
   readonly rateLimit?: RateLimit;
   /**
    * Makes the values handlers and middleware see in their context, beside
-   * `request` and `signal`, from each request. It may be asynchronous; an
-   * `HttpError` it throws is the answer. The same option as the GraphQL, MCP
-   * and command-line servers'.
+   * `request` and `signal`, from each request: called with
+   * `{ surface: "http", request }`. It may be asynchronous; an `HttpError` it
+   * throws is the answer. The same option as the GraphQL, MCP and
+   * command-line servers'.
    */
-  readonly context?: ContextFunction;
+  readonly context?: ContextFunction<RequestContextSource>;
 }
-
-/**
- * Makes a request's context values (`{ db, user, ... }`): every server's
- * `context` option.
- *
- * @example
- * ```ts
- * import type { ContextFunction } from "@ramify/api/http";
- *
- * const context: ContextFunction = (request) => ({ tenant: request.headers.get("x-tenant") });
- * ```
- */
-export type ContextFunction = (
-  request: Request,
-) => Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>>;
 
 /**
  * A fetch handler: a standard `Request` in, a `Response` out.
@@ -128,6 +125,9 @@ interface Compiled {
   /** A stream whose input takes `lastEventId`, so a client can resume it. */
   readonly resumable: boolean;
   readonly plan: CoercionPlan | undefined;
+  /** Whether the leaf has an input schema: without one it takes its captures alone. */
+  readonly takesInput: boolean;
+  /** Whether its input is read from the body (an input schema, and a verb with a body). */
   readonly readsBody: boolean;
   readonly response: ResponseKind;
 }
@@ -167,13 +167,8 @@ export function createRouter(
     maxKeys: opts.maxParams ?? 256,
     timeoutMs: opts.bodyTimeoutMs ?? 30_000,
   };
-  const handlerTimeoutMs = opts.handlerTimeoutMs;
+  const timeoutMs = opts.timeoutMs;
   const makeContext = opts.context;
-  const contextFor = makeContext === undefined
-    ? undefined
-    // The request's context is its own: the values go straight onto it.
-    : async (request: Request, timeout?: AbortSignal) =>
-      assignOwn(contextOf(request, timeout), await makeContext(request));
   const cors: CorsPolicy | undefined = opts.cors === undefined ? undefined : corsPolicy(opts.cors);
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
   const report = (error: unknown, request: Request) => {
@@ -191,46 +186,23 @@ export function createRouter(
     rawParams: readonly string[],
     query: string,
   ): Promise<Response> => {
+    const context = new RequestContext(request);
     try {
       const body = compiled.readsBody ? await readBody(request, limits) : undefined;
-      const bodyValues = body !== undefined && body.fromForm && compiled.plan !== undefined
-        ? coerceStrings(body.values, compiled.plan, limits.maxDepth)
-        : body?.values;
-      let input: Record<string, unknown>;
-      if (query === "" && rawParams.length === 0) {
-        // Nothing to merge: a freshly parsed body holds only own keys already.
-        input = bodyValues ?? {};
-      } else {
-        let queryValues = query === "" ? undefined : parseQuery(query, limits.maxKeys);
-        if (compiled.plan !== undefined && queryValues !== undefined) {
-          queryValues = coerceStrings(queryValues, compiled.plan, limits.maxDepth);
-        }
-        input = mergeInput(queryValues, bodyValues, captures, rawParams);
-      }
+      const input = compiled.takesInput
+        ? inputOf(body, compiled, captures, rawParams, query, limits)
+        // No input schema: the leaf takes its captures alone; the body and query stay unread.
+        : rawParams.length === 0
+        ? {}
+        : mergeInput(undefined, undefined, captures, rawParams);
       const firstId = compiled.resumable ? resumeFrom(request, input) : 1;
-      let result: unknown;
-      if (handlerTimeoutMs === undefined) {
-        result = compiled.call(
-          input,
-          contextFor === undefined ? contextOf(request) : await contextFor(request),
-        );
-        // A value given at once (a synchronous handler and schema) waits for no tick.
-        if (isThenable(result)) result = await result;
-      } else {
-        result = await withDeadline(
-          handlerTimeoutMs,
-          async (signal) =>
-            compiled.call(
-              input,
-              contextFor === undefined
-                ? contextOf(request, signal)
-                : await contextFor(request, signal),
-            ),
-          () => {
-            throw new HttpError(503, `The operation did not finish within ${handlerTimeoutMs} ms`);
-          },
-        );
+      // The request's context is its own: the values go straight onto it.
+      if (makeContext !== undefined) {
+        assignOwn(context, await makeContext({ surface: "http", request }));
       }
+      let result = runCall(compiled.call, input, context, timeoutMs);
+      // A value given at once (a synchronous handler and schema) waits for no tick.
+      if (isThenable(result)) result = await result;
       // The common answer, a JSON value, needs none of the stream's settings.
       if (compiled.response === "json" && isPlainResult(result)) {
         if (result instanceof Reply) return replyResponse(result, compiled.status);
@@ -240,14 +212,13 @@ export function createRouter(
       return await resultResponse(result, compiled.response, {
         firstId,
         heartbeatMs,
+        context,
         onError: (error) => report(error, request),
       });
     } catch (error) {
-      const http = httpErrorOf(error);
-      if (http !== undefined) return errorResponse(http);
-      if (error instanceof InputError) return invalidInput(error);
-      report(error, request);
-      return problem(500);
+      const failure = failureOf(error, context);
+      if (failure.kind === "fault") report(error, request);
+      return failureResponse(failure);
     }
   };
 
@@ -338,12 +309,28 @@ function resumeFrom(request: Request, input: Record<string, unknown>): number {
   return Number.isSafeInteger(seen) && seen >= 0 ? seen + 1 : 1;
 }
 
-function invalidInput(error: InputError): Response {
-  return errorResponse(
-    new HttpError(422, "The input does not match the operation's schema", {
-      issues: error.issues,
-    }),
-  );
+/**
+ * The one flat input of a leaf with an input schema: captures over body over
+ * query, a form's and the query's strings coerced as the schema asks.
+ */
+function inputOf(
+  body: Body | undefined,
+  compiled: Compiled,
+  captures: readonly string[],
+  rawParams: readonly string[],
+  query: string,
+  limits: BodyLimits,
+): Record<string, unknown> {
+  const bodyValues = body !== undefined && body.fromForm && compiled.plan !== undefined
+    ? coerceStrings(body.values, compiled.plan, limits.maxDepth)
+    : body?.values;
+  // Nothing to merge: a freshly parsed body holds only own keys already.
+  if (query === "" && rawParams.length === 0) return bodyValues ?? {};
+  let queryValues = query === "" ? undefined : parseQuery(query, limits.maxKeys);
+  if (compiled.plan !== undefined && queryValues !== undefined) {
+    queryValues = coerceStrings(queryValues, compiled.plan, limits.maxDepth);
+  }
+  return mergeInput(queryValues, bodyValues, captures, rawParams);
 }
 
 function defaultOnError(error: unknown, request: Request) {
@@ -397,13 +384,15 @@ function slotOf(operations: readonly HttpOperation[], params: readonly string[])
 
 function compile(operation: HttpOperation, captures: readonly string[]): Compiled {
   const method: HttpVerb = operation.method;
+  const takesInput = operation.node.meta?.input !== undefined;
   return {
     operation,
     call: createCall(operation.node, { captures, replies: "keep" }),
     status: successStatus(operation),
     resumable: operation.response === "event-stream" && acceptsLastEventId(operation),
-    plan: operation.node.meta?.input === undefined ? undefined : planFor(operation),
-    readsBody: !BODYLESS.has(method),
+    plan: takesInput ? planFor(operation) : undefined,
+    takesInput,
+    readsBody: takesInput && !BODYLESS.has(method),
     response: operation.response,
   };
 }
@@ -443,28 +432,20 @@ function planFor(operation: HttpOperation): CoercionPlan | undefined {
   }
 }
 
-// `signal` is read only when a handler asks: Deno.serve warns on every read of
-// `request.signal`, and most handlers never need it.
-const TIMEOUT = Symbol("timeout");
-
-/** The handler's context; the signal is read only when a handler asks (its getter is shared). */
+/**
+ * The handler's context. Its `signal` (the request's) is read only when asked
+ * for, by a handler or by `runCall` (a deadline, an abort to tell apart):
+ * Deno.serve warns on every read of `request.signal`, and most calls never
+ * need it. The getter is on the prototype, so a copy (middleware's, the
+ * deadline's) keeps it.
+ */
 class RequestContext implements HandlerContext {
   [key: string]: unknown;
   readonly request: Request;
-  // A symbol, not a #private field: middleware copies the context, getters included.
-  readonly [TIMEOUT]: AbortSignal | undefined;
-  constructor(request: Request, timeout?: AbortSignal) {
+  constructor(request: Request) {
     this.request = request;
-    this[TIMEOUT] = timeout;
   }
   get signal(): AbortSignal {
-    const timeout = this[TIMEOUT];
-    return timeout === undefined
-      ? this.request.signal
-      : AbortSignal.any([this.request.signal, timeout]);
+    return this.request.signal;
   }
-}
-
-function contextOf(request: Request, timeout?: AbortSignal): HandlerContext {
-  return new RequestContext(request, timeout);
 }

@@ -1,10 +1,11 @@
 /**
- * Errors as RFC 9457 problem details (`application/problem+json`), and
- * `HttpError`, with which a handler chooses its status.
+ * Failures as RFC 9457 problem details (`application/problem+json`): the one
+ * rendering of a classified failure (`classify` / `failureOf` in the tree) on
+ * HTTP, and `HttpError`, with which a handler chooses its status.
  *
  * @example
  * ```ts
- * import { HttpError } from "@ramify/api/http";
+ * import { HttpError } from "@ramify/api/tree";
  *
  * function read({ id }: { id: string }) {
  *   throw new HttpError(404, `No book ${id}`);
@@ -14,50 +15,36 @@
  * @module
  */
 
-import { LeafError } from "../../tree/errors.ts";
-import { HttpError } from "../../tree/http_error.ts";
+import { HttpError, type Problem } from "../../tree/http_error.ts";
+import type { Failure } from "../../tree/failure.ts";
 
 export { HttpError };
 export type { HttpErrorOptions, Problem } from "../../tree/http_error.ts";
 
 /**
- * What a surface answers for a thrown error, when it is the caller's to see:
- * an `HttpError` as it is, a declared `LeafError` (its status filled in by the
- * call path) as the problem of its status with its `code` and `data`.
- * `undefined` for anything else: a crash, masked by every surface.
+ * The problem body of a failure: its type, title and status, the detail and
+ * issues when there are any, the `code` only when the leaf or the thrower
+ * declared one, and a declared error's data. A fault shows nothing but its
+ * status.
+ *
+ * Internal: not a public subpath (the HTTP router, its event streams, GraphQL
+ * over HTTP).
  */
-export function httpErrorOf(error: unknown): HttpError | undefined {
-  if (error instanceof HttpError) return error;
-  if (error instanceof LeafError && error.status !== undefined) {
-    return new HttpError(error.status, error.message, {
-      code: error.code,
-      ...(error.data === undefined ? {} : { data: error.data }),
-      cause: error,
-    });
-  }
-  return undefined;
+export function problemOf(failure: Failure): Problem {
+  return {
+    type: failure.type,
+    title: failure.title,
+    status: failure.status,
+    ...(failure.detail === undefined ? {} : { detail: failure.detail }),
+    ...(failure.issues === undefined ? {} : { issues: failure.issues }),
+    ...(failure.declaredCode ? { code: failure.code } : {}),
+    ...(failure.data === undefined ? {} : { data: failure.data }),
+  };
 }
 
-/**
- * A problem as one line, for surfaces that speak text (MCP tool results, the
- * command line): `404 Not Found: No book 9`, the detail left out when it only
- * repeats the title.
- */
-export function problemLine(
-  status: number,
-  title: string,
-  detail?: string,
-  code?: string,
-): string {
-  const head = code === undefined ? `${status} ${title}` : `${status} ${title} [${code}]`;
-  return detail === undefined || detail === title || detail === code ? head : `${head}: ${detail}`;
-}
-
-/** Validation issues as one line: `title: Too small; pages: Expected a number`. */
-export function issuesLine(
-  issues: readonly { readonly path?: readonly unknown[]; readonly message?: string }[],
-): string {
-  return issues.map(({ path, message }) =>
-    path === undefined || path.length === 0 ? message : `${path.join(".")}: ${message}`
-  ).join("; ");
+/** The problem+json response of a failure, with the headers a declared `HttpError` asks for. */
+export function failureResponse(failure: Failure): Response {
+  const headers = new Headers(failure.headers);
+  headers.set("content-type", "application/problem+json");
+  return Response.json(problemOf(failure), { status: failure.status, headers });
 }

@@ -4,23 +4,22 @@
  * result) is Server-Sent Events; a `reply()` sets its status, headers and
  * cookies, and HEAD gets GET's head alone. Errors become problem+json.
  *
- * Internal: not a public subpath. Used by the HTTP server (dispatch,
+ * Internal: not a public subpath. Used by the HTTP server (createRouter,
  * createFetch), GraphQL over HTTP and the WebSocket upgrade.
  *
  * @module
  */
 
-import { HttpError } from "./problem.ts";
+import { failureResponse, HttpError } from "./problem.ts";
+import { classify } from "../../tree/failure.ts";
 import { isAsyncIterable } from "../../tree/object.ts";
 import type { ResponseKind } from "../route/route.ts";
 import { eventStream, type EventStreamOptions } from "./sse.ts";
 import { type Reply, setCookieValue } from "../../tree/reply.ts";
 
-/** The problem+json response for an {@linkcode HttpError}. */
+/** The problem+json response for an {@linkcode HttpError}: its failure, rendered as any other. */
 export function errorResponse(error: HttpError): Response {
-  const headers = new Headers(error.headers);
-  headers.set("content-type", "application/problem+json");
-  return Response.json(error.problem, { status: error.status, headers });
+  return failureResponse(classify(error));
 }
 
 /** A problem+json response for a status. */
@@ -34,8 +33,8 @@ export function problem(
 
 /**
  * The response for a successful result: a stream becomes Server-Sent Events
- * (see `sse.ts`), which may still answer with an `HttpError`'s status or reject
- * with a crash when its source fails before the first item.
+ * (see `sse.ts`), which rejects with what its source threw before the first
+ * item, for the caller to classify and answer.
  */
 export function resultResponse(
   result: unknown,
@@ -47,7 +46,7 @@ export function resultResponse(
     const source: AsyncIterable<unknown> = isAsyncIterable(result) ? result : (async function* () {
       yield result;
     })();
-    return eventStream(source, stream, errorResponse);
+    return eventStream(source, stream);
   }
   if (result === undefined) return new Response(null, { status: 204 });
   // The runtime's own JSON response: several times cheaper than building the

@@ -1,19 +1,21 @@
 /**
  * A stream of results as Server-Sent Events. The first item is pulled before
- * anything is sent, so an `HttpError` thrown before it answers with its own
- * status (and any other error is a plain 500). After that each item is one
- * `data:` event with an `id:` (counting from 1, or on from the `Last-Event-ID`
- * the client resumed with), a comment line keeps the connection alive while the
- * source is quiet, and an error ends the stream with an `event: error` holding
- * a problem body. Closing the connection returns the source, so a generator's
- * `finally` runs.
+ * anything is sent, so a failure before it is the call's failure, answered
+ * with its own status. After that each item is one `data:` event with an
+ * `id:` (counting from 1, or on from the `Last-Event-ID` the client resumed
+ * with), a comment line keeps the connection alive while the source is quiet,
+ * and a failure ends the stream with an `event: error` holding the problem
+ * body of its classification (a fault's bare 500, reported). Closing the
+ * connection returns the source, so a generator's `finally` runs.
  *
  * Internal: not a public subpath. Used by the HTTP server's responses.
  *
  * @module
  */
 
-import { type HttpError, httpErrorOf } from "./problem.ts";
+import type { HandlerContext } from "../../tree/node.ts";
+import { failureOf } from "../../tree/run.ts";
+import { problemOf } from "./problem.ts";
 
 /** How one event stream is written. */
 export interface EventStreamOptions {
@@ -21,33 +23,25 @@ export interface EventStreamOptions {
   readonly firstId: number;
   /** Milliseconds of silence before a heartbeat comment; 0 sends none. */
   readonly heartbeatMs: number;
-  /** Observes a crash under way (an `HttpError` is the handler's answer, not a crash). */
+  /** The call's context: its signal tells a failure of a caller gone away. */
+  readonly context: HandlerContext;
+  /** Observes a fault under way (a declared error is the handler's answer, not a fault). */
   readonly onError: (error: unknown) => void;
 }
 
 const encoder = new TextEncoder();
 const HEARTBEAT = encoder.encode(": heartbeat\n\n");
-const CRASH = { type: "about:blank", title: "Internal Server Error", status: 500 };
 
 /**
  * The event-stream response of a source. Rejects with what the source threw
- * before its first item, unless that is an `HttpError`, which becomes its own
- * problem response through `refuse`.
+ * before its first item, for the caller to answer as the call's failure.
  */
 export async function eventStream(
   source: AsyncIterable<unknown>,
   opts: EventStreamOptions,
-  refuse: (error: HttpError) => Response,
 ): Promise<Response> {
   const iterator = source[Symbol.asyncIterator]();
-  let first: IteratorResult<unknown>;
-  try {
-    first = await iterator.next();
-  } catch (error) {
-    const http = httpErrorOf(error);
-    if (http !== undefined) return refuse(http);
-    throw error;
-  }
+  const first = await iterator.next();
   let pending: IteratorResult<unknown> | undefined = first;
   let id = opts.firstId;
   let cancelled = false;
@@ -70,9 +64,9 @@ export async function eventStream(
         if (!step.done) event = dataEvent(step.value, id++);
       } catch (error) {
         failed = true;
-        const http = httpErrorOf(error);
-        if (http === undefined) opts.onError(error);
-        event = errorEvent(http === undefined ? CRASH : http.problem);
+        const failure = failureOf(error, opts.context);
+        if (failure.kind === "fault") opts.onError(error);
+        event = errorEvent(problemOf(failure));
       } finally {
         clearInterval(heartbeat);
       }
@@ -88,7 +82,7 @@ export async function eventStream(
       try {
         await iterator.return?.();
       } catch (error) {
-        if (httpErrorOf(error) === undefined) opts.onError(error);
+        if (failureOf(error, opts.context).kind === "fault") opts.onError(error);
       }
     },
   });

@@ -18,9 +18,9 @@ import {
   createGraphQLClient,
   createGraphQLServer,
   type GraphQLServer,
-  httpTransport,
   toSDL,
 } from "@ramify/api/graphql";
+import { httpTransport } from "@ramify/api/graphql/client";
 import { createWsHandler, handleBunWebSocket, type WsPeer } from "@ramify/api/graphql/ws";
 import {
   createMcpHandler,

@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { api, LeafError, op } from "@ramify/api/tree";
-import { createFetch, HttpError } from "@ramify/api/http";
+import { createFetch } from "@ramify/api/http";
+import { HttpError } from "@ramify/api/tree";
 import { runCli } from "@ramify/api/cli";
 import { withServer } from "../support/server.ts";
 import { memoryIo } from "../support/cli_io.ts";

@@ -2,7 +2,7 @@
 // (a child's name, or a fallback's name with its captured value), walked on a
 // client object or on the tree itself.
 import openapiFetch from "openapi-fetch";
-import type { Node } from "@ramify/api/tree";
+import type { Node } from "@ramify/api/tree/node";
 import { listOperations } from "@ramify/api/http";
 import { httpProjection } from "@ramify/api/http/dx";
 import { type CliOptions, runCli } from "@ramify/api/cli";

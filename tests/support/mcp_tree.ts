@@ -4,7 +4,7 @@
 // input schema (its captures alone), and one that shows its context.
 import { z } from "zod";
 import { api, type ContextFunction, LeafError, op } from "@ramify/api/tree";
-import { HttpError } from "@ramify/api/http";
+import { HttpError } from "@ramify/api/tree";
 
 /** Settles when the pending call's signal aborts. */
 export const cancelled: { resolve?: (reason: unknown) => void } = {};

@@ -3,7 +3,8 @@
 // store, and the table of calls every surface must answer alike.
 import { z } from "zod";
 import { api, op } from "@ramify/api/tree";
-import { http, HttpError } from "@ramify/api/http";
+import { http } from "@ramify/api/http/verbs";
+import { HttpError } from "@ramify/api/tree";
 import type { Step } from "./agreement.ts";
 
 const Status = z.enum(["draft", "live"]);

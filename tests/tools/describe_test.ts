@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { api, op } from "@ramify/api/tree";
-import { http } from "@ramify/api/http";
+import { http } from "@ramify/api/http/verbs";
 import { toTools } from "@ramify/api/tools";
 
 const byName = (tree: Parameters<typeof toTools>[0]) =>

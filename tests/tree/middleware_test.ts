@@ -6,7 +6,6 @@ import { z } from "zod";
 import {
   api,
   createCall,
-  type HandlerContext,
   LeafError,
   type Middleware,
   op,
@@ -16,6 +15,7 @@ import {
   use,
   useAll,
 } from "@ramify/api/tree";
+import type { HandlerContext } from "@ramify/api/tree/node";
 
 function recorder(log: string[], name: string): Middleware {
   return async (_call, next) => {

@@ -5,7 +5,8 @@ import { z } from "zod";
 import { api, op, type OutputOf } from "@ramify/api/tree";
 import { http } from "@ramify/api/http/verbs";
 import { createClient } from "@ramify/api/http";
-import { createGraphQLClient, type GraphQLTransport } from "@ramify/api/graphql";
+import { createGraphQLClient } from "@ramify/api/graphql";
+import type { GraphQLTransport } from "@ramify/api/graphql/client";
 import { assertType, type Equal } from "../support/types.ts";
 
 const User = z.object({ id: z.string(), name: z.string() });

@@ -74,7 +74,7 @@ export interface TimeoutOptions {
  *
  * @example A client deadline with a longer one for one call
  * ```ts
- * import type { CallOptions } from "@ramify/api/http";
+ * import type { CallOptions } from "@ramify/api/client";
  * import { timeout } from "@ramify/api/http/extensions/timeout";
  *
  * const extension = timeout({ ms: 2_000 });

@@ -2,15 +2,15 @@
 // server's own projection, errors with partial data, subscriptions.
 import assert from "node:assert/strict";
 import { api, op } from "@ramify/api/tree";
-import { HttpError } from "@ramify/api/http";
+import { HttpError } from "@ramify/api/tree";
 import {
   buildDocument,
   createGraphQLClient,
   createGraphQLServer,
-  GraphQLClientError,
   projectGraphQL,
   serverTransport,
 } from "@ramify/api/graphql";
+import { GraphQLClientError } from "@ramify/api/graphql/client";
 import { z } from "zod";
 import { BookStore, bookstore } from "../../../examples/bookstore.ts";
 import { assertType, type Equal } from "../../support/types.ts";
@@ -203,9 +203,8 @@ Deno.test("buildDocument: full selection, bounded depth, cycles cut, unions with
 Deno.test("graphql client over a live server: httpTransport and wsTransport", async () => {
   const { createClient } = await import("graphql-ws");
   const { createWsHandler } = await import("@ramify/api/graphql/ws");
-  const { createHttpGraphQLServer, httpTransport, wsTransport } = await import(
-    "@ramify/api/graphql"
-  );
+  const { createHttpGraphQLServer } = await import("@ramify/api/graphql");
+  const { httpTransport, wsTransport } = await import("@ramify/api/graphql/client");
   let closed = 0;
   const tree = api({
     books: api({

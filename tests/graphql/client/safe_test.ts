@@ -3,14 +3,13 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { api, LeafError, op } from "@ramify/api/tree";
+import { createGraphQLClient, createHttpGraphQLServer } from "@ramify/api/graphql";
 import {
-  createGraphQLClient,
-  createHttpGraphQLServer,
   GraphQLClientError,
   type GraphQLClientErrorFrom,
   httpTransport,
   safeGraphQL,
-} from "@ramify/api/graphql";
+} from "@ramify/api/graphql/client";
 import { withServer } from "../../support/server.ts";
 
 const errors = {

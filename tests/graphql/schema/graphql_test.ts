@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { buildSchema, graphql, GraphQLError, type GraphQLObjectType } from "graphql";
 import { makeExecutableSchema } from "@graphql-tools/schema";
 import { api, LeafError, op } from "@ramify/api/tree";
-import { HttpError } from "@ramify/api/http";
+import { HttpError } from "@ramify/api/tree";
 import { http } from "@ramify/api/http/verbs";
 import {
   createGraphQLServer,

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { api, op } from "@ramify/api/tree";
-import { HttpError } from "@ramify/api/http";
+import { HttpError } from "@ramify/api/tree";
 import { createGraphQLServer, projectGraphQL, toSDL } from "@ramify/api/graphql";
 
 const Project = z.object({ id: z.string(), name: z.string() }).meta({ title: "Project" });

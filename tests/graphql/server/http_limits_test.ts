@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import type { HandlerContext } from "@ramify/api/tree/node";
 import type { ContextSource } from "@ramify/api/tree";
-import { HttpError } from "@ramify/api/http";
+import { HttpError } from "@ramify/api/tree";
 import { createHttpGraphQLServer, graphqlErrors } from "@ramify/api/graphql";
 import { bookTree, codes, get, post, quiet, send, strict, withServer } from "./http_support.ts";
 

@@ -10,10 +10,9 @@ import {
   createGraphQLServer,
   createHttpGraphQLServer,
   generateGraphQLClient,
-  httpTransport,
   toSDL,
-  wsTransport,
 } from "@ramify/api/graphql";
+import { httpTransport, wsTransport } from "@ramify/api/graphql/client";
 import { createWsHandler } from "@ramify/api/graphql/ws";
 import { withServer } from "../../support/server.ts";
 

@@ -1,7 +1,7 @@
 // GraphQL over WebSocket: subscriptions and operations with the graphql-ws client,
 // ordered events, generators closed on complete and on close, masked errors.
 import assert from "node:assert/strict";
-import { HttpError } from "@ramify/api/http";
+import { HttpError } from "@ramify/api/tree";
 import {
   collect,
   connect,

@@ -2,13 +2,9 @@ import assert from "node:assert/strict";
 import { api, op } from "@ramify/api/tree";
 import { http } from "@ramify/api/http/verbs";
 import { httpProjection } from "@ramify/api/http/dx";
-import {
-  ClientError,
-  createClient,
-  createClientFromRoute,
-  createFetch,
-  HttpError,
-} from "@ramify/api/http";
+import { createClient, createClientFromRoute, createFetch } from "@ramify/api/http";
+import { ClientError } from "@ramify/api/client";
+import { HttpError } from "@ramify/api/tree";
 import { z } from "zod";
 import { BookStore, bookstore } from "../../../examples/bookstore.ts";
 
@@ -235,7 +231,9 @@ Deno.test("client: a network failure or an abort is not a ClientError", async ()
 Deno.test("createClientFromRoute: typed with the tree's type, dynamic without", async () => {
   const tree = api({
     ping: op(() => "pong", http.get),
-    math: api({ add: op(({ a, b }: { a: number; b: number }) => a + b) }),
+    math: api({
+      add: op(({ a, b }) => a + b, { input: z.object({ a: z.number(), b: z.number() }) }),
+    }),
   });
   const typed = createClientFromRoute<typeof tree>(httpProjection(tree), {
     fetch: createFetch(tree),

@@ -3,7 +3,8 @@
 import { api, op } from "@ramify/api/tree";
 import { http } from "@ramify/api/http/verbs";
 import { crud } from "@ramify/api/http/dx";
-import { type Client, createClient, createFetch } from "@ramify/api/http";
+import { createClient, createFetch } from "@ramify/api/http";
+import type { Client } from "@ramify/api/client";
 import { z } from "zod";
 import { bookstore } from "../../../examples/bookstore.ts";
 import { assertType, type Equal } from "../../support/types.ts";
@@ -45,10 +46,12 @@ Deno.test("types: a fallback takes a string and types its subtree without the ca
   };
 });
 
-Deno.test("types: handler-typed leaves, optional inputs, streams, nested fallbacks", () => {
+Deno.test("types: schema-typed leaves, optional inputs, streams, nested fallbacks", () => {
   const t = api({
     plain: op(() => 42, http.get),
-    typed: op(({ a, b }: { a: number; b?: string }) => ({ sum: a, b })),
+    typed: op(({ a, b }) => ({ sum: a, b }), {
+      input: z.object({ a: z.number(), b: z.string().optional() }),
+    }),
     ticks: op(async function* () {
       yield { n: 1 };
     }, { tags: { streaming: true, readOnly: true } }),
@@ -60,11 +63,13 @@ Deno.test("types: handler-typed leaves, optional inputs, streams, nested fallbac
             fallback: {
               name: "user",
               subtree: api({
-                read: op(({ org, user, full }: { org: string; user: string; full?: boolean }) => ({
-                  org,
-                  user,
-                  full,
-                })),
+                read: op(({ org, user, full }) => ({ org, user, full }), {
+                  input: z.object({
+                    org: z.string(),
+                    user: z.string(),
+                    full: z.boolean().optional(),
+                  }),
+                }),
               }),
             },
           }),
@@ -107,6 +112,7 @@ Deno.test("types: crud resources and Client<T> agree", () => {
         output: z.array(z.object({ id: z.string(), text: z.string() })),
       }),
       read: ({ id }: { id: string }) => ({ id, text: "hi" }),
+      remove: (_input: { force?: boolean }) => undefined,
     }),
   });
   const c: Client<typeof t> = createClient(t);
@@ -117,6 +123,14 @@ Deno.test("types: crud resources and Client<T> agree", () => {
   const _call = () => {
     // @ts-expect-error crud was given no add
     c.notes.add();
+    c.notes.id("1").read();
+    c.notes.id("1").remove();
+    // @ts-expect-error a bare handler has no input schema: no input beyond its capture
+    c.notes.id("1").read({ id: "2" });
+    // @ts-expect-error a bare handler has no input schema, whatever its parameter says
+    c.notes.id("1").remove({ force: true });
+    // @ts-expect-error a branch without a fallback has no other names
+    c.notebooks;
   };
 });
 

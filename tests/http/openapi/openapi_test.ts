@@ -126,6 +126,26 @@ Deno.test("openapi: query parameters for GET, a JSON body for POST, problem resp
   assert.ok(doc.components.schemas.Problem && doc.components.schemas.ValidationProblem);
 });
 
+Deno.test("openapi: a leaf without an input schema has its captures alone: no query, no body", async () => {
+  const doc = await toOpenApi(api({
+    notes: api({ list: op(() => [], http.get) }, {
+      fallback: {
+        name: "noteId",
+        subtree: api({ pin: op(({ noteId }: { noteId: string }) => ({ noteId })) }),
+      },
+    }),
+  }));
+  const pin = doc.paths["/notes/{noteId}/pin"].post;
+  assert.deepEqual(pin.parameters, [
+    { name: "noteId", in: "path", required: true, schema: { type: "string" } },
+  ]);
+  assert.equal(pin.requestBody, undefined);
+  for (const status of ["413", "415", "422"]) assert.ok(!(status in pin.responses), status);
+  const list = doc.paths["/notes/list"].get;
+  assert.equal(list.parameters, undefined);
+  assert.ok(!("422" in list.responses));
+});
+
 Deno.test("openapi: titled schemas become shared components with valid, stable names", async () => {
   const Author = z.object({ name: z.string() }).meta({ title: "Author" });
   const Book = z.object({ id: z.string(), author: Author }).meta({ title: "A Book!" });

@@ -21,6 +21,7 @@ import {
   toOpenApi,
   use,
 } from "@ramify/api";
+import type { ContextFunction, RequestContextSource } from "@ramify/api/tree";
 import { withServer } from "../../support/server.ts";
 
 const users: Record<string, { name: string; admin: boolean }> = {
@@ -92,7 +93,7 @@ const tree = api({
   }),
 });
 
-const context = (request: Request) => {
+const context: ContextFunction<RequestContextSource> = ({ request }) => {
   if (request.headers.get("x-tenant") === "banned") {
     throw new HttpError(403, "This tenant is banned");
   }

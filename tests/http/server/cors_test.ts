@@ -2,7 +2,8 @@
 // the GraphQL-over-HTTP server takes the same option.
 import assert from "node:assert/strict";
 import { api, op } from "@ramify/api/tree";
-import { createFetch, http } from "@ramify/api/http";
+import { createFetch } from "@ramify/api/http";
+import { http } from "@ramify/api/http/verbs";
 import { createHttpGraphQLServer } from "@ramify/api/graphql";
 import { withServer } from "../../support/server.ts";
 

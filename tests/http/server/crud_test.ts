@@ -58,8 +58,12 @@ Deno.test("types: crud keeps each operation's input and output", () => {
   }, { id: "bookId" });
   assertType<Equal<OutputOf<typeof books.children.list>, { id: string }[]>>(true);
   const read = books.fallback!.subtree.children.read;
-  assertType<Equal<InputOf<typeof read>, { bookId: string }>>(true);
+  // A bare handler has no input schema: callers send nothing (the capture travels in the path).
+  assertType<Equal<InputOf<typeof read>, Record<string, never>>>(true);
   assertType<Equal<NonNullable<typeof books.fallback>["name"], "bookId">>(true);
+  // Placed in a tree, the default capture name stays "id" (not widened to string).
+  const tree = api({ notes: crud({ read: ({ id }: { id: string }) => ({ id }) }) });
+  assertType<Equal<NonNullable<typeof tree.children.notes.fallback>["name"], "id">>(true);
   // @ts-expect-error add was not given
   books.children.add;
 });

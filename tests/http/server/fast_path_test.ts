@@ -7,10 +7,13 @@
 // the same answer as the same bytes streamed, hostile ones included.
 import assert from "node:assert/strict";
 import { api, op } from "@ramify/api/tree";
-import { createFetch, http } from "@ramify/api/http";
+import { createFetch } from "@ramify/api/http";
+import { http } from "@ramify/api/http/verbs";
 import { resultResponse } from "../../../http/web/respond.ts";
 import { mergeInput } from "../../../http/web/request.ts";
 import { withServer } from "../../support/server.ts";
+import { asSent } from "./fetch_support.ts";
+import { z } from "zod";
 
 /** A small seeded generator (mulberry32). */
 function random(seed: number): () => number {
@@ -64,8 +67,8 @@ const tree = api({
   echo: op((input: Record<string, unknown>) => {
     received.push(input);
     return input;
-  }),
-  give: op(({ n }: { n: string }) => generated[Number(n)], http.get),
+  }, { input: asSent }),
+  give: op(({ n }) => generated[Number(n)], http.get, { input: z.object({ n: z.string() }) }),
   items: api({}, {
     fallback: {
       name: "itemId",
@@ -90,6 +93,7 @@ Deno.test("fast path: a JSON answer equals the general response builder's, for r
     const general = await resultResponse(generated[i], "json", {
       firstId: 1,
       heartbeatMs: 0,
+      context: {},
       onError: () => {},
     });
     assert.equal(fast.status, general.status, `value ${i}`);

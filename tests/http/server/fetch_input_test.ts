@@ -6,7 +6,7 @@ import { z } from "zod";
 import { api, op } from "@ramify/api/tree";
 import { http } from "@ramify/api/http/verbs";
 import { createFetch } from "@ramify/api/http";
-import { jsonOf, postJson, problemOf } from "./fetch_support.ts";
+import { asSent, jsonOf, postJson, problemOf } from "./fetch_support.ts";
 
 function inputTree() {
   const show = (input: Record<string, unknown>) => ({
@@ -15,14 +15,14 @@ function inputTree() {
     prototypeIsObject: Object.getPrototypeOf(input) === Object.prototype,
   });
   return api({
-    echo: op(show),
-    look: op(show, http.get),
+    echo: op(show, { input: asSent }),
+    look: op(show, http.get, { input: asSent }),
     items: api({}, {
       fallback: {
         name: "id",
         subtree: api({
-          edit: op(show),
-          show: op(show, http.get),
+          edit: op(show, { input: asSent }),
+          show: op(show, http.get, { input: asSent }),
           typed: op((input) => input, {
             input: z.object({ id: z.string(), title: z.string() }),
           }),
@@ -63,6 +63,40 @@ Deno.test("a capture can never be overridden by the client, with or without a sc
       await jsonOf(await postJson(`${base}/items/7/partial`, { id: "body", title: "t" })),
       { input: { title: "t", id: "7" }, keys: ["title", "id"] },
     );
+  });
+});
+
+Deno.test("a leaf without an input schema takes its captures alone: no body, no query", async () => {
+  const seen: unknown[] = [];
+  const tree = api({
+    items: api({}, {
+      fallback: {
+        name: "id",
+        subtree: api({
+          touch: op((input: Record<string, unknown>) => {
+            seen.push(input);
+            return { keys: Object.keys(input) };
+          }),
+        }),
+      },
+    }),
+    ping: op((input: Record<string, unknown>) => Object.keys(input)),
+  });
+  await withServer(createFetch(tree), async (base) => {
+    assert.deepEqual(
+      await jsonOf(await postJson(`${base}/items/7/touch?id=query&x=query`, { id: "body", y: 1 })),
+      { keys: ["id"] },
+    );
+    assert.deepEqual(seen, [{ id: "7" }]);
+    // Not even read: a body that would be refused (not JSON, too deep, the wrong type) is ignored.
+    const unread = await fetch(`${base}/ping?%zz`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{not json",
+    });
+    assert.deepEqual(await jsonOf(unread), []);
+    const typeless = await fetch(`${base}/ping`, { method: "POST", body: "plain text" });
+    assert.deepEqual(await jsonOf(typeless), []);
   });
 });
 
@@ -196,7 +230,7 @@ Deno.test("bodies: JSON, urlencoded and multipart", async () => {
           : value;
       }
       return summary;
-    }),
+    }, { input: asSent }),
   });
   await withServer(createFetch(tree), async (base) => {
     assert.deepEqual(await jsonOf(await postJson(`${base}/take`, { n: 1, list: [true, null] })), {

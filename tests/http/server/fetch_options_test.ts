@@ -5,6 +5,7 @@ import { withServer } from "../../support/server.ts";
 import { api, op } from "@ramify/api/tree";
 import { http } from "@ramify/api/http/verbs";
 import { createFetch } from "@ramify/api/http";
+import { z } from "zod";
 import { bookstoreTree } from "../../support/bookstore.ts";
 import { allowOf, jsonOf, problemOf } from "./fetch_support.ts";
 
@@ -145,7 +146,9 @@ Deno.test('CORS origin "*" with credentials throws at construction', () => {
 });
 
 Deno.test("a configurable body limit: at the limit passes, one byte over is 413", async () => {
-  const tree = api({ take: op((input: Record<string, unknown>) => Object.keys(input)) });
+  const tree = api({
+    take: op((input) => Object.keys(input), { input: z.record(z.string(), z.unknown()) }),
+  });
   await withServer(createFetch(tree, { maxBodyBytes: 64 }), async (base) => {
     const exact = JSON.stringify({ p: "x".repeat(56) });
     assert.equal(exact.length, 64);

@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { withServer } from "../../support/server.ts";
 import { api, op } from "@ramify/api/tree";
 import { http } from "@ramify/api/http/verbs";
-import { createFetch, HttpError } from "@ramify/api/http";
+import { createFetch } from "@ramify/api/http";
+import { HttpError } from "@ramify/api/tree";
 import { bookstoreTree } from "../../support/bookstore.ts";
 import { allowOf, jsonOf, problemOf, stableHeaders } from "./fetch_support.ts";
 

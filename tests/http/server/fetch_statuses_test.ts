@@ -29,10 +29,8 @@ for (const router of ROUTERS) {
     await withServer(handler, async (base) => {
       // 200 and 204 across the bookstore's routes and verbs.
       assert.deepEqual(await jsonOf(await fetch(`${base}/books/list`)), []);
-      assert.deepEqual(await jsonOf(await postJson(`${base}/books/add`, { title: "Dune" })), {
-        id: "1",
-        title: "Dune",
-      });
+      const added = await jsonOf(await postJson(`${base}/books/add`, { title: "Dune" }));
+      assert.equal((added as { id: string }).id, "1");
       assert.deepEqual(await jsonOf(await fetch(`${base}/books/42`)), { id: "42" });
       assert.deepEqual(await jsonOf(await postJson(`${base}/books/42`, {}, "PUT")), { id: "42" });
       const removed = await fetch(`${base}/books/42`, { method: "DELETE" });
@@ -78,16 +76,16 @@ for (const router of ROUTERS) {
       assert.deepEqual(allowOf(options), new Set(["GET", "PUT", "DELETE", "HEAD", "OPTIONS"]));
       assert.equal(await options.text(), "");
 
-      // 400 malformed body, 415 unsupported type, 413 over the limit.
-      const malformed = await fetch(`${base}/books/add`, {
+      // 400 malformed body, 415 unsupported type, 413 over the limit (a leaf that reads its body).
+      const malformed = await fetch(`${base}/probe/strict`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: '{"title": ',
       });
       await problemOf(malformed, 400);
-      const plain = await fetch(`${base}/books/add`, { method: "POST", body: "title=Dune" });
+      const plain = await fetch(`${base}/probe/strict`, { method: "POST", body: "title=Dune" });
       await problemOf(plain, 415);
-      const big = await fetch(`${base}/books/add`, {
+      const big = await fetch(`${base}/probe/strict`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ title: "x".repeat(2 * 1024 * 1024) }),

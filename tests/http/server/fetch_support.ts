@@ -1,6 +1,7 @@
-// Shared by the createFetch integration tests: the three routers and readers
-// of problems, JSON and headers.
+// Shared by the createFetch integration tests: the three routers, readers of
+// problems, JSON and headers, and a free-form input schema.
 import assert from "node:assert/strict";
+import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { compiledCharRouter, radixRouter, toRouter } from "@ramify/api/http";
 
 export const ROUTERS = [toRouter, radixRouter, compiledCharRouter] as const;
@@ -47,4 +48,16 @@ export function stableHeaders(response: Response): [string, string][] {
   return [...response.headers].filter(([name]) => name !== "date");
 }
 
-/** The bookstore, plus a schema-validated leaf and a leaf that crashes. */
+/**
+ * A free-form input schema that takes the input as the router built it. A
+ * leaf without an input schema takes its captures alone; these tests look at
+ * the router's own input object, which `z.looseObject({})` would copy (and
+ * drop a `__proto__` key from).
+ */
+export const asSent: StandardSchemaV1<Record<string, unknown>> = {
+  "~standard": {
+    version: 1,
+    vendor: "test",
+    validate: (value) => ({ value: value as Record<string, unknown> }),
+  },
+};

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { withServer } from "../../support/server.ts";
 import { api, op } from "@ramify/api/tree";
 import { createFetch } from "@ramify/api/http";
+import { asSent } from "./fetch_support.ts";
 import {
   type Facts,
   factsOf,
@@ -78,7 +79,7 @@ Deno.test("oversized bodies are 413, with and without Content-Length", async () 
 });
 
 Deno.test("a streamed body over a small limit is 413; under it is read", async () => {
-  const tree = api({ echo: op(factsOf) });
+  const tree = api({ echo: op(factsOf, { input: asSent }) });
   await withServer(createFetch(tree, { maxBodyBytes: 1024 }), async (base) => {
     const over = streamOf(['{"a":"', ...Array.from({ length: 20 }, () => "y".repeat(64)), '"}']);
     await problemOf(await send(`${base}/echo`, over, "application/json"), 413);

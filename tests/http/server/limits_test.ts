@@ -45,9 +45,9 @@ Deno.test("tokenBucket: a burst of capacity, then one per refill, per key", () =
   assert.throws(() => tokenBucket({ capacity: 0, refillPerSecond: 1 }), RangeError);
 });
 
-Deno.test("HTTP: a handler past handlerTimeoutMs is a 503 and its signal aborts", async () => {
+Deno.test("HTTP: a handler past timeoutMs is a 503 and its signal aborts", async () => {
   aborted = undefined;
-  const handler = createFetch(tree, { handlerTimeoutMs: 50, onError: () => assert.fail("logged") });
+  const handler = createFetch(tree, { timeoutMs: 50, onError: () => assert.fail("logged") });
   const response = await handler(new Request("http://x/stuck", { method: "POST" }));
   assert.equal(response.status, 503);
   assert.equal((await response.json()).detail, "The operation did not finish within 50 ms");
@@ -141,10 +141,10 @@ Deno.test("GraphQL over HTTP and WebSocket: over the rate limit is a 429 with Re
   });
 });
 
-Deno.test("MCP: a rate limit answers 429; a tool past handlerTimeoutMs is a 503 tool error", async () => {
+Deno.test("MCP: a rate limit answers 429; a tool past timeoutMs is a 503 tool error", async () => {
   aborted = undefined;
   const mcp = createMcpHandler(tree, {
-    handlerTimeoutMs: 50,
+    timeoutMs: 50,
     rateLimit: {
       limiter: tokenBucket({ capacity: 6, refillPerSecond: 0.001 }),
       key: (request) => request.headers.get("x-client") ?? "anonymous",
@@ -158,7 +158,7 @@ Deno.test("MCP: a rate limit answers 429; a tool past handlerTimeoutMs is a 503 
     assert.equal(result.isError, true);
     assert.equal(
       (result.content as { text: string }[])[0].text,
-      "503 Service Unavailable: the tool did not finish within 50 ms",
+      "503 Service Unavailable: The operation did not finish within 50 ms",
     );
     assert.equal((aborted as DOMException).name, "TimeoutError");
     let limited: Response | undefined;

@@ -4,7 +4,8 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { api, op, OutputError } from "@ramify/api/tree";
-import { createFetch, http } from "@ramify/api/http";
+import { createFetch } from "@ramify/api/http";
+import { http } from "@ramify/api/http/verbs";
 import { withServer } from "../../support/server.ts";
 
 const User = z.object({ id: z.string(), name: z.string() });

@@ -1,7 +1,7 @@
 // HttpError: a header value with a line break (response splitting) is refused
 // when the error is made, naming the header, not later as a masked 500.
 import assert from "node:assert/strict";
-import { HttpError } from "@ramify/api/http";
+import { HttpError } from "@ramify/api/tree";
 
 Deno.test("HttpError: a CR or LF in a header value is refused at construction, by name", () => {
   for (const value of ["Basic\r\nSet-Cookie: a=b", "Basic\nx", "Basic\rx", "a\0b"]) {

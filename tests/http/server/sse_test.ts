@@ -4,7 +4,8 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { api, op } from "@ramify/api/tree";
-import { createClient, createFetch, HttpError } from "@ramify/api/http";
+import { createClient, createFetch } from "@ramify/api/http";
+import { HttpError } from "@ramify/api/tree";
 import { withServer } from "../../support/server.ts";
 
 const streaming = { tags: { readOnly: true, streaming: true } };

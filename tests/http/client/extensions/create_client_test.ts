@@ -1,13 +1,10 @@
 // Client extension tests, extensions through createClient, in the documented order.
 import assert from "node:assert/strict";
 import { withServer } from "../../../support/server.ts";
-import {
-  ClientError,
-  type ClientExtension,
-  createClient,
-  createFetch,
-  http,
-} from "@ramify/api/http";
+import { createClient, createFetch } from "@ramify/api/http";
+import { ClientError } from "@ramify/api/client";
+import { http } from "@ramify/api/http/verbs";
+import type { ClientExtension } from "@ramify/api/client";
 import { api, op } from "@ramify/api/tree";
 import { z } from "zod";
 import { retry } from "@ramify/api/http/extensions/retry";

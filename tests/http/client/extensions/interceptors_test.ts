@@ -1,7 +1,7 @@
 // Client extension tests, interceptors: request and response hooks, in order.
 import assert from "node:assert/strict";
 import { withServer } from "../../../support/server.ts";
-import type { ClientRequest } from "@ramify/api/http";
+import type { ClientRequest } from "@ramify/api/client";
 import { interceptors } from "@ramify/api/http/extensions/interceptors";
 import { chain, fetchSend, makeRequest, scripted } from "./support.ts";
 

@@ -166,8 +166,9 @@ Deno.test("logging (integration): each request over the wire is logged with its 
 });
 
 Deno.test("logging (client): each call is logged once in the documented order, streams included", async () => {
-  const { createClient, createFetch, HttpError, http } = await import("@ramify/api/http");
-  const { api, op } = await import("@ramify/api/tree");
+  const { createClient, createFetch } = await import("@ramify/api/http");
+  const { http } = await import("@ramify/api/http/verbs");
+  const { api, HttpError, op } = await import("@ramify/api/tree");
   const { retry } = await import("@ramify/api/http/extensions/retry");
   const { timeout } = await import("@ramify/api/http/extensions/timeout");
   const tree = api({

@@ -1,7 +1,7 @@
 // Client extension tests, pagination: cursor and offset styles over a leaf.
 import assert from "node:assert/strict";
 import { withServer } from "../../../support/server.ts";
-import type { CallOptions } from "@ramify/api/http";
+import type { CallOptions } from "@ramify/api/client";
 import { retry } from "@ramify/api/http/extensions/retry";
 import { timeout } from "@ramify/api/http/extensions/timeout";
 import { paginate, paginatePages } from "@ramify/api/http/extensions/pagination";

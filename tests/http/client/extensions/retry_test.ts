@@ -1,7 +1,7 @@
 // Client extension tests, retry: tag-aware retries, backoff with jitter, Retry-After, never after an abort.
 import assert from "node:assert/strict";
 import { withServer } from "../../../support/server.ts";
-import type { ClientExtension } from "@ramify/api/http";
+import type { ClientExtension } from "@ramify/api/client";
 import { retry } from "@ramify/api/http/extensions/retry";
 import {
   chain,

@@ -1,7 +1,7 @@
 // Fakes shared by the client extension tests: scripted requests, a fake sleep,
 // clock and random, a recording logger, paged leaves, a sender over `fetch`.
 import assert from "node:assert/strict";
-import type { CallOptions, ClientExtension, ClientRequest, Send } from "@ramify/api/http";
+import type { CallOptions, ClientExtension, ClientRequest, Send } from "@ramify/api/client";
 import type { HttpVerb, Tags } from "@ramify/api/tree/node";
 import type { Logger } from "@ramify/api/http/extensions/logging";
 

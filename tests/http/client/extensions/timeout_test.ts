@@ -1,7 +1,8 @@
 // Client extension tests, timeout: a deadline per call, as an abort with a TimeoutError.
 import assert from "node:assert/strict";
 import { withServer } from "../../../support/server.ts";
-import { createClient, createFetch, type Send } from "@ramify/api/http";
+import { createClient, createFetch } from "@ramify/api/http";
+import type { Send } from "@ramify/api/client";
 import { api, op } from "@ramify/api/tree";
 import { retry } from "@ramify/api/http/extensions/retry";
 import { timeout } from "@ramify/api/http/extensions/timeout";
