@@ -18,9 +18,8 @@ import {
   createGraphQLClient,
   createGraphQLServer,
   createHttpGraphQLServer,
-  httpTransport,
-  wsTransport,
 } from "@ramify/api/graphql";
+import { httpTransport, wsTransport } from "@ramify/api/graphql/client";
 import { handleBunWebSocket } from "@ramify/api/graphql/ws";
 import { createMcpHandler, toTools } from "@ramify/api/tools";
 import { runCli } from "@ramify/api/cli";
