@@ -3,7 +3,7 @@
 // properties of nested objects, arrays by repetition; and the values the
 // command line gave, turned into the leaf's flat input.
 
-import { isPlainObject, setOwn } from "../tree/object.ts";
+import { isPlainObject, setOwn } from "../tree/plain_data.ts";
 import type { JsonSchema } from "../tree/schema.ts";
 import { UsageError } from "./_usage.ts";
 

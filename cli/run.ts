@@ -31,7 +31,7 @@ import type { HandlerContext, Node } from "../tree/node.ts";
 import { isLeaf } from "../tree/node.ts";
 import { assignOwn, type ContextFunction } from "../tree/context.ts";
 import { Cancelled } from "../tree/failure.ts";
-import { isAsyncIterable, isPlainObject } from "../tree/object.ts";
+import { isAsyncIterable, isPlainObject } from "../tree/plain_data.ts";
 import { runCall } from "../tree/run.ts";
 import { tagsOf } from "../tree/tags.ts";
 import { createClient, type FetchLike } from "../http/client/client.ts";

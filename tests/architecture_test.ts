@@ -106,7 +106,7 @@ function layerOf(path: string): string | undefined {
   if (path === "mod.ts") return "mod.ts";
   if (path === "http/verbs.ts") return "http/verbs";
   for (const layer of LAYERED) if (path.startsWith(`${layer}/`)) return layer;
-  // The faces of http/ and graphql/ (mod.ts, dx.ts) re-export their folder's layers.
+  // The faces of http/ and graphql/ (their mod.ts) re-export their folder's layers.
   if (/^(http|graphql)\/[^/]+\.ts$/.test(path)) return path.split("/")[0];
   const top = path.split("/")[0];
   return ["tree", "tools", "cli", "serve", "pubsub"].includes(top) && path.includes("/")

@@ -8,7 +8,7 @@ import type { HandlerContext } from "../tree/node.ts";
 import { InputError } from "../tree/call.ts";
 import { assignOwn, type ContextFunction, type ContextSource } from "../tree/context.ts";
 import { Cancelled, type Failure, failureLine } from "../tree/failure.ts";
-import { isAsyncIterable, isPlainObject, setOwn } from "../tree/object.ts";
+import { isAsyncIterable, isPlainObject, setOwn } from "../tree/plain_data.ts";
 import { failureOf, runCall } from "../tree/run.ts";
 import type { ToolEntry } from "./_collect.ts";
 

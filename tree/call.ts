@@ -39,7 +39,7 @@ import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { HandlerContext, Node } from "./node.ts";
 import { datePathsOf, normalizeIssue, type ValidationIssue } from "./schema.ts";
 import { reviveDates } from "./dates.ts";
-import { isAsyncIterable, isPlainObject, setOwn } from "./object.ts";
+import { isAsyncIterable, isPlainObject, setOwn } from "./plain_data.ts";
 import { chained, middlewareOf } from "./middleware.ts";
 import { declared, type ErrorDeclarations } from "./errors.ts";
 import { Reply } from "./reply.ts";

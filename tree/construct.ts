@@ -32,7 +32,7 @@ import { type ErrorDeclarations, errorsProblem } from "./errors.ts";
 import { mergeMeta } from "./merge.ts";
 import { tagConflict } from "./tags.ts";
 import { inputShapeProblem, isStandardSchema } from "./schema.ts";
-import { isPlainObject, kindOf, setOwn } from "./object.ts";
+import { isPlainObject, kindOf, setOwn } from "./plain_data.ts";
 
 /**
  * One contribution to a leaf's meta: a plain meta object, a verb bundle or a

@@ -13,7 +13,7 @@
  */
 
 import type { Meta } from "./node.ts";
-import { isPlainObject, setOwn } from "./object.ts";
+import { isPlainObject, setOwn } from "./plain_data.ts";
 
 /**
  * Merges meta values left to right:

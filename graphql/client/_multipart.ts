@@ -2,7 +2,7 @@
 // variables hold files goes as `operations` (files replaced by null), `map`
 // and one part per distinct file.
 
-import { isPlainObject, setOwn } from "../../tree/object.ts";
+import { isPlainObject, setOwn } from "../../tree/plain_data.ts";
 import type { GraphQLOperation } from "./remote.ts";
 
 /** The multipart body of an operation, or `undefined` when its variables hold no file. */

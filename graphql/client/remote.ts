@@ -25,7 +25,7 @@ import type { GraphQLFormattedError } from "graphql";
 import type { Node } from "../../tree/node.ts";
 import type { CallOptions } from "../../http/client/extension.ts";
 import type { Client } from "../../http/client/client_types.ts";
-import { isPlainObject, setOwn } from "../../tree/object.ts";
+import { isPlainObject, setOwn } from "../../tree/plain_data.ts";
 import { reviveDates } from "../../tree/dates.ts";
 import { type Captures, materialize, shapeOf } from "../../http/client/shape.ts";
 import {

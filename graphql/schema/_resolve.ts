@@ -8,7 +8,7 @@ import type { HandlerContext } from "../../tree/node.ts";
 import { createCall } from "../../tree/call.ts";
 import { labelOf } from "../../tree/leaves.ts";
 import { runCall } from "../../tree/run.ts";
-import { isAsyncIterable, isPlainObject, setOwn } from "../../tree/object.ts";
+import { isAsyncIterable, isPlainObject, setOwn } from "../../tree/plain_data.ts";
 import type { GraphQLLeafField } from "./projection.ts";
 import type { ArgumentDefinition, NamedTypeDefinition } from "./types.ts";
 import type { ClientError, ResolveOptions } from "./errors.ts";

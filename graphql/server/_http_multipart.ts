@@ -4,7 +4,7 @@
 // https://github.com/jaydenseric/graphql-multipart-request-spec
 
 import { readBodyBytes } from "../../http/web/body.ts";
-import { isPlainObject, setOwn } from "../../tree/object.ts";
+import { isPlainObject, setOwn } from "../../tree/plain_data.ts";
 import { badRequest, bodyRefusal, fromJson, type Params, Refusal } from "./_http_params.ts";
 
 export const MULTIPART_FORM_DATA = "multipart/form-data";

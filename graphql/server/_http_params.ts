@@ -1,7 +1,7 @@
 // The parameters of a GraphQL-over-HTTP request, read from a GET's query or a
 // POST's JSON body within the limits; what is refused says why.
 
-import { nestsDeeper } from "../../tree/object.ts";
+import { nestsDeeper } from "../../tree/plain_data.ts";
 import { readBodyBytes } from "../../http/web/body.ts";
 import { APPLICATION_JSON, isUtf8, unquote } from "./_http_media.ts";
 

@@ -16,7 +16,7 @@ import {
 } from "graphql";
 import { CloseCode, type Context, makeServer, type OperationResult } from "graphql-ws";
 import type { HandlerContext } from "../../tree/node.ts";
-import { isAsyncIterable, nestsDeeper } from "../../tree/object.ts";
+import { isAsyncIterable, nestsDeeper } from "../../tree/plain_data.ts";
 import { observer } from "../schema/errors.ts";
 import type { GraphQLServer } from "./server.ts";
 import type { WsHandlerOptions } from "./ws_options.ts";

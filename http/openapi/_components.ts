@@ -4,7 +4,7 @@
 // deduplicated by content across operations, under stable, valid names.
 
 import type { JsonSchema } from "../../tree/schema.ts";
-import { isPlainObject, setOwn } from "../../tree/object.ts";
+import { isPlainObject, setOwn } from "../../tree/plain_data.ts";
 
 const COMPONENT_PREFIX = "#/components/schemas/";
 const DEFS_PREFIX = "#/$defs/";

@@ -26,7 +26,7 @@
 import { inputJsonSchema } from "../../tree/schema.ts";
 import type { HandlerContext, HttpVerb } from "../../tree/node.ts";
 import { createCall, type LeafCall } from "../../tree/call.ts";
-import { isAsyncIterable, setOwn } from "../../tree/object.ts";
+import { isAsyncIterable, setOwn } from "../../tree/plain_data.ts";
 import { failureOf, runCall } from "../../tree/run.ts";
 import { assignOwn, type ContextFunction, type RequestContextSource } from "../../tree/context.ts";
 import { Reply } from "../../tree/reply.ts";

@@ -12,7 +12,7 @@
  */
 
 import type { JsonSchema } from "../../tree/schema.ts";
-import { setOwn } from "../../tree/object.ts";
+import { setOwn } from "../../tree/plain_data.ts";
 import { checkDepth } from "./request.ts";
 
 type Kind =

@@ -3,7 +3,7 @@
 // merge with captures. Everything a client sends lands as own data properties,
 // so no key (`__proto__`, `constructor`, ...) can reach a prototype.
 
-import { flawOf, isPlainObject, nestsDeeper, setOwn } from "../../tree/object.ts";
+import { flawOf, isPlainObject, nestsDeeper, setOwn } from "../../tree/plain_data.ts";
 import { HttpError } from "./problem.ts";
 import { decodeCapture } from "../route/path.ts";
 import { declaredLength, readBodyBytes, within } from "./body.ts";

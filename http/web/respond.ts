@@ -12,7 +12,7 @@
 
 import { failureResponse, HttpError } from "./problem.ts";
 import { classify } from "../../tree/failure.ts";
-import { isAsyncIterable } from "../../tree/object.ts";
+import { isAsyncIterable } from "../../tree/plain_data.ts";
 import type { ResponseKind } from "../route/route.ts";
 import { eventStream, type EventStreamOptions } from "./sse.ts";
 import { type Reply, setCookieValue } from "../../tree/reply.ts";

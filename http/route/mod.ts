@@ -1,7 +1,7 @@
 /**
- * Developer-experience helpers of the HTTP projection: `httpProjection`, the
- * node tree to route tree pipeline, and `crud`, the convention constructor for a
- * REST resource.
+ * The route projection's public face (`@ramify/api/http/dx`): `httpProjection`,
+ * from the node tree to the route tree, and `crud`, the convention constructor
+ * for a REST resource.
  *
  * @example
  * ```ts
@@ -15,9 +15,9 @@
  * @module
  */
 
-export { DEFAULT_COLLAPSE, deriveVerb, httpProjection } from "./route/projection.ts";
-export type { HttpProjectionOptions } from "./route/projection.ts";
-export { crud } from "./route/crud.ts";
+export { DEFAULT_COLLAPSE, deriveVerb, httpProjection } from "./projection.ts";
+export type { HttpProjectionOptions } from "./projection.ts";
+export { crud } from "./crud.ts";
 export type {
   CrudBranch,
   CrudChildren,
@@ -25,4 +25,4 @@ export type {
   CrudLeaf,
   CrudOperation,
   CrudOptions,
-} from "./route/crud.ts";
+} from "./crud.ts";

@@ -1,7 +1,8 @@
 /**
- * Object helpers shared by the tree and the projections. Values that come from
- * outside (request bodies, query strings) pass through here, so keys such as
- * `__proto__` must stay ordinary keys and never reach a prototype.
+ * Plain data from outside, handled safely: helpers shared by the tree and the
+ * projections. Values that come from outside (request bodies, query strings)
+ * pass through here, so keys such as `__proto__` stay ordinary keys and never
+ * reach a prototype, and hostile depth is found without recursion.
  *
  * Internal: not a public subpath. Used by the tree (construct, merge), the HTTP
  * server (request reading, coercion), OpenAPI components and both GraphQL
