@@ -3,12 +3,11 @@
  * valgrind's callgrind, a fixed number of requests per route after a warm-up,
  * and the user-space instructions the server ran per request, the median of
  * three servers. Unlike time, the count does not move with the neighbours of
- * a shared machine: the same code and requests mostly give the same count
- * within a fraction of a percent (now and then a server whose compiler decided
- * otherwise is off by a tenth, which the median drops), so a change of a few
- * percent can be seen. The kernel's part (sockets, loopback) is not counted;
- * under wrk (`run.ts`) the ratios of CPU time per request have followed the
- * ratios of these counts.
+ * a shared machine: on Deno the server runs V8 single-threaded, and the same
+ * code and requests give the same count within a few instructions, so a
+ * change of a fraction of a percent can be seen. The kernel's part (sockets,
+ * loopback) is not counted; under wrk (`run.ts`) the ratios of CPU time per
+ * request have followed the ratios of these counts.
  *
  *   deno run -A bench/serve/count.ts [requests=10000]
  *     [contenders=floor,floorAsync,bare,hono,ramify] [servers=3] [bun project]
@@ -97,7 +96,10 @@ async function count(name: string, path: string, post: boolean): Promise<number>
   const dir = await Deno.makeTempDir();
   const port = 19_000 + Math.floor(Math.random() * 1_000);
   const server = bunProject === undefined
-    ? [Deno.execPath(), "run", "-A", `${here}server.ts`]
+    // One thread: V8 compiles and collects on the main thread, so when
+    // optimized code arrives no longer depends on the machine's other load,
+    // and the same code counts the same within a few instructions.
+    ? [Deno.execPath(), "run", "-A", "--v8-flags=--single-threaded", `${here}server.ts`]
     : [`${bunProject}/node_modules/.bin/bun`, `${bunProject}/bun_server.ts`];
   const child = new Deno.Command("valgrind", {
     args: [
