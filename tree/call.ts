@@ -149,8 +149,9 @@ export interface CreateCallOptions {
 
 /**
  * Prepares the call of a leaf, once per leaf: the returned function validates
- * the input, runs the handler and checks the result. Without schemas it is the
- * handler itself, so a schema-less leaf pays nothing.
+ * the input, runs the handler and checks the result. Without schemas it adds
+ * only what every leaf gets: its captures as its input, and a walk of the
+ * result that finds a promise left inside it.
  *
  * @example
  * ```ts
@@ -207,8 +208,17 @@ export function createCall(leaf: Node, opts: CreateCallOptions = {}): LeafCall {
 
 /** The captures alone, as own keys of a fresh object: all a leaf without an input schema gets. */
 function capturesOf(value: unknown, captures: readonly string[]): Record<string, unknown> {
+  if (captures.length === 0 || !isPlainObject(value)) return {};
+  // Most surfaces send the captures alone already: then the value is the input.
+  for (const key in value) if (!captures.includes(key)) return onlyCaptures(value, captures);
+  return value;
+}
+
+function onlyCaptures(
+  value: Record<string, unknown>,
+  captures: readonly string[],
+): Record<string, unknown> {
   const input: Record<string, unknown> = {};
-  if (captures.length === 0 || !isPlainObject(value)) return input;
   for (const name of captures) if (Object.hasOwn(value, name)) setOwn(input, name, value[name]);
   return input;
 }
@@ -223,38 +233,49 @@ function withoutPromises(result: unknown): unknown {
   if (result instanceof Promise) return result.then(withoutPromises);
   if (typeof result !== "object" || result === null) return result;
   if (isAsyncIterable(result) && !(result instanceof Reply)) return promiseFreeItems(result);
-  const at = promiseIn(result instanceof Reply ? result.value : result, "", 0);
-  if (at === undefined) return result;
+  const value = result instanceof Reply ? result.value : result;
+  if (!holdsPromise(value, 0)) return result;
+  const at = promisePath(value, 0);
   throw new TypeError(
-    `The result holds a promise at ${
-      at === "" ? "(root)" : at.slice(1)
-    }; await it before returning`,
+    `The result holds a promise at ${at === "" ? "(root)" : at}; await it before returning`,
   );
 }
 
 const MAX_RESULT_DEPTH = 64;
 
-/** The path of the first promise (or other thenable) inside a plain value; every promise found is handled. */
-function promiseIn(value: unknown, path: string, depth: number): string | undefined {
-  if (typeof value !== "object" || value === null || depth > MAX_RESULT_DEPTH) return undefined;
+/**
+ * Whether a plain value holds a promise (or other thenable); every promise in
+ * it is given a handler. No path is built: every result pays for this walk.
+ */
+function holdsPromise(value: unknown, depth: number): boolean {
+  if (typeof value !== "object" || value === null || depth > MAX_RESULT_DEPTH) return false;
   if (typeof (value as { then?: unknown }).then === "function") {
     if (value instanceof Promise) value.catch(() => {});
-    return path;
+    return true;
   }
-  let found: string | undefined;
+  let found = false;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const at = promiseIn(value[i], `${path}.${i}`, depth + 1);
-      found ??= at;
-    }
+    for (let i = 0; i < value.length; i++) found = holdsPromise(value[i], depth + 1) || found;
   } else if (isPlainObject(value)) {
     for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
-      const at = promiseIn(value[key], `${path}.${key}`, depth + 1);
-      found ??= at;
+      if (Object.hasOwn(value, key)) found = holdsPromise(value[key], depth + 1) || found;
     }
   }
   return found;
+}
+
+/** The path of the first promise in a value that holds one (`books.0.author`), for the message. */
+function promisePath(value: unknown, depth: number): string {
+  if (typeof (value as { then?: unknown }).then === "function") return "";
+  const entries: [string, unknown][] = Array.isArray(value)
+    ? value.map((item, i) => [String(i), item])
+    : Object.entries(value as Record<string, unknown>);
+  for (const [key, item] of entries) {
+    if (!holdsPromise(item, depth + 1)) continue;
+    const rest = promisePath(item, depth + 1);
+    return rest === "" ? key : `${key}.${rest}`;
+  }
+  return "";
 }
 
 async function* promiseFreeItems(source: AsyncIterable<unknown>): AsyncGenerator<unknown> {

@@ -23,8 +23,14 @@ Deno.test("createCall: a leaf without an input schema takes no input but its cap
   await createCall(leaf)({ title: "Dune", __proto__: { polluted: true } }, {});
   await createCall(leaf, { captures: ["bookId"] })({ bookId: "9", title: "Dune" }, {});
   await createCall(leaf, { captures: ["bookId"] })("not an object", {});
-  assert.deepEqual(seen, [{}, { bookId: "9" }, {}]);
+  // An own `__proto__` key (as JSON.parse makes one) is no capture either.
+  await createCall(leaf, { captures: ["bookId"] })(
+    JSON.parse('{"bookId":"9","__proto__":{"x":1}}'),
+    {},
+  );
+  assert.deepEqual(seen, [{}, { bookId: "9" }, {}, { bookId: "9" }]);
   assert.equal(Object.getPrototypeOf(seen[1]), Object.prototype);
+  assert.equal(Object.getPrototypeOf(seen[3]), Object.prototype);
   // A value given at once stays synchronous: no promise, no tick.
   assert.equal(createCall(op(() => "pong"), { replies: "keep" })({}, {}), "pong");
 });
