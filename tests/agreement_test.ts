@@ -1,14 +1,15 @@
 // The agreement suite: one tree, one table of calls, run through every surface
 // and client (the call path itself, the HTTP client over a live createFetch,
 // openapi-fetch over the served document, the GraphQL client over HTTP and over
-// WebSocket, the generated GraphQL client, the MCP SDK's client over
-// Streamable HTTP, and the command line in process and against the server).
-// Every surface must give the same values and the same kinds of error, report
-// server faults to its onError, and never put a hidden field on the wire.
+// WebSocket, the generated GraphQL client over HTTP and over WebSocket, the MCP
+// SDK's client over Streamable HTTP, and the command line in process and
+// against the server). Every surface must give the same values and the same
+// kinds of error (a declared one with its code and data), report server faults
+// to its onError, and never put a hidden field on the wire.
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { createClient as createWsClient } from "graphql-ws";
-import { api, createCall, InputError, op, OutputError } from "@ramify/api/tree";
+import { api, createCall, InputError, LeafError, op, OutputError } from "@ramify/api/tree";
 import { createClient, createFetch } from "@ramify/api/http";
 import { ClientError } from "@ramify/api/client";
 import { http } from "@ramify/api/http/verbs";
@@ -34,6 +35,8 @@ import {
 const User = z.object({ id: z.string(), name: z.string() });
 type UserIn = z.input<typeof User>;
 const SECRET = "hunter2-secret";
+const TAKEN = { TAKEN: { status: 409, message: "Taken", data: z.object({ by: z.string() }) } };
+const TAKEN_DATA = { by: "ann" };
 
 const tree = api({
   users: api({
@@ -45,6 +48,9 @@ const tree = api({
       input: z.object({ name: z.string().min(1) }),
       output: User,
     }),
+    reserve: op((): UserIn => {
+      throw new LeafError("TAKEN", { data: TAKEN_DATA });
+    }, { output: User, errors: TAKEN }),
   }, {
     fallback: {
       name: "userId",
@@ -64,12 +70,19 @@ const tree = api({
     yield { id: "1", name: "Ann" };
     yield { id: 2, passwordHash: SECRET } as unknown as UserIn;
   }, { tags: { streaming: true }, output: User }),
+  takenFeed: op(async function* (): AsyncGenerator<UserIn> {
+    yield { id: "1", name: "Ann" };
+    throw new LeafError("TAKEN", { data: TAKEN_DATA });
+  }, { tags: { streaming: true }, output: User, errors: TAKEN }),
 });
+
+/** How a call failed: bad input, a server fault, or the error the leaf declares (`TAKEN`). */
+type Kind = "input" | "fault" | "declared";
 
 type Outcome =
   | { readonly value: unknown }
-  | { readonly items: readonly unknown[]; readonly error?: "input" | "fault" }
-  | { readonly error: "input" | "fault" };
+  | { readonly items: readonly unknown[]; readonly error?: Kind }
+  | { readonly error: Kind };
 
 interface Case {
   readonly name: string;
@@ -123,6 +136,17 @@ const CASES: readonly Case[] = [
     expect: { items: [{ id: "1", name: "Ann" }], error: "fault" },
     faults: 1,
   },
+  {
+    name: "a declared error reaches the caller with its code and data, not reported",
+    steps: ["users", "reserve"],
+    expect: { error: "declared" },
+  },
+  {
+    name: "a declared error thrown mid-stream ends it with its code and data",
+    steps: ["takenFeed"],
+    stream: true,
+    expect: { items: [{ id: "1", name: "Ann" }], error: "declared" },
+  },
 ];
 
 interface Surface {
@@ -133,15 +157,33 @@ interface Surface {
     input: Record<string, unknown> | undefined,
     stream?: boolean,
   ): Promise<unknown>;
-  classify(error: unknown): "input" | "fault" | undefined;
+  classify(error: unknown): Kind | undefined;
   /** What the server reported to onError during the last call (undefined: no server). */
   readonly reported?: unknown[];
 }
 
-function graphqlKind(error: unknown): "input" | "fault" | undefined {
-  const errors = (error as { errors?: { message: string; extensions?: { code?: unknown } }[] })
-    .errors;
+/** The declared error, checked: its code, and its data where the surface carries it. */
+function declared(code: unknown, ...data: unknown[]): "declared" | undefined {
+  if (code !== "TAKEN") return undefined;
+  for (const item of data) assert.deepEqual(item, TAKEN_DATA, "the declared error's data");
+  return "declared";
+}
+
+/**
+ * A GraphQL client's error; both clients (the package's and the generated
+ * one) give a declared error's code and details typed, from `extensions`.
+ */
+function graphqlKind(error: unknown): Kind | undefined {
+  const { errors, code, details } = error as {
+    errors?: { message: string; extensions?: { code?: unknown; data?: unknown } }[];
+    code?: unknown;
+    details?: unknown;
+  };
   const first = errors?.[0];
+  if (first?.extensions?.code === "TAKEN") {
+    assert.equal(code, "TAKEN", "the client's typed code");
+    return declared(code, details, first.extensions.data);
+  }
   if (first?.extensions?.code === "BAD_USER_INPUT") return "input";
   if (first?.extensions?.code === "INTERNAL_SERVER_ERROR") {
     assert.equal(first.message, "Unexpected error.", "a fault is masked");
@@ -150,10 +192,11 @@ function graphqlKind(error: unknown): "input" | "fault" | undefined {
   return undefined;
 }
 
-/** A failed command: exit code 1 and one line starting with the status. */
-function cliKind(error: unknown): "input" | "fault" | undefined {
-  const { status, exitCode } = error as { status?: number; exitCode?: number };
+/** A failed command: exit code 1 and one line starting with the status (and a code). */
+function cliKind(error: unknown): Kind | undefined {
+  const { status, exitCode, code } = error as { status?: number; exitCode?: number; code?: string };
   if (exitCode !== 1) return undefined;
+  if (status === 409) return declared(code);
   return status === 422 ? "input" : status === 500 ? "fault" : undefined;
 }
 
@@ -255,6 +298,8 @@ Deno.test("agreement: every surface gives the same values and errors, and hides 
             ? "input"
             : error instanceof OutputError
             ? "fault"
+            : error instanceof LeafError
+            ? declared(error.code, error.data)
             : undefined,
       },
       {
@@ -264,6 +309,7 @@ Deno.test("agreement: every surface gives the same values and errors, and hides 
         call: (steps, input) => callThrough(restClient, steps, input),
         classify: (error) => {
           if (!(error instanceof ClientError)) return undefined;
+          if (error.status === 409) return declared(error.code, error.data);
           if (error.status === 422) return "input";
           if (error.status === 500) return "fault";
           return undefined;
@@ -275,7 +321,8 @@ Deno.test("agreement: every surface gives the same values and errors, and hides 
         reported: httpReported,
         call: openapi,
         classify: (error) => {
-          const status = (error as { status?: number }).status;
+          const { status, body } = error as { status?: number; body?: Record<string, unknown> };
+          if (status === 409) return declared(body?.code, body?.data);
           return status === 422 ? "input" : status === 500 ? "fault" : undefined;
         },
       },
@@ -296,6 +343,12 @@ Deno.test("agreement: every surface gives the same values and errors, and hides 
         "generated GraphQL client over HTTP",
         generated.createClient(generated.httpTransport(`http://${origin}/graphql`)),
         generated.GraphQLClientError,
+      ),
+      graphqlSurface(
+        "generated GraphQL client over WebSocket",
+        generated.createClient(generated.wsTransport(socket)),
+        generated.GraphQLClientError,
+        { streams: true },
       ),
       {
         name: "command line, in process",
@@ -323,6 +376,9 @@ Deno.test("agreement: every surface gives the same values and errors, and hides 
               "500 Internal Server Error",
               "a fault is masked",
             );
+          }
+          if (status === 409) {
+            return declared(/^409 [^[\n]*\[([^\]]+)\]/.exec((error as Error).message)?.[1]);
           }
           return status === 422 ? "input" : status === 500 ? "fault" : undefined;
         },

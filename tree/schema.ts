@@ -318,6 +318,96 @@ export function isVoidSchema(schema: StandardSchemaV1): boolean {
 }
 
 /**
+ * A schema's own name, as every projection that names types reads it (OpenAPI
+ * components, GraphQL types and so the generated clients): its id, else its
+ * `title`. The id is the key a library files the schema under in `$defs`
+ * (zod's `.meta({ id })`), given as `defKey`, else its `$id` (the last segment
+ * of the URI). A library's made-up keys (zod's `__schema0`) and digits are no
+ * name. `undefined` when the schema has none.
+ *
+ * @example
+ * ```ts
+ * import { ownSchemaName } from "./schema.ts";
+ *
+ * console.log(ownSchemaName({ title: "Kind of message" }, "Kind")); // "Kind"
+ * console.log(ownSchemaName({ title: "Kind of message" }, "__schema0")); // "Kind of message"
+ * ```
+ */
+export function ownSchemaName(schema: unknown, defKey?: string): string | undefined {
+  if (defKey !== undefined && !defKey.startsWith("__") && !/^[0-9]*$/.test(defKey)) return defKey;
+  if (typeof schema !== "object" || schema === null) return undefined;
+  const { $id, title } = schema as JsonSchema;
+  const id = typeof $id === "string" ? $id.split(/[/#]/).filter(Boolean).pop() : undefined;
+  if (id !== undefined && id !== "") return id;
+  return typeof title === "string" && title.trim() !== "" ? title : undefined;
+}
+
+/**
+ * A name for a type whose schema has none of its own, made from where the
+ * schema sits: a holder's name and the path below it (`Message` and `kind` give
+ * `MessageKind`). The holder is the nearest schema with a name of its own, or,
+ * when there is none, the operation (`fromOperation`); `depth` counts the steps
+ * below it.
+ *
+ * @example
+ * ```ts
+ * import type { DerivedName } from "./schema.ts";
+ *
+ * const kind: DerivedName = { name: "MessageKind", depth: 1, fromOperation: false };
+ * ```
+ */
+export interface DerivedName {
+  /** The name, in the projection's spelling. */
+  readonly name: string;
+  /** The steps below the holder. */
+  readonly depth: number;
+  /** Whether the holder is the operation, not a named schema. */
+  readonly fromOperation: boolean;
+}
+
+/**
+ * The derived name one step below a holder: from `own`, the holder's own
+ * name, when it has one; else from the holder's derived name. `part` is the
+ * step, spelled by the projection (`Kind` for a property `kind`).
+ *
+ * @example
+ * ```ts
+ * import { nameBelow } from "./schema.ts";
+ *
+ * const search = { name: "WorkspacesSearch", depth: 0, fromOperation: true };
+ * console.log(nameBelow("Message", search, "Kind").name); // "MessageKind"
+ * console.log(nameBelow(undefined, search, "Kinds").name); // "WorkspacesSearchKinds"
+ * ```
+ */
+export function nameBelow(own: string | undefined, holder: DerivedName, part: string): DerivedName {
+  return own !== undefined
+    ? { name: own + part, depth: 1, fromOperation: false }
+    : { name: holder.name + part, depth: holder.depth + 1, fromOperation: holder.fromOperation };
+}
+
+/**
+ * Whether a type met in several places takes `candidate` rather than `current`:
+ * a name from a named holder beats one from an operation, then the nearer
+ * holder wins. Between named holders as near, the name first in code-unit
+ * order wins, so that no order of conversion changes it; between operations
+ * as near, the one met first (in tree order) keeps it.
+ *
+ * @example
+ * ```ts
+ * import { isBetterName } from "./schema.ts";
+ *
+ * const fromMessage = { name: "MessageKind", depth: 1, fromOperation: false };
+ * const fromSearch = { name: "WorkspacesSearchKinds", depth: 1, fromOperation: true };
+ * console.log(isBetterName(fromMessage, fromSearch)); // true
+ * ```
+ */
+export function isBetterName(candidate: DerivedName, current: DerivedName): boolean {
+  if (candidate.fromOperation !== current.fromOperation) return !candidate.fromOperation;
+  if (candidate.depth !== current.depth) return candidate.depth < current.depth;
+  return !candidate.fromOperation && candidate.name < current.name;
+}
+
+/**
  * Why an input schema cannot describe a leaf's input, or `undefined` when it
  * can. Every surface hands a leaf one flat object (captures, query and body
  * merged; arguments; flags), so an input schema must describe an object or a

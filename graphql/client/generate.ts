@@ -1,9 +1,10 @@
 /**
  * `generateGraphQLClient(tree, opts?)`: the source of a standalone TypeScript
  * module, with no imports, holding a type for every input and output, the
- * documents `buildDocument` builds, a `fetch` transport and a typed client
- * factory shaped like the tree. Ship it to a front end that must not depend on
- * the server's code.
+ * documents `buildDocument` builds, the errors each operation declares, an
+ * HTTP transport, a WebSocket transport over a `graphql-ws` client,
+ * `safeGraphQL` and a typed client factory shaped like the tree. Ship it to a
+ * front end that must not depend on the server's code.
  *
  * @example
  * ```ts
@@ -26,6 +27,10 @@ import {
 import { buildDocument, type BuildDocumentOptions, type BuiltDocument } from "./document.ts";
 import type { NamedTypeDefinition } from "../schema/types.ts";
 import { type Shape, shapeOf } from "../../http/client/shape.ts";
+import type { ErrorDeclarations } from "../../tree/errors.ts";
+import { toJsonSchema } from "../../tree/schema.ts";
+import { RUNTIME, RUNTIME_TYPES } from "./_generated_runtime.ts";
+import { jsonType } from "./_json_type.ts";
 
 /**
  * Options of {@linkcode generateGraphQLClient}.
@@ -80,14 +85,24 @@ export function generateGraphQLClient(
   const projection = projectGraphQL(tree, opts);
   const definitions = projection.types.definitions.filter((d) => d.kind !== "scalar");
   const typeNames = new Set(definitions.map((d) => d.name));
+  for (const name of typeNames) {
+    if (RUNTIME_TYPES.has(name)) {
+      throw new Error(
+        `generateGraphQLClient: the type ${name} would take a name that is the generated client's own; name the schema differently (.meta({ id: "My${name}" }))`,
+      );
+    }
+  }
   const operations = projection.fields.map((field) => {
     const document = buildDocument(projection, field, opts);
+    const name = document.operationName;
     // An unnamed output type is named `<Operation>Result` too: the alias then steps aside.
-    const alias = `${document.operationName}Result`;
+    const alias = `${name}Result`;
+    const errors = typeNames.has(`${name}Errors`) ? `${name}DeclaredErrors` : `${name}Errors`;
     return {
       field,
       document,
-      result: typeNames.has(alias) ? `${document.operationName}Response` : alias,
+      result: typeNames.has(alias) ? `${name}Response` : alias,
+      errors: Object.keys(field.node.meta?.errors ?? {}).length === 0 ? undefined : errors,
     };
   });
   const out: string[] = [];
@@ -95,11 +110,12 @@ export function generateGraphQLClient(
   out.push("// A standalone typed GraphQL client: no imports, any fetch-capable runtime.", "");
   out.push("/** Any JSON value. */", "export type JSONValue = unknown;", "");
   for (const definition of definitions) out.push(typeDeclaration(definition), "");
-  for (const { field, document, result } of operations) {
-    out.push(variablesDeclaration(field, document, result), "");
+  for (const operation of operations) {
+    out.push(variablesDeclaration(operation.field, operation.document, operation.result), "");
+    if (operation.errors !== undefined) out.push(errorsDeclaration(operation), "");
   }
   out.push(shapesTable(definitions), "");
-  out.push(runtime(), "");
+  out.push(RUNTIME, "");
   out.push("/** The operations' documents, by operation name. */");
   out.push("export const documents = {");
   for (const { document } of operations) {
@@ -127,30 +143,9 @@ function shapesTable(definitions: readonly NamedTypeDefinition[]): string {
       };
     }
   }
-  return `type Shape = { union: true } | { fields: Record<string, [type: string, optional: boolean]> };
-const SHAPES: Record<string, Shape> = ${JSON.stringify(shapes)};
-
-/** A value in the tree's shape: no \`__typename\` from unions, no null for an absent field. */
-function tidy(value: unknown, type: string): unknown {
-  if (Array.isArray(value)) return value.map((item) => tidy(item, type));
-  if (typeof value !== "object" || value === null) return value;
-  const record = value as Record<string, unknown>;
-  let name = type.replace(/[[\\]!]/g, "");
-  const union = SHAPES[name];
-  if (union !== undefined && "union" in union && typeof record.__typename === "string") {
-    name = record.__typename;
-  }
-  const shape = SHAPES[name];
-  if (shape === undefined || !("fields" in shape)) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(record)) {
-    if (key === "__typename") continue;
-    const [fieldType, optional] = shape.fields[key] ?? ["", false];
-    if (item === null && optional) continue;
-    out[key] = tidy(item, fieldType);
-  }
-  return out;
-}`;
+  return `const SHAPES: Record<string, { union: true } | { fields: Record<string, [type: string, optional: boolean]> }> = ${
+    JSON.stringify(shapes)
+  };`;
 }
 
 function tsType(typeRef: string, optionalNull = true): string {
@@ -223,11 +218,40 @@ function variablesDeclaration(
   ].join("\n");
 }
 
+/**
+ * The errors an operation declares, each code with the type of its details:
+ * the JSON form of its data schema, `undefined` when it declares none.
+ */
+function errorsDeclaration(operation: Operation): string {
+  const declared: ErrorDeclarations = operation.field.node.meta?.errors ?? {};
+  const lines = Object.entries(declared).map(([code, declaration]) => {
+    const key = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(code) ? code : JSON.stringify(code);
+    return `${doc(declaration.description ?? declaration.message, "  ")}  ${key}: ${
+      declaration.data === undefined ? "undefined" : detailsType(declaration.data)
+    };`;
+  });
+  return [
+    `/** The errors ${operation.document.operationName} declares, each with its details. */`,
+    `export interface ${operation.errors} {\n${lines.join("\n")}\n}`,
+  ].join("\n");
+}
+
+function detailsType(schema: NonNullable<ErrorDeclarations[string]["data"]>): string {
+  try {
+    return jsonType(toJsonSchema(schema, "output"));
+  } catch {
+    // A schema with no JSON Schema form: its details are still there, untyped.
+    return "unknown";
+  }
+}
+
 type Operation = {
   readonly field: GraphQLLeafField;
   readonly document: BuiltDocument;
   /** The name of the result's type alias. */
   readonly result: string;
+  /** The name of the declared errors' interface, when the leaf declares any. */
+  readonly errors: string | undefined;
 };
 
 function clientFactory(operations: readonly Operation[]): string[] {
@@ -285,7 +309,7 @@ function callOf(
   captures: string,
   indent: string,
 ): string {
-  const { field, document } = operation;
+  const { field, document, result, errors } = operation;
   const name = document.operationName;
   const args = inputArgs(field);
   // A leaf without input takes no parameter: only its captures travel.
@@ -293,126 +317,18 @@ function callOf(
     ? ""
     : `variables: ${name}Variables${args.some((arg) => arg.type.endsWith("!")) ? "" : " = {}"}`;
   const variables = args.length === 0 ? `{ ...${captures} }` : `{ ...variables, ...${captures} }`;
-  const path = JSON.stringify(document.path);
-  if (field.kind === "subscription") {
-    return `(${param}): AsyncIterable<${operation.result}> =>\n${indent}  stream<${operation.result}>(transport, documents.${name}, ${
-      JSON.stringify(name)
-    }, ${variables}, ${path}, ${field.voidResult}, ${JSON.stringify(field.type)})`;
-  }
-  return `(${param}): Promise<${operation.result}> =>\n${indent}  call<${operation.result}>(transport, documents.${name}, ${
+  const sent = `{ query: documents.${name}, operationName: ${
     JSON.stringify(name)
-  }, ${variables}, ${path}, ${field.voidResult}, ${JSON.stringify(field.type)})`;
-}
-
-function runtime(): string {
-  return `/** One operation as it is sent. */
-export interface Operation {
-  query: string;
-  operationName: string;
-  variables: Record<string, unknown>;
-}
-
-/** What a server answers. */
-export interface Response {
-  data?: Record<string, unknown> | null;
-  errors?: ReadonlyArray<{ message: string; path?: ReadonlyArray<string | number>; extensions?: Record<string, unknown> }>;
-}
-
-/** How the client reaches the server. */
-export interface Transport {
-  request(operation: Operation): Promise<Response>;
-  subscribe(operation: Operation): AsyncIterable<Response>;
-}
-
-/** A response with errors, and the partial data there was. */
-export class GraphQLClientError extends Error {
-  constructor(readonly errors: NonNullable<Response["errors"]>, readonly data: Response["data"]) {
-    super(errors.map((error) => error.message).join("; ") || "GraphQL error");
-    this.name = "GraphQLClientError";
+  }, variables: ${variables} }`;
+  const target = [
+    JSON.stringify(document.path),
+    field.voidResult,
+    JSON.stringify(field.type),
+    JSON.stringify(Object.keys(field.node.meta?.errors ?? {})),
+  ].join(", ");
+  if (field.kind === "subscription") {
+    return `(${param}): AsyncIterable<${result}> =>\n${indent}  stream<${result}>(transport, ${sent}, ${target})`;
   }
-}
-
-/**
- * Queries and mutations over GraphQL-over-HTTP POSTs; an operation whose
- * variables hold files goes as a multipart request (the GraphQL multipart
- * request spec).
- */
-export function httpTransport(
-  url: string,
-  init: { headers?: Record<string, string>; fetch?: (request: Request) => Promise<globalThis.Response> } = {},
-): Transport {
-  const send = init.fetch ?? ((request: Request) => fetch(request));
-  return {
-    async request(operation) {
-      const files = new Map<Blob, string[]>();
-      const variables = withoutFiles(operation.variables, "variables", files);
-      const accept = "application/graphql-response+json, application/json";
-      let body: string | FormData = JSON.stringify(operation);
-      let headers: Record<string, string> = { ...init.headers, "content-type": "application/json", accept };
-      if (files.size > 0) {
-        body = new FormData();
-        body.set("operations", JSON.stringify({ ...operation, variables }));
-        body.set("map", JSON.stringify(Object.fromEntries([...files.values()].map((paths, i) => [i, paths]))));
-        [...files.keys()].forEach((file, i) => (body as FormData).set(String(i), file));
-        headers = { ...init.headers, accept, "graphql-require-preflight": "1" };
-      }
-      const response = await send(new Request(url, { method: "POST", headers, body }));
-      return await response.json() as Response;
-    },
-    subscribe() {
-      throw new TypeError("httpTransport cannot subscribe: give a WebSocket transport");
-    },
-  };
-}
-
-function withoutFiles(value: unknown, path: string, files: Map<Blob, string[]>): unknown {
-  if (value instanceof Blob) {
-    files.set(value, [...files.get(value) ?? [], path]);
-    return null;
-  }
-  if (Array.isArray(value)) return value.map((item, i) => withoutFiles(item, path + "." + i, files));
-  if (typeof value !== "object" || value === null) return value;
-  const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    Object.defineProperty(copy, key, { value: withoutFiles(item, path + "." + key, files), enumerable: true, writable: true });
-  }
-  return copy;
-}
-
-function pick(response: Response, path: readonly string[], voidResult: boolean, type: string): unknown {
-  if (response.errors !== undefined && response.errors.length > 0) {
-    throw new GraphQLClientError(response.errors, response.data);
-  }
-  let value: unknown = response.data;
-  for (const key of path) {
-    value = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
-  }
-  return voidResult ? undefined : tidy(value, type);
-}
-
-async function call<T>(
-  transport: Transport,
-  query: string,
-  operationName: string,
-  variables: Record<string, unknown>,
-  path: readonly string[],
-  voidResult: boolean,
-  type: string,
-): Promise<T> {
-  return pick(await transport.request({ query, operationName, variables }), path, voidResult, type) as T;
-}
-
-async function* stream<T>(
-  transport: Transport,
-  query: string,
-  operationName: string,
-  variables: Record<string, unknown>,
-  path: readonly string[],
-  voidResult: boolean,
-  type: string,
-): AsyncGenerator<T> {
-  for await (const response of transport.subscribe({ query, operationName, variables })) {
-    yield pick(response, path, voidResult, type) as T;
-  }
-}`;
+  const types = errors === undefined ? result : `${result}, ${errors}`;
+  return `(${param}): GraphQLCall<${types}> =>\n${indent}  call<${types}>(transport, ${sent}, ${target})`;
 }

@@ -3,6 +3,7 @@
 // checking, freezing and comparing definitions.
 
 import { parseType } from "graphql";
+import type { DerivedName } from "../../tree/schema.ts";
 import { freeName, isEnumValueName, isGraphQLName } from "./_names.ts";
 
 /**
@@ -150,6 +151,8 @@ export interface RegistryState {
   readonly byName: Map<string, NamedTypeDefinition>;
   /** Structural key of a converted schema to the name of its type. */
   readonly byKey: Map<string, string>;
+  /** Structural key to the best name met for a type without its own, before it is named. */
+  readonly planned: Map<string, DerivedName>;
   readonly unions: Map<string, readonly UnionMember[]>;
 }
 

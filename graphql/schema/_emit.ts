@@ -56,18 +56,36 @@ function described(description: string | undefined): { description?: string } {
   return description === undefined ? {} : { description };
 }
 
+/**
+ * The structural key of a named shape: equal for shapes that give one type.
+ * Objects are keyed by direction (an input and an output type never merge).
+ */
+export function keyOf(
+  shape: ObjectShape | EnumShape | UnionShape,
+  direction: "input" | "output",
+  memo: WeakMap<Shape, string>,
+): string {
+  const kind = shape.kind === "object" && direction === "input" ? "input" : shape.kind;
+  return `${kind}:${fingerprint(shape, memo)}`;
+}
+
+/** A shape's name before it is made free: its own, else the best one planned, else its hint. */
+function baseName(shape: ObjectShape | EnumShape | UnionShape, key: string, state: RegistryState) {
+  return shape.title ?? (state.planned.get(key) ?? shape.hint).name;
+}
+
 function emitObject(shape: ObjectShape, emission: Emission): string {
   const known = emission.names.get(shape);
   if (known !== undefined) return known;
   const kind = emission.direction === "input" ? "input" : "object";
-  const key = `${kind}:${fingerprint(shape, emission.fingerprints)}`;
+  const key = keyOf(shape, emission.direction, emission.fingerprints);
   const { state } = emission;
   const existing = state.byKey.get(key);
   if (existing !== undefined) {
     emission.names.set(shape, existing);
     return existing;
   }
-  let base = shape.title ?? shape.hint;
+  let base = baseName(shape, key, state);
   if (kind === "input" && !base.endsWith("Input")) base += "Input";
   const name = allocate(state, base);
   const fields: FieldDefinition[] = [];
@@ -99,10 +117,10 @@ function emitEnum(shape: EnumShape, emission: Emission): string {
   const known = emission.names.get(shape);
   if (known !== undefined) return known;
   const { state } = emission;
-  const key = `enum:${fingerprint(shape, emission.fingerprints)}`;
+  const key = keyOf(shape, emission.direction, emission.fingerprints);
   let name = state.byKey.get(key);
   if (name === undefined) {
-    name = allocate(state, shape.title ?? shape.hint);
+    name = allocate(state, baseName(shape, key, state));
     register(
       state,
       freezeDefinition({
@@ -126,13 +144,13 @@ function emitUnion(shape: UnionShape, emission: Emission): string {
   );
   if (distinct.size === 1) return emitObject(shape.members[0], emission);
   const { state } = emission;
-  const key = `union:${fingerprint(shape, emission.fingerprints)}`;
+  const key = keyOf(shape, emission.direction, emission.fingerprints);
   const existing = state.byKey.get(key);
   if (existing !== undefined) {
     emission.names.set(shape, existing);
     return existing;
   }
-  const name = allocate(state, shape.title ?? shape.hint);
+  const name = allocate(state, baseName(shape, key, state));
   const members: string[] = [];
   const definition: NamedTypeDefinition = {
     kind: "union",

@@ -1,8 +1,10 @@
 // Phase one of the conversion: a JSON Schema to a shape (what GraphQL type it
 // is), no names yet.
 
+import { type DerivedName, nameBelow, ownSchemaName } from "../../tree/schema.ts";
 import { DATE_TIME_SCALAR, FILE_SCALAR, JSON_SCALAR } from "./_definitions.ts";
 import { fieldName, freeName, isEnumValueName, typeName } from "./_names.ts";
+import { deref, resolveRef } from "./_refs.ts";
 
 export interface Use {
   readonly shape: Shape;
@@ -23,9 +25,10 @@ export interface ListShape {
 
 export interface ObjectShape {
   readonly kind: "object";
-  /** The sanitised title, if any. */
+  /** The schema's own name (its id, else its title), sanitised, if any. */
   readonly title: string | undefined;
-  readonly hint: string;
+  /** The name from where the schema sits, for a schema without its own. */
+  readonly hint: DerivedName;
   readonly description: string | undefined;
   readonly fields: FieldShape[];
   readonly required: readonly string[];
@@ -48,7 +51,7 @@ export interface FieldShape {
 export interface EnumShape {
   readonly kind: "enum";
   readonly title: string | undefined;
-  readonly hint: string;
+  readonly hint: DerivedName;
   readonly description: string | undefined;
   readonly values: readonly string[];
 }
@@ -56,7 +59,7 @@ export interface EnumShape {
 export interface UnionShape {
   readonly kind: "union";
   readonly title: string | undefined;
-  readonly hint: string;
+  readonly hint: DerivedName;
   readonly description: string | undefined;
   readonly members: readonly ObjectShape[];
 }
@@ -81,7 +84,6 @@ function stringScalar(format: unknown): string {
 
 interface Interpretation {
   readonly root: unknown;
-  readonly rootHint: string;
   readonly direction: "input" | "output";
   /** Object schemas met in this conversion, to their use (recursion and reuse). */
   readonly objects: Map<object, Use>;
@@ -89,12 +91,8 @@ interface Interpretation {
   active: Set<object>;
 }
 
-export function newInterpretation(
-  root: unknown,
-  direction: "input" | "output",
-  rootHint: string,
-): Interpretation {
-  return { root, rootHint, direction, objects: new Map(), active: new Set() };
+export function newInterpretation(root: unknown, direction: "input" | "output"): Interpretation {
+  return { root, direction, objects: new Map(), active: new Set() };
 }
 
 type Schema = Readonly<Record<string, unknown>>;
@@ -107,19 +105,35 @@ function text(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-function titleOf(schema: Schema): string | undefined {
-  const title = text(schema.title);
-  return title === undefined ? undefined : typeName(title) || undefined;
+/**
+ * How a schema is named where it is met: `defKey`, the `$defs` key a
+ * reference reached it by; `inherited`, the name of a wrapper around it (a
+ * reference, a nullable `anyOf`, a one-member `allOf`), used when the schema
+ * has none of its own.
+ */
+interface Naming {
+  readonly defKey?: string;
+  readonly inherited?: string;
 }
 
-export function interpret(schema: unknown, ctx: Interpretation, hint: string): Use {
+function ownName(schema: Schema, naming: Naming): string | undefined {
+  const own = ownSchemaName(schema, naming.defKey);
+  return (own === undefined ? undefined : typeName(own) || undefined) ?? naming.inherited;
+}
+
+export function interpret(
+  schema: unknown,
+  ctx: Interpretation,
+  hint: DerivedName,
+  naming: Naming = {},
+): Use {
   if (!isSchemaObject(schema)) return ANY;
   const known = ctx.objects.get(schema);
   if (known !== undefined) return known;
   if (ctx.active.has(schema)) return ANY;
   ctx.active.add(schema);
   try {
-    return interpretSchema(schema, ctx, hint);
+    return interpretSchema(schema, ctx, hint, ownName(schema, naming));
   } finally {
     ctx.active.delete(schema);
   }
@@ -129,12 +143,18 @@ function orNull(use: Use, nullable: boolean): Use {
   return nullable && !use.nullable ? { shape: use.shape, nullable: true } : use;
 }
 
-function interpretSchema(schema: Schema, ctx: Interpretation, hint: string): Use {
+function interpretSchema(
+  schema: Schema,
+  ctx: Interpretation,
+  hint: DerivedName,
+  own: string | undefined,
+): Use {
   const flaggedNull = schema.nullable === true;
   if (typeof schema.$ref === "string") {
-    const target = resolveRef(schema.$ref, ctx);
+    const target = resolveRef(schema.$ref, ctx.root);
     if (target === undefined) return ANY;
-    return orNull(interpret(target.schema, ctx, target.hint ?? hint), flaggedNull);
+    const naming = { defKey: target.key, inherited: own };
+    return orNull(interpret(target.schema, ctx, hint, naming), flaggedNull);
   }
   const types = typeof schema.type === "string"
     ? [schema.type]
@@ -143,19 +163,25 @@ function interpretSchema(schema: Schema, ctx: Interpretation, hint: string): Use
     : undefined;
   const nullable = flaggedNull || (types?.includes("null") ?? false);
   if ("const" in schema) return orNull(constUse(schema.const), nullable);
-  if (Array.isArray(schema.enum)) return orNull(enumUse(schema, schema.enum, hint), nullable);
+  if (Array.isArray(schema.enum)) {
+    return orNull(enumUse(schema, schema.enum, hint, own), nullable);
+  }
   const variants = Array.isArray(schema.anyOf)
     ? schema.anyOf
     : Array.isArray(schema.oneOf)
     ? schema.oneOf
     : undefined;
-  if (variants !== undefined) return orNull(variantsUse(schema, variants, ctx, hint), nullable);
+  if (variants !== undefined) {
+    return orNull(variantsUse(schema, variants, ctx, hint, own), nullable);
+  }
   if (types === undefined) {
     if (Array.isArray(schema.allOf) && schema.allOf.length === 1) {
-      return orNull(interpret(schema.allOf[0], ctx, hint), nullable);
+      return orNull(interpret(schema.allOf[0], ctx, hint, { inherited: own }), nullable);
     }
-    if (isSchemaObject(schema.properties)) return objectUse(schema, ctx, hint, nullable);
-    if ("items" in schema || "prefixItems" in schema) return arrayUse(schema, ctx, hint, nullable);
+    if (isSchemaObject(schema.properties)) return objectUse(schema, ctx, hint, own, nullable);
+    if ("items" in schema || "prefixItems" in schema) {
+      return arrayUse(schema, ctx, hint, own, nullable);
+    }
     return ANY;
   }
   const concrete = types.filter((type) => type !== "null");
@@ -174,9 +200,9 @@ function interpretSchema(schema: Schema, ctx: Interpretation, hint: string): Use
     case "boolean":
       return scalar("Boolean", nullable);
     case "array":
-      return arrayUse(schema, ctx, hint, nullable);
+      return arrayUse(schema, ctx, hint, own, nullable);
     case "object":
-      return objectUse(schema, ctx, hint, nullable);
+      return objectUse(schema, ctx, hint, own, nullable);
     default:
       return scalar(JSON_SCALAR, nullable);
   }
@@ -222,7 +248,12 @@ function constUse(value: unknown): Use {
   return scalar(JSON_SCALAR, false);
 }
 
-function enumUse(schema: Schema, values: readonly unknown[], hint: string): Use {
+function enumUse(
+  schema: Schema,
+  values: readonly unknown[],
+  hint: DerivedName,
+  own: string | undefined,
+): Use {
   const nullable = values.includes(null);
   const rest = values.filter((value) => value !== null);
   if (rest.length === 0) return ANY;
@@ -231,7 +262,7 @@ function enumUse(schema: Schema, values: readonly unknown[], hint: string): Use 
     if (!unique.every(isEnumValueName)) return scalar("String", nullable);
     const shape: EnumShape = {
       kind: "enum",
-      title: titleOf(schema),
+      title: own,
       hint,
       description: text(schema.description),
       values: unique,
@@ -273,15 +304,18 @@ function variantsUse(
   schema: Schema,
   variants: readonly unknown[],
   ctx: Interpretation,
-  hint: string,
+  hint: DerivedName,
+  title: string | undefined,
 ): Use {
   const rest = variants.filter((variant) => !isNullOnly(variant));
   const withNull = rest.length < variants.length;
   if (rest.length === 0) return ANY;
-  if (rest.length === 1) return orNull(interpret(rest[0], ctx, hint), withNull);
-  const title = titleOf(schema);
-  const base = title ?? hint;
-  const uses = rest.map((variant, index) => interpret(variant, ctx, `${base}${index + 1}`));
+  if (rest.length === 1) {
+    return orNull(interpret(rest[0], ctx, hint, { inherited: title }), withNull);
+  }
+  const uses = rest.map((variant, index) =>
+    interpret(variant, ctx, nameBelow(title, hint, String(index + 1)))
+  );
   const nullable = withNull || uses.some((use) => use.nullable);
   const shapes = uses.map((use) => use.shape);
   if (
@@ -302,14 +336,28 @@ function variantsUse(
   return scalar(commonScalar(shapes) ?? JSON_SCALAR, nullable);
 }
 
-function arrayUse(schema: Schema, ctx: Interpretation, hint: string, nullable: boolean): Use {
+function arrayUse(
+  schema: Schema,
+  ctx: Interpretation,
+  hint: DerivedName,
+  own: string | undefined,
+  nullable: boolean,
+): Use {
   if (schema.prefixItems !== undefined) return scalar(JSON_SCALAR, nullable);
   const items = schema.items;
-  const item = isSchemaObject(items) ? interpret(items, ctx, hint) : ANY;
+  // A list is no type of its own: a named list names its items, else they take its hint.
+  const itemHint = own === undefined ? hint : nameBelow(own, hint, "");
+  const item = isSchemaObject(items) ? interpret(items, ctx, itemHint) : ANY;
   return { shape: { kind: "list", item }, nullable };
 }
 
-function objectUse(schema: Schema, ctx: Interpretation, hint: string, nullable: boolean): Use {
+function objectUse(
+  schema: Schema,
+  ctx: Interpretation,
+  hint: DerivedName,
+  title: string | undefined,
+  nullable: boolean,
+): Use {
   const properties = isSchemaObject(schema.properties)
     ? Object.entries(schema.properties).filter(([, property]) => property !== false)
     : [];
@@ -319,14 +367,13 @@ function objectUse(schema: Schema, ctx: Interpretation, hint: string, nullable: 
     : [];
   const consts: (readonly [string, unknown])[] = [];
   for (const [key, property] of properties) {
-    const target = deref(property, ctx);
+    const target = deref(property, ctx.root);
     if (!isSchemaObject(target)) continue;
     if ("const" in target) consts.push([key, target.const]);
     else if (Array.isArray(target.enum) && target.enum.length === 1) {
       consts.push([key, target.enum[0]]);
     }
   }
-  const title = titleOf(schema);
   const shape: ObjectShape = {
     kind: "object",
     title,
@@ -338,10 +385,13 @@ function objectUse(schema: Schema, ctx: Interpretation, hint: string, nullable: 
   };
   const use: Use = { shape, nullable };
   ctx.objects.set(schema, use);
-  let base = title ?? hint;
-  if (ctx.direction === "input" && base.endsWith("Input") && base !== "Input") {
-    base = base.slice(0, -"Input".length);
-  }
+  // Fields are named after the object, less the `Input` every input type ends in.
+  const bare = (name: string) =>
+    ctx.direction === "input" && name.endsWith("Input") && name !== "Input"
+      ? name.slice(0, -"Input".length)
+      : name;
+  const holder = { ...hint, name: bare(hint.name) };
+  const base = title === undefined ? undefined : bare(title);
   const requiredKeys = new Set(required);
   const taken = new Set<string>();
   const outer = ctx.active;
@@ -350,7 +400,8 @@ function objectUse(schema: Schema, ctx: Interpretation, hint: string, nullable: 
     for (const [key, property] of properties) {
       const name = freeName(fieldName(key), (candidate) => taken.has(candidate));
       taken.add(name);
-      const type = interpret(property, ctx, base + upperFirst(name.replace(/^_+/, "")));
+      const part = upperFirst(name.replace(/^_+/, ""));
+      const type = interpret(property, ctx, nameBelow(base, holder, part));
       shape.fields.push({
         key,
         name,
@@ -400,52 +451,4 @@ function describeProperty(property: unknown): string | undefined {
     return text(rest[0].description);
   }
   return undefined;
-}
-
-/** A schema with `$ref`s and single-member `allOf`s followed. */
-function deref(schema: unknown, ctx: Interpretation): unknown {
-  let current = schema;
-  for (let hops = 0; hops < 64 && isSchemaObject(current); hops++) {
-    if (typeof current.$ref === "string") {
-      current = resolveRef(current.$ref, ctx)?.schema;
-    } else if (
-      current.type === undefined && Array.isArray(current.allOf) && current.allOf.length === 1
-    ) {
-      current = current.allOf[0];
-    } else {
-      return current;
-    }
-  }
-  return undefined;
-}
-
-/** A local reference's target and the type name its last segment suggests. */
-function resolveRef(
-  ref: string,
-  ctx: Interpretation,
-): { schema: unknown; hint: string | undefined } | undefined {
-  if (ref === "#") return { schema: ctx.root, hint: ctx.rootHint };
-  if (!ref.startsWith("#/")) return undefined;
-  let current: unknown = ctx.root;
-  let last = "";
-  for (const raw of ref.slice(2).split("/")) {
-    let segment: string;
-    try {
-      segment = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
-    } catch {
-      return undefined;
-    }
-    if (Array.isArray(current) && /^(0|[1-9][0-9]*)$/.test(segment)) {
-      current = current[Number(segment)];
-    } else if (isSchemaObject(current) && Object.hasOwn(current, segment)) {
-      current = current[segment];
-    } else {
-      return undefined;
-    }
-    last = segment;
-  }
-  if (current === undefined) return undefined;
-  // zod names extracted schemas `__schema0`: no name worth keeping.
-  const hint = last.startsWith("__") || /^[0-9]+$/.test(last) ? undefined : typeName(last);
-  return { schema: current, hint: hint || undefined };
 }

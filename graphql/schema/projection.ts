@@ -43,6 +43,7 @@ import {
   argumentsOf,
   type FieldDefinition,
   GraphQLTypeRegistry,
+  planTypeNames,
   toGraphQLType,
 } from "./types.ts";
 
@@ -200,10 +201,19 @@ export function projectGraphQL(
     fields.push(field);
   };
 
-  for (const entry of leavesOf(node)) {
+  const leaves = leavesOf(node).map((entry) => {
     for (const capture of entry.captures) checkName(capture, entry.label);
-    add(leafField(entry, readNames, types));
-  }
+    return prepare(entry, readNames);
+  });
+  // Every leaf's schemas first, so that a type several leaves share is named by the rule.
+  planTypeNames(
+    types,
+    leaves.flatMap((leaf) => [
+      { schema: leaf.input, as: "arguments" as const, name: `${leaf.hint}Input` },
+      { schema: leaf.output, as: "output" as const, name: `${leaf.hint}Result` },
+    ]),
+  );
+  for (const leaf of leaves) add(leafField(leaf, types));
 
   // Namespaces: each query field's branch path, outermost first, once each.
   for (const field of fields) {
@@ -256,29 +266,52 @@ export function fieldDefinition(field: GraphQLLeafField): FieldDefinition {
   };
 }
 
-function leafField(
-  entry: LeafEntry,
-  readNames: readonly string[],
-  types: GraphQLTypeRegistry,
-): GraphQLLeafField {
-  const { steps, captures, label } = entry;
+/** A leaf before its types are converted: where its field goes, and its schemas. */
+interface PreparedLeaf {
+  readonly entry: LeafEntry;
+  readonly node: Leaf<never, unknown, unknown>;
+  readonly kind: OperationKind;
+  readonly parent: string;
+  readonly name: string;
+  /** What its unnamed types are named after, like `BooksAdd`. */
+  readonly hint: string;
+  readonly input: JsonSchema | undefined;
+  readonly output: JsonSchema | undefined;
+  readonly voidResult: boolean;
+}
+
+function prepare(entry: LeafEntry, readNames: readonly string[]): PreparedLeaf {
   const node = entry.leaf as Leaf<never, unknown, unknown>;
   const names = entry.names.map(fieldName);
   const leafName = names.at(-1) ?? "root";
   const kind = kindOf(node, leafName, readNames);
-  const hint = pascal(names.length === 0 ? ["root"] : names);
   const inQuery = kind === "query";
   const parent = !inQuery
     ? (kind === "mutation" ? "Mutation" : "Subscription")
     : names.length <= 1
     ? "Query"
     : namespaceType(names.slice(0, -1));
-  const name = inQuery ? leafName : camel(names.length === 0 ? ["root"] : names);
+  const outputSchema = node.meta?.output;
+  // A void output is `Boolean`, whatever JSON Schema its library gives it (or none).
+  const voidResult = outputSchema !== undefined && isVoidSchema(outputSchema);
+  return {
+    entry,
+    node,
+    kind,
+    parent,
+    name: inQuery ? leafName : camel(names.length === 0 ? ["root"] : names),
+    hint: pascal(names.length === 0 ? ["root"] : names),
+    input: sideSchema(node, "input", entry.label),
+    output: voidResult ? undefined : sideSchema(node, "output", entry.label),
+    voidResult,
+  };
+}
+
+function leafField(leaf: PreparedLeaf, types: GraphQLTypeRegistry): GraphQLLeafField {
+  const { entry, node, kind, parent, name, hint, voidResult } = leaf;
+  const { steps, captures } = entry;
   // A leaf without an input schema takes nothing but its captures.
-  const args = argumentsOf(sideSchema(node, "input", label), {
-    name: `${hint}Input`,
-    registry: types,
-  });
+  const args = argumentsOf(leaf.input, { name: `${hint}Input`, registry: types });
   const withCaptures = [...args];
   for (const capture of captures) {
     const index = withCaptures.findIndex((arg) => arg.name === capture);
@@ -287,9 +320,7 @@ function leafField(
       withCaptures[index] = { ...withCaptures[index], type: `${withCaptures[index].type}!` };
     }
   }
-  const outputSchema = node.meta?.output;
-  const voidResult = outputSchema !== undefined && isVoidSchema(outputSchema);
-  const resultType = voidResult ? "Boolean!" : toGraphQLType(sideSchema(node, "output", label), {
+  const resultType = voidResult ? "Boolean!" : toGraphQLType(leaf.output, {
     direction: "output",
     name: `${hint}Result`,
     registry: types,

@@ -9,16 +9,18 @@
  * The mapping:
  *
  * - `type: "object"` with properties: an object type (output) or an input
- *   object type (input). Its name is the `title` (PascalCase), else the `$defs`
- *   key it was reached by, else the name hint. Input object type names always
+ *   object type (input). Its name is the schema's own (its id, the `$defs` key
+ *   it was reached by or `$id`, else its `title`, in PascalCase), else one
+ *   derived from its nearest named holder (`kind` in `Message` is
+ *   `MessageKind`), else from the name hint. Input object type names always
  *   end in `Input`, so that the input and output forms of one title never
  *   collide, whatever the order of conversion. Field names that are no GraphQL
  *   name become the camelCase of their letter-and-digit runs (`_`-prefixed when
  *   that still is no name; numbered on a clash) and keep the JSON key in `key`.
  *   A property is non-null when it is `required` and does not allow null.
  *   Objects without properties (records, `{}`) are `JSON`.
- * - A `string` enum whose values are all GraphQL names: an enum type (named by
- *   title or hint); other string enums and string `const`s are `String`.
+ * - A `string` enum whose values are all GraphQL names: an enum type (named as
+ *   objects are); other string enums and string `const`s are `String`.
  * - `array`: a list, its items non-null unless they allow null; tuples
  *   (`prefixItems`) are `JSON`.
  * - `integer`: `Int`, or `Float` when `minimum`/`maximum` go beyond 32 bits
@@ -83,8 +85,9 @@ import {
   sameJson,
   SCALAR_DEFINITIONS,
 } from "./_definitions.ts";
-import { interpret, newInterpretation } from "./_interpret.ts";
+import { interpret, newInterpretation, type Use } from "./_interpret.ts";
 import { emit, newEmission } from "./_emit.ts";
+import { planNames } from "./_naming.ts";
 import { definitionNode } from "./_print.ts";
 
 export { DATE_TIME_SCALAR, FILE_SCALAR, JSON_SCALAR } from "./_definitions.ts";
@@ -121,6 +124,7 @@ export class GraphQLTypeRegistry {
       definitions: [],
       byName: new Map(),
       byKey: new Map(),
+      planned: new Map(),
       unions: new Map(),
     });
   }
@@ -258,8 +262,8 @@ export function toGraphQLType(schema: JsonSchema | undefined, options: {
   required?: boolean;
 }): string {
   const state = stateOf(options.registry);
-  const hint = typeName(options.name) || "Type";
-  const use = interpret(schema, newInterpretation(schema, options.direction, hint), hint);
+  const use = interpretRoot(schema, options.direction, options.name);
+  planNames(state, use, options.direction);
   const named = emit(use.shape, newEmission(state, options.direction));
   return use.nullable || options.required === false ? named : `${named}!`;
 }
@@ -292,9 +296,9 @@ export function argumentsOf(schema: JsonSchema | undefined, options: {
 }): ArgumentDefinition[] {
   if (schema === undefined) return [];
   const state = stateOf(options.registry);
-  const hint = typeName(options.name) || "Type";
-  const use = interpret(schema, newInterpretation(schema, "input", hint), hint);
+  const use = interpretRoot(schema, "input", options.name);
   if (use.shape.kind !== "object") return [];
+  planNames(state, use, "input", true);
   const emission = newEmission(state, "input");
   return use.shape.fields.map((field) => {
     const named = emit(field.type.shape, emission);
@@ -306,6 +310,68 @@ export function argumentsOf(schema: JsonSchema | undefined, options: {
       ...(field.default === undefined ? {} : { defaultValue: field.default }),
     };
   });
+}
+
+/** A root schema's interpretation, named after `name` where it names nothing itself. */
+function interpretRoot(
+  schema: JsonSchema | undefined,
+  direction: "input" | "output",
+  name: string,
+): Use {
+  const hint = { name: typeName(name) || "Type", depth: 0, fromOperation: true };
+  return interpret(schema, newInterpretation(schema, direction), hint);
+}
+
+/**
+ * One schema a schema build converts, as {@linkcode toGraphQLType} (`output` or
+ * `input`) or {@linkcode argumentsOf} (`arguments`) will, under the same name.
+ */
+export interface PlannedConversion {
+  /** The schema. */
+  readonly schema: JsonSchema | undefined;
+  /** How it is converted. */
+  readonly as: "input" | "output" | "arguments";
+  /** The name hint the conversion is given. */
+  readonly name: string;
+}
+
+/**
+ * Settles the names of the types these schemas need, before any of them is
+ * converted: a type without a name of its own that several of them hold is
+ * named after its nearest named holder, else its nearest operation, whatever
+ * the order of conversion. Types already named keep their names.
+ *
+ * @example
+ * ```ts
+ * import { GraphQLTypeRegistry, planTypeNames, toGraphQLType } from "./types.ts";
+ *
+ * const registry = new GraphQLTypeRegistry();
+ * const kind = { type: "string", enum: ["text", "image"] };
+ * const message = {
+ *   type: "object",
+ *   title: "Message",
+ *   properties: { kind },
+ *   required: ["kind"],
+ * };
+ * const filter = { type: "array", items: kind };
+ * planTypeNames(registry, [
+ *   { schema: filter, as: "output", name: "SearchKinds" },
+ *   { schema: message, as: "output", name: "PostResult" },
+ * ]);
+ * console.log(toGraphQLType(filter, { direction: "output", name: "SearchKinds", registry }));
+ * // "[MessageKind!]!"
+ * ```
+ */
+export function planTypeNames(
+  registry: GraphQLTypeRegistry,
+  conversions: readonly PlannedConversion[],
+): void {
+  const state = stateOf(registry);
+  for (const { schema, as, name } of conversions) {
+    if (schema === undefined) continue;
+    const direction = as === "output" ? "output" : "input";
+    planNames(state, interpretRoot(schema, direction, name), direction, as === "arguments");
+  }
 }
 
 /**

@@ -1,14 +1,21 @@
 // Named schemas for an OpenAPI document. JSON Schema from the schema libraries
 // arrives inline (titled subschemas) or in a root's `$defs` (ids and recursive
 // schemas). Both become `components.schemas` entries referenced by `$ref`,
-// deduplicated by content across operations, under stable, valid names.
+// deduplicated by content across operations, under stable, valid names: a
+// schema's own name, else (a recursive schema must be a component) the name
+// GraphQL gives its type, by the one rule of `tree/schema.ts`.
 
-import type { JsonSchema } from "../../tree/schema.ts";
+import {
+  type DerivedName,
+  isBetterName,
+  type JsonSchema,
+  nameBelow,
+  ownSchemaName,
+} from "../../tree/schema.ts";
 import { isPlainObject, setOwn } from "../../tree/plain_data.ts";
 
 const COMPONENT_PREFIX = "#/components/schemas/";
 const DEFS_PREFIX = "#/$defs/";
-const GENERATED_DEF = /^__schema\d+$/;
 
 /** Keywords whose value is one schema. */
 const SCHEMA_KEYWORDS = [
@@ -61,15 +68,71 @@ function componentName(text: string): string | undefined {
   return name === "" ? undefined : name;
 }
 
-function preferredName(schema: JsonSchema): string | undefined {
-  for (const key of ["$id", "title"] as const) {
-    const value = schema[key];
-    if (typeof value === "string") {
-      const name = componentName(value);
-      if (name !== undefined) return name;
+/** A schema's own name (the rule every projection shares), as a component key. */
+function preferredName(schema: JsonSchema, defKey?: string): string | undefined {
+  const own = ownSchemaName(schema, defKey);
+  return own === undefined ? undefined : componentName(own);
+}
+
+/**
+ * Names for the `$defs` without a name of their own (a recursive schema zod
+ * files as `__schema0`), as GraphQL names their types: from the nearest named
+ * holder and the path below it, else from the operation (`owner`).
+ */
+function derivedDefNames(
+  root: JsonSchema,
+  defs: Record<string, JsonSchema>,
+  owner: string,
+): Map<string, string> {
+  const found = new Map<string, DerivedName>();
+  const entered = new Set<string>();
+  const walk = (schema: JsonSchema, here: DerivedName): void => {
+    const ref = schema.$ref;
+    if (typeof ref === "string" && ref.startsWith(DEFS_PREFIX)) {
+      const key = decodeURIComponent(ref.slice(DEFS_PREFIX.length));
+      const def = defs[key];
+      if (!Object.hasOwn(defs, key) || !isPlainObject(def)) return;
+      if (preferredName(def, key) === undefined) {
+        const current = found.get(key);
+        if (current === undefined || isBetterName(here, current)) found.set(key, here);
+      }
+      if (!entered.has(key)) {
+        entered.add(key);
+        walk(def, here);
+      }
+      return;
     }
+    const own = preferredName(schema);
+    // Properties add their name; lists and wrappers are no types of their own.
+    const through = own === undefined ? here : nameBelow(own, here, "");
+    for (const key of SCHEMA_MAP_KEYWORDS) {
+      const map = schema[key];
+      if (!isPlainObject(map)) continue;
+      for (const name of Object.keys(map)) {
+        const sub = map[name];
+        if (isPlainObject(sub)) walk(sub, nameBelow(own, here, componentName(name) ?? ""));
+      }
+    }
+    for (const key of SCHEMA_LIST_KEYWORDS) {
+      const list = schema[key];
+      if (!Array.isArray(list)) continue;
+      const members = list.filter((item) => isPlainObject(item) && item.type !== "null");
+      members.forEach((member, index) =>
+        walk(member, members.length === 1 ? through : nameBelow(own, here, String(index + 1)))
+      );
+    }
+    for (const key of SCHEMA_KEYWORDS) {
+      const sub = schema[key];
+      if (isPlainObject(sub)) walk(sub, through);
+    }
+  };
+  walk(root, { name: owner, depth: 0, fromOperation: true });
+  const names = new Map<string, string>();
+  for (const [key, derived] of found) {
+    const name = componentName(derived.name);
+    if (name !== undefined) names.set(key, name);
   }
-  return undefined;
+  return names;
 }
 
 /** Canonical text of a schema: keys sorted, so equal content compares equal. */
@@ -138,7 +201,7 @@ export class ComponentRegistry {
       string,
       JsonSchema
     >;
-    const defNames = this.#placeDefs(defs, naming);
+    const defNames = this.#placeDefs(defs, derivedDefNames(root, defs, naming.owner), naming);
     const rewrite = (schema: JsonSchema): JsonSchema => this.#extract(schema, defNames, naming);
     const inlined = mapSubschemas(rewriteRef(root, defNames), rewrite);
     return named ? this.#named(inlined, naming) : inlined;
@@ -165,13 +228,16 @@ export class ComponentRegistry {
    * recursive references can point at them; a name whose content differs from
    * an existing component moves on to the next free one and all are redone.
    */
-  #placeDefs(defs: Record<string, JsonSchema>, naming: Naming): Map<string, string> {
+  #placeDefs(
+    defs: Record<string, JsonSchema>,
+    derived: ReadonlyMap<string, string>,
+    naming: Naming,
+  ): Map<string, string> {
     const keys = Object.keys(defs);
     const names = new Map<string, string>();
     keys.forEach((key, index) => {
-      const preferred = GENERATED_DEF.test(key)
-        ? preferredName(defs[key]) ?? `${naming.owner}Def${index + 1}`
-        : componentName(key) ?? `${naming.owner}Def${index + 1}`;
+      const preferred = preferredName(defs[key], key) ?? derived.get(key) ??
+        `${naming.owner}Def${index + 1}`;
       names.set(key, preferred);
     });
     for (let attempt = 0; attempt <= keys.length; attempt++) {

@@ -130,7 +130,7 @@ Deno.test("a leaf without an input schema has no arguments: in the SDL, the mani
   const [operation] = toGraphQLClientManifest(tree).operations;
   assert.deepEqual([operation.query, operation.args], ["query Me { me }", []]);
   const source = generateGraphQLClient(tree);
-  assert.match(source, /"me": \(\): Promise<MeResult> =>/);
+  assert.match(source, /"me": \(\): GraphQLCall<MeResult> =>/);
   assert.doesNotMatch(source, /MeVariables/);
 
   const dir = await Deno.makeTempDir({ prefix: "ramify-generated-" });
