@@ -149,6 +149,7 @@ export function bookstore(store: BookStore = new BookStore(), opts: BookstoreOpt
         await events.publish("books.added", book).catch(() => {});
         return reply(book, { headers: { location: `/books/${encodeURIComponent(book.id)}` } });
       }, {
+        tags: { destructive: false },
         input: BookFields,
         output: Book,
         http: { status: 201, headers: { location: { description: "Where the new book is" } } },
@@ -173,8 +174,10 @@ export function bookstore(store: BookStore = new BookStore(), opts: BookstoreOpt
             output: Book,
             description: "Reads one book",
           }),
-          replace: op(({ bookId, ...fields }) => store.replace(bookId, fields), {
-            tags: { idempotent: true },
+          // Overwrites the book: idempotent and destructive, and pinned to PUT
+          // (those two tags alone would make it DELETE).
+          replace: op(({ bookId, ...fields }) => store.replace(bookId, fields), http.put, {
+            tags: { idempotent: true, destructive: true },
             input: BookFields.extend({ bookId: z.string() }),
             output: Book,
             description: "Replaces one book",
@@ -192,11 +195,11 @@ export function bookstore(store: BookStore = new BookStore(), opts: BookstoreOpt
                 }
                 return { bookId: store.read(bookId).id, started: true };
               },
-              { input: byId, description: "Starts a checkout" },
+              { tags: { destructive: false }, input: byId, description: "Starts a checkout" },
               mutation,
             ),
             reserve: op(({ bookId }) => store.reserve(bookId), {
-              tags: { idempotent: true },
+              tags: { idempotent: true, destructive: false },
               input: byId,
               description: "Reserves a copy; reserving twice is the same as once",
             }, mutation),
@@ -233,7 +236,10 @@ const SERVER_INFO = {
 };
 
 const HANDLER_OPTIONS = {
-  rest: { document: { title: "Bookstore", version: "1.0.0" } },
+  rest: {
+    // A license, which Redocly's recommended rules ask of a document (`info-license`).
+    document: { title: "Bookstore", version: "1.0.0", license: { name: "MIT", identifier: "MIT" } },
+  },
   mcp: SERVER_INFO,
   docs: { title: "Bookstore" },
 } as const;
@@ -284,9 +290,9 @@ if (import.meta.main) {
   } else {
     // With REDIS_URL, `books.added` reaches the subscribers of every process.
     const redis = Deno.env.get("REDIS_URL");
-    const events = redis === undefined
-      ? undefined
-      : createPubSub<{ "books.added": Book }>({ bus: await redisBus({ url: redis }) });
+    const events = redis === undefined ? undefined : createPubSub<{ "books.added": Book }>({
+      bus: await redisBus({ url: redis, app: "bookstore" }),
+    });
     await serveBookstore(Number(Deno.env.get("PORT") ?? 8000), store, token, false, events);
     if (redis !== undefined) console.log(`Events through Redis at ${redis}`);
   }

@@ -40,7 +40,9 @@ export const routes: ClientManifest = {
       ],
       "method": "POST",
       "path": "/books/add",
-      "tags": {},
+      "tags": {
+        "destructive": false,
+      },
       "stream": false,
       "dates": [],
       "errors": [],
@@ -111,6 +113,7 @@ export const routes: ClientManifest = {
       "path": "/books/{bookId}",
       "tags": {
         "idempotent": true,
+        "destructive": true,
       },
       "stream": false,
       "dates": [],
@@ -162,7 +165,9 @@ export const routes: ClientManifest = {
       ],
       "method": "POST",
       "path": "/books/{bookId}/checkout/start",
-      "tags": {},
+      "tags": {
+        "destructive": false,
+      },
       "stream": false,
       "dates": [],
       "errors": [],
@@ -190,6 +195,7 @@ export const routes: ClientManifest = {
       "path": "/books/{bookId}/checkout/reserve",
       "tags": {
         "idempotent": true,
+        "destructive": false,
       },
       "stream": false,
       "dates": [],

@@ -3,6 +3,10 @@
  * `redis` package: an optional peer of the npm package), so that what one
  * server process publishes reaches subscribers in every process.
  *
+ * - Channels are namespaced per app: a topic is the channel
+ *   `ramify:<app>:<topic>`, so that two apps sharing a Redis never hear each
+ *   other. Every process of one app names the same `app`; `prefix` replaces
+ *   the whole namespace.
  * - Two connections: one publishes, one subscribes (a subscribing Redis
  *   connection can do nothing else).
  * - After Redis restarts, node-redis reconnects (with back-off) and subscribes
@@ -18,8 +22,9 @@
  * import { createPubSub } from "@ramify/api/pubsub";
  * import { redisBus } from "@ramify/api/pubsub/redis";
  *
+ * // Channels: ramify:bookstore:books.added
  * const pubsub = createPubSub<{ "books.added": { id: string } }>({
- *   bus: await redisBus({ url: "redis://127.0.0.1:6379" }),
+ *   bus: await redisBus({ url: "redis://127.0.0.1:6379", app: "bookstore" }),
  * });
  * ```
  *
@@ -29,22 +34,71 @@
 import type { PubSubBus } from "./bus.ts";
 
 /**
- * Options of {@linkcode redisBus}.
+ * Options of {@linkcode redisBus}: the connection, and the app's namespace,
+ * by name (`app`) or written out (`prefix`).
  *
  * @example
  * ```ts
  * import type { RedisBusOptions } from "@ramify/api/pubsub/redis";
  *
- * const opts: RedisBusOptions = { url: "redis://127.0.0.1:6379", prefix: "bookstore:" };
+ * const named: RedisBusOptions = { url: "redis://127.0.0.1:6379", app: "bookstore" };
+ * const raw: RedisBusOptions = { url: "redis://127.0.0.1:6379", prefix: "" };
  * ```
  */
-export interface RedisBusOptions {
+export type RedisBusOptions = RedisConnectionOptions & (RedisAppName | RedisPrefix);
+
+/**
+ * The connection of a {@linkcode redisBus}.
+ *
+ * @example
+ * ```ts
+ * import type { RedisConnectionOptions } from "@ramify/api/pubsub/redis";
+ *
+ * const connection: RedisConnectionOptions = { url: "redis://cache.internal:6379" };
+ * ```
+ */
+export interface RedisConnectionOptions {
   /** The server, as `redis://host:port`. Default `redis://127.0.0.1:6379`. */
   readonly url?: string;
-  /** Put before every topic as its Redis channel, so that apps can share a server. Default none. */
-  readonly prefix?: string;
   /** Observes the connections' errors (while reconnecting, say). Default: ignored. */
   readonly onError?: (error: unknown) => void;
+}
+
+/**
+ * The app's name, which makes the channel prefix `ramify:<app>:`.
+ *
+ * @example
+ * ```ts
+ * import type { RedisAppName } from "@ramify/api/pubsub/redis";
+ *
+ * const bookstore: RedisAppName = { app: "bookstore" }; // channels ramify:bookstore:<topic>
+ * ```
+ */
+export interface RedisAppName {
+  /**
+   * The app every process of it names alike: its events travel on
+   * `ramify:<app>:<topic>`, apart from any other app's on the same Redis.
+   */
+  readonly app: string;
+  /** Not with `app`: the prefix is made from it. */
+  readonly prefix?: undefined;
+}
+
+/**
+ * A channel prefix written out, in place of the app's namespace.
+ *
+ * @example
+ * ```ts
+ * import type { RedisPrefix } from "@ramify/api/pubsub/redis";
+ *
+ * const legacy: RedisPrefix = { prefix: "bookstore:" }; // channels bookstore:<topic>
+ * ```
+ */
+export interface RedisPrefix {
+  /** Put before every topic as its Redis channel (`""`: the bare topic, as other publishers name it). */
+  readonly prefix: string;
+  /** Not with `prefix`. */
+  readonly app?: undefined;
 }
 
 /** What this bus uses of a node-redis client. */
@@ -67,13 +121,15 @@ interface RedisClient {
  * ```ts ignore
  * import { redisBus } from "@ramify/api/pubsub/redis";
  *
- * const bus = await redisBus({ url: Deno.env.get("REDIS_URL") });
+ * const bus = await redisBus({ url: Deno.env.get("REDIS_URL"), app: "bookstore" });
  * await bus.close();
  * ```
  *
+ * @throws {TypeError} when neither a non-empty `app` nor a `prefix` is given.
  * @throws {Error} when the `redis` package is not installed or Redis cannot be reached.
  */
-export async function redisBus(opts: RedisBusOptions = {}): Promise<PubSubBus> {
+export async function redisBus(opts: RedisBusOptions): Promise<PubSubBus> {
+  const prefix = prefixOf(opts);
   let createClient: (options: { url: string }) => RedisClient;
   try {
     // Named at run time: `redis` is an optional peer, typed here by what is used.
@@ -84,7 +140,6 @@ export async function redisBus(opts: RedisBusOptions = {}): Promise<PubSubBus> {
     throw new Error("ramify: redisBus needs the redis package (npm i redis)", { cause: error });
   }
   const onError = opts.onError ?? (() => {});
-  const prefix = opts.prefix ?? "";
   const publisher = createClient({ url: opts.url ?? "redis://127.0.0.1:6379" });
   publisher.on("error", onError);
   const subscriber = publisher.duplicate();
@@ -105,6 +160,19 @@ export async function redisBus(opts: RedisBusOptions = {}): Promise<PubSubBus> {
       await Promise.allSettled([end(subscriber), end(publisher)]);
     },
   };
+}
+
+/**
+ * The app's channel namespace. No default: a guessed name (the entry file, the
+ * directory) could split one app's processes apart and lose its events
+ * silently, and one shared default would let every app hear every other.
+ */
+function prefixOf(opts: RedisBusOptions | undefined): string {
+  if (typeof opts?.prefix === "string") return opts.prefix;
+  if (typeof opts?.app === "string" && opts.app !== "") return `ramify:${opts.app}:`;
+  throw new TypeError(
+    'ramify: redisBus needs the app whose events it carries, to keep them apart from other apps on the same Redis: redisBus({ url, app: "bookstore" }) (channels ramify:bookstore:<topic>), or a prefix of your own',
+  );
 }
 
 function end(client: RedisClient): Promise<unknown> {

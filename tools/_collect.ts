@@ -9,6 +9,7 @@ import { createCall, type LeafCall } from "../tree/call.ts";
 import { holdsFile, type JsonSchema, toJsonSchema } from "../tree/schema.ts";
 import { tagsOf } from "../tree/tags.ts";
 import { joinPath, TOOL_NAME } from "./_names.ts";
+import { warnUnhinted } from "./_hints.ts";
 
 /**
  * MCP's hints about a tool, from the leaf's own tags (implications applied).
@@ -60,8 +61,16 @@ const HINTS = [
   ["openWorld", "openWorldHint"],
 ] as const;
 
-/** Every tool of the tree, in tree order; a name given twice is an error naming both leaves. */
-export function collectTools(root: Node, caller: string): ToolEntry[] {
+/**
+ * Every tool of the tree, in tree order; a name given twice is an error naming
+ * both leaves. Warns about the tools without a readOnly or destructive hint
+ * unless `warnMissingHints` is false.
+ */
+export function collectTools(
+  root: Node,
+  caller: string,
+  warnMissingHints: boolean | undefined,
+): ToolEntry[] {
   const tools: ToolEntry[] = [];
   const byName = new Map<string, string>();
   for (const entry of leavesOf(root)) {
@@ -82,6 +91,7 @@ export function collectTools(root: Node, caller: string): ToolEntry[] {
     byName.set(name, placeOf(entry));
     tools.push(tool);
   }
+  if (warnMissingHints !== false) warnUnhinted(tools.map((tool) => tool.descriptor), caller);
   return tools;
 }
 

@@ -14,7 +14,9 @@
  *   standard implications (`readOnly` implies `idempotent`): `readOnlyHint`,
  *   `idempotentHint`, `destructiveHint`, `openWorldHint`. A tag authored
  *   `false` is written `false`, since MCP assumes destructive and open-world
- *   when a hint is missing; a tag not authored is left out.
+ *   when a hint is missing; a tag not authored is left out. A leaf that says
+ *   neither `readOnly: true` nor `destructive` is named in a warning, once
+ *   (`warnMissingHints: false` silences it).
  * - `meta.tools: false` keeps a leaf off; `meta.tools.title` and
  *   `.description` override the derived title and `meta.description`. A leaf
  *   whose input takes files (`z.file()`) is left off: tool arguments are JSON.
@@ -49,7 +51,29 @@ import { collectTools, type ToolDescriptor } from "./_collect.ts";
 export type { ToolAnnotations, ToolDescriptor } from "./_collect.ts";
 
 /**
- * The tool descriptors of a tree, in tree order.
+ * Options of {@linkcode toTools}, and of the MCP server.
+ *
+ * @example
+ * ```ts
+ * import type { ToolsOptions } from "@ramify/api/tools";
+ *
+ * const quiet: ToolsOptions = { warnMissingHints: false };
+ * ```
+ */
+export interface ToolsOptions {
+  /**
+   * Warn (`console.warn`, once per tool list or server built) naming the
+   * tools whose leaf says neither `readOnly: true` nor `destructive`: MCP
+   * clients take a missing `destructiveHint` as destructive. `false` silences
+   * it. Default `true`.
+   */
+  readonly warnMissingHints?: boolean;
+}
+
+/**
+ * The tool descriptors of a tree, in tree order. Warns once about the tools
+ * MCP clients will take as destructive unasked (see
+ * {@linkcode ToolsOptions.warnMissingHints}).
  *
  * @throws {Error} when two leaves get one name, a name breaks MCP's rule, or
  * a schema has no JSON Schema form (each naming the leaf)
@@ -59,10 +83,12 @@ export type { ToolAnnotations, ToolDescriptor } from "./_collect.ts";
  * import { api, op } from "@ramify/api/tree";
  * import { toTools } from "@ramify/api/tools";
  *
- * const [ping] = toTools(api({ ping: op(() => "pong", { description: "Answers pong" }) }));
+ * const [ping] = toTools(
+ *   api({ ping: op(() => "pong", { description: "Answers pong", tags: { readOnly: true } }) }),
+ * );
  * console.log(ping.description); // "Answers pong"
  * ```
  */
-export function toTools(tree: Node): ToolDescriptor[] {
-  return collectTools(tree, "toTools").map((entry) => entry.descriptor);
+export function toTools(tree: Node, opts: ToolsOptions = {}): ToolDescriptor[] {
+  return collectTools(tree, "toTools", opts.warnMissingHints).map((entry) => entry.descriptor);
 }

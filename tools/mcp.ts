@@ -20,7 +20,8 @@
  * import { api, op } from "@ramify/api/tree";
  * import { createMcpHandler } from "@ramify/api/tools";
  *
- * const mcp = createMcpHandler(api({ ping: op(() => "pong") }), { name: "pinger" });
+ * const tree = api({ ping: op(() => "pong", { tags: { readOnly: true } }) });
+ * const mcp = createMcpHandler(tree, { name: "pinger" });
  * const serve = (request: Request) =>
  *   new URL(request.url).pathname === "/mcp" ? mcp(request) : new Response(null, { status: 404 });
  * ```
@@ -38,6 +39,7 @@ import type {
 import type { Node } from "../tree/node.ts";
 import type { ContextFunction, ContextSource } from "../tree/context.ts";
 import { collectTools, type ToolEntry } from "./_collect.ts";
+import type { ToolsOptions } from "./describe.ts";
 import { runTool } from "./_result.ts";
 import { type LegacySessions, legacySessions } from "./_sessions.ts";
 import { type RateLimit, rateLimited, retryAfter } from "../http/web/rate_limit.ts";
@@ -57,7 +59,7 @@ import { type RateLimit, rateLimited, retryAfter } from "../http/web/rate_limit.
  * };
  * ```
  */
-export interface McpOptions {
+export interface McpOptions extends ToolsOptions {
   /** The server's name in the handshake. Default `"ramify"`. */
   readonly name?: string;
   /** The server's version in the handshake. Default `"0.0.0"`. */
@@ -173,7 +175,7 @@ function loadSdk(): Promise<Sdk> {
  * ```
  */
 export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpFetchHandler {
-  const tools = collectTools(tree, "createMcpHandler");
+  const tools = collectTools(tree, "createMcpHandler", opts.warnMissingHints);
   const origins = opts.allowedOrigins;
   const hosts = opts.allowedHosts;
   let served: { modern: McpHttpHandler; legacy: LegacySessions } | undefined;
@@ -229,14 +231,16 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
  * import { api, op } from "@ramify/api/tree";
  * import { serveMcpStdio } from "@ramify/api/tools";
  *
- * await serveMcpStdio(api({ ping: op(() => "pong") }), { name: "pinger" });
+ * await serveMcpStdio(api({ ping: op(() => "pong", { tags: { readOnly: true } }) }), {
+ *   name: "pinger",
+ * });
  * ```
  */
 export async function serveMcpStdio(
   tree: Node,
   opts: McpOptions = {},
 ): Promise<{ close(): Promise<void> }> {
-  const tools = collectTools(tree, "serveMcpStdio");
+  const tools = collectTools(tree, "serveMcpStdio", opts.warnMissingHints);
   const loaded = await loadSdk();
   const { serveStdio } = await import("@modelcontextprotocol/server/stdio");
   return serveStdio(() => serverOf(loaded, tools, opts));

@@ -17,6 +17,6 @@
  * @module
  */
 export { toTools } from "./describe.ts";
-export type { ToolAnnotations, ToolDescriptor } from "./describe.ts";
+export type { ToolAnnotations, ToolDescriptor, ToolsOptions } from "./describe.ts";
 export { createMcpHandler, serveMcpStdio } from "./mcp.ts";
 export type { McpFetchHandler, McpHandlerOptions, McpOptions } from "./mcp.ts";

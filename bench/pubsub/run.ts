@@ -25,7 +25,7 @@ const redis = new Deno.Command("redis-server", {
 }).spawn();
 await new Promise((resolve) => setTimeout(resolve, 500));
 const url = `redis://127.0.0.1:${port}`;
-const publisher = createPubSub<{ bench: number }>({ bus: await redisBus({ url }) });
+const publisher = createPubSub<{ bench: number }>({ bus: await redisBus({ url, app: "bench" }) });
 
 async function lines(child: Deno.ChildProcess, onLine: (line: string) => void) {
   for await (const text of child.stdout.pipeThrough(new TextDecoderStream())) {

@@ -9,7 +9,7 @@ const [url, countText, eventsText] = Deno.args;
 const count = Number(countText);
 const events = Number(eventsText);
 const pubsub = createPubSub<{ bench: number }>({
-  bus: await redisBus({ url }),
+  bus: await redisBus({ url, app: "bench" }),
   bufferSize: events,
 });
 let first = 0;

@@ -45,6 +45,10 @@ export interface OpenApiOperation {
 
 const PROBLEM_REF = { $ref: "#/components/schemas/Problem" } as const;
 const VALIDATION_REF = { $ref: "#/components/schemas/ValidationProblem" } as const;
+/** The status that says there is no body. */
+const NO_CONTENT = 204;
+/** How a declared success status reads. */
+const STATUS_WORDS: Readonly<Record<string, string>> = { "201": "Created", "202": "Accepted" };
 /** Verbs whose input travels in the query, as `createFetch` reads it. */
 const QUERY_VERBS: ReadonlySet<string> = new Set(["GET", "HEAD", "DELETE", "OPTIONS"]);
 
@@ -198,6 +202,7 @@ function responsesOf(
   hint: string,
 ): Record<string, unknown> {
   const outputSchema = operation.node.meta?.output;
+  const declared = operation.node.meta?.http?.status;
   const raw = jsonSchemaOf(operation, "output", outputSchema);
   const output = raw === undefined
     ? undefined
@@ -214,15 +219,23 @@ function responsesOf(
         },
       },
     };
-  } else if (outputSchema !== undefined && isVoidSchema(outputSchema)) {
-    responses["204"] = { description: "Done; no content" };
-  } else {
-    const status = String(operation.node.meta?.http?.status ?? 200);
+  } else if (
+    (outputSchema !== undefined && isVoidSchema(outputSchema)) || declared === NO_CONTENT
+  ) {
+    // Known to return nothing: the one status the server answers, with no body.
+    const status = String(declared ?? NO_CONTENT);
     responses[status] = {
-      description: status === "201" ? "Created" : status === "202" ? "Accepted" : "The result",
+      description: `${STATUS_WORDS[status] ?? "Done"}; no content`,
+      ...headersOf(operation.node.meta?.http?.headers),
+    };
+  } else {
+    const status = String(declared ?? 200);
+    responses[status] = {
+      description: STATUS_WORDS[status] ?? "The result",
       ...headersOf(operation.node.meta?.http?.headers),
       content: { "application/json": { schema: output ?? {} } },
     };
+    // Without an output schema the handler may return a value or nothing.
     if (outputSchema === undefined && status === "200") {
       responses["204"] = { description: "Done; no content (the handler returned nothing)" };
     }

@@ -61,7 +61,11 @@ export interface OpenApiOptions {
   readonly termsOfService?: string;
   /** `info.contact`. */
   readonly contact?: { readonly name?: string; readonly url?: string; readonly email?: string };
-  /** `info.license`. */
+  /**
+   * `info.license`, by SPDX `identifier` or `url`. Default none: the API's
+   * license is its author's to say (linters such as Redocly's `info-license`
+   * warn while it is missing).
+   */
   readonly license?: { readonly name: string; readonly identifier?: string; readonly url?: string };
   /** `servers`. Default: one server at `/`. */
   readonly servers?: readonly { readonly url: string; readonly description?: string }[];

@@ -21,7 +21,7 @@ import type { FetchHandler, RouterOptions } from "./router.ts";
 import { type OpenApiOptions, toOpenApiFromRoute } from "../openapi/openapi.ts";
 import { toRouter } from "./matchers/mod.ts";
 import { type HttpOperation, type HttpRoute, listOperations } from "../route/route.ts";
-import { toJsonSchema } from "../../tree/schema.ts";
+import { isVoidSchema, toJsonSchema } from "../../tree/schema.ts";
 import { api, op } from "../../tree/construct.ts";
 import { labelOf } from "../../tree/leaves.ts";
 import { http } from "../verbs.ts";
@@ -123,7 +123,8 @@ export function createFetch(tree: Node, opts: CreateFetchOptions = {}): FetchHan
 function checkDescribable(operation: HttpOperation): void {
   for (const side of ["input", "output"] as const) {
     const schema = operation.node.meta?.[side];
-    if (schema === undefined) continue;
+    // A void output has no JSON Schema: the document says "no content" instead.
+    if (schema === undefined || (side === "output" && isVoidSchema(schema))) continue;
     try {
       toJsonSchema(schema, side);
     } catch (error) {

@@ -23,7 +23,7 @@
  * @module
  */
 
-import { inputJsonSchema } from "../../tree/schema.ts";
+import { inputJsonSchema, isVoidSchema } from "../../tree/schema.ts";
 import type { HandlerContext, HttpVerb } from "../../tree/node.ts";
 import { createCall, type LeafCall } from "../../tree/call.ts";
 import { isAsyncIterable, setOwn } from "../../tree/plain_data.ts";
@@ -404,7 +404,11 @@ function compile(operation: HttpOperation, captures: readonly string[]): Compile
   };
 }
 
-/** The declared success status, checked when the router is built. */
+/**
+ * The declared success status, checked when the router is built. A result of
+ * nothing answers it without a body, or 204 where none is declared (see
+ * `valueResponse`), as the document says.
+ */
 function successStatus(operation: HttpOperation): number {
   const status = operation.node.meta?.http?.status;
   if (status === undefined) return 200;
@@ -413,6 +417,12 @@ function successStatus(operation: HttpOperation): number {
       `${operation.method} ${operation.path}: meta.http.status must be an integer from 200 to 299, got ${
         String(status)
       }`,
+    );
+  }
+  const output = operation.node.meta?.output;
+  if (status === 204 && output !== undefined && !isVoidSchema(output)) {
+    throw new TypeError(
+      `${operation.method} ${operation.path}: meta.http.status 204 sends no content, but the output schema holds a value; declare another status or output: z.void()`,
     );
   }
   return status;

@@ -43,27 +43,31 @@ Deno.test({
   ignore,
   async fn() {
     await withRedis(async (redis) => {
-      const a = createPubSub<{ news: { n: number } }>({ bus: await redisBus({ url: redis.url }) });
-      const b = createPubSub<{ news: { n: number } }>({ bus: await redisBus({ url: redis.url }) });
+      const bus = () => redisBus({ url: redis.url, app: "test" });
+      const a = createPubSub<{ news: { n: number } }>({ bus: await bus() });
+      const b = createPubSub<{ news: { n: number } }>({ bus: await bus() });
       try {
         const first = b.subscribe("news");
         const second = b.subscribe("news");
         await until(
           "B's subscription on Redis",
-          async () => await subscribersOf(redis, "news") === 1,
+          async () => await subscribersOf(redis, "ramify:test:news") === 1,
         );
         await a.publish("news", { n: 1 });
         assert.deepEqual((await first.next()).value, { n: 1 });
         assert.deepEqual((await second.next()).value, { n: 1 });
         assert.equal(
-          await subscribersOf(redis, "news"),
+          await subscribersOf(redis, "ramify:test:news"),
           1,
           "one Redis subscription for the process",
         );
 
         await redis.restart();
         // At most once: what is published while B is cut off is lost; B subscribes again by itself.
-        await until("B back on Redis", async () => await subscribersOf(redis, "news") === 1);
+        await until(
+          "B back on Redis",
+          async () => await subscribersOf(redis, "ramify:test:news") === 1,
+        );
         const got = await until("a message after the restart", async () => {
           await a.publish("news", { n: 2 }).catch(() => {});
           const next = await Promise.race([
@@ -75,11 +79,15 @@ Deno.test({
         assert.deepEqual(got, { n: 2 });
 
         await first.return!();
-        assert.equal(await subscribersOf(redis, "news"), 1, "one local subscriber is left");
+        assert.equal(
+          await subscribersOf(redis, "ramify:test:news"),
+          1,
+          "one local subscriber is left",
+        );
         await second.return!();
         await until(
           "the Redis subscription released",
-          async () => await subscribersOf(redis, "news") === 0,
+          async () => await subscribersOf(redis, "ramify:test:news") === 0,
         );
       } finally {
         await a.close();
@@ -87,6 +95,59 @@ Deno.test({
       }
     });
   },
+});
+
+Deno.test({
+  name:
+    "redisBus: channels carry the app's prefix by default, so two apps on one Redis do not cross-talk",
+  ignore,
+  async fn() {
+    await withRedis(async (redis) => {
+      type Topics = { "message.posted": { from: string } };
+      const alpha = createPubSub<Topics>({ bus: await redisBus({ url: redis.url, app: "alpha" }) });
+      const alphaElsewhere = createPubSub<Topics>({
+        bus: await redisBus({ url: redis.url, app: "alpha" }),
+      });
+      const beta = createPubSub<Topics>({ bus: await redisBus({ url: redis.url, app: "beta" }) });
+      const own = createPubSub<Topics>({ bus: await redisBus({ url: redis.url, prefix: "own/" }) });
+      try {
+        const toAlpha = alphaElsewhere.subscribe("message.posted");
+        const toBeta = beta.subscribe("message.posted");
+        const toOwn = own.subscribe("message.posted");
+        await until(
+          "three subscriptions on Redis",
+          async () =>
+            (await redis.cli("PUBSUB", "CHANNELS")).split("\n").filter(Boolean).length === 3,
+        );
+        assert.deepEqual((await redis.cli("PUBSUB", "CHANNELS")).split("\n").sort(), [
+          "own/message.posted",
+          "ramify:alpha:message.posted",
+          "ramify:beta:message.posted",
+        ]);
+        // Redis runs one command at a time: had beta heard alpha, alpha's message would come first.
+        await alpha.publish("message.posted", { from: "alpha" });
+        await beta.publish("message.posted", { from: "beta" });
+        await own.publish("message.posted", { from: "own" });
+        assert.deepEqual((await toAlpha.next()).value, { from: "alpha" });
+        assert.deepEqual((await toBeta.next()).value, { from: "beta" });
+        assert.deepEqual((await toOwn.next()).value, { from: "own" });
+        assert.equal(await subscribersOf(redis, "message.posted"), 0, "no bare channel");
+      } finally {
+        await Promise.all([alpha.close(), alphaElsewhere.close(), beta.close(), own.close()]);
+      }
+    });
+  },
+});
+
+Deno.test("redisBus: without an app name or a prefix it refuses to start, saying what to give", async () => {
+  for (const opts of [{}, { app: "" }]) {
+    await assert.rejects(
+      // @ts-expect-error: the types ask for one of them too
+      () => redisBus(opts),
+      (error: Error) =>
+        error instanceof TypeError && error.message.includes('redisBus({ url, app: "bookstore" })'),
+    );
+  }
 });
 
 /** One example server process with its events through Redis. */
@@ -187,6 +248,11 @@ Deno.test({
           "cli",
         ]);
         await Promise.all([mcpDone, cliDone]);
+        assert.equal(
+          await subscribersOf(redis, "ramify:bookstore:books.added"),
+          1,
+          "B's one subscription, on the example's channel",
+        );
         for (const name of Object.keys(received)) {
           assert.ok(received[name].every((title) => title.startsWith("Probe")), name);
         }
@@ -204,7 +270,7 @@ Deno.test({
         ]);
         await until(
           "no subscription left on Redis",
-          async () => await subscribersOf(redis, "books.added") === 0,
+          async () => await subscribersOf(redis, "ramify:bookstore:books.added") === 0,
         );
       } finally {
         await mcp.close().catch(() => {});

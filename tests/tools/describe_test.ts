@@ -7,8 +7,12 @@ import { api, op } from "@ramify/api/tree";
 import { http } from "@ramify/api/http/verbs";
 import { toTools } from "@ramify/api/tools";
 
+// These trees carry the tags each case needs, no more: the warning about
+// missing hints has its own test (hints_test.ts).
+const quietTools = (tree: Parameters<typeof toTools>[0]) =>
+  toTools(tree, { warnMissingHints: false });
 const byName = (tree: Parameters<typeof toTools>[0]) =>
-  Object.fromEntries(toTools(tree).map((tool) => [tool.name, tool]));
+  Object.fromEntries(quietTools(tree).map((tool) => [tool.name, tool]));
 
 Deno.test("toTools: every row of the spec's tag table is an annotation", () => {
   const tools = byName(api({
@@ -26,7 +30,7 @@ Deno.test("toTools: every row of the spec's tag table is an annotation", () => {
 });
 
 Deno.test("toTools: a tag authored false is written false; custom tags are not hints", () => {
-  const [tool] = toTools(api({
+  const [tool] = quietTools(api({
     save: op(() => 1, {
       tags: {
         readOnly: false,
@@ -46,7 +50,7 @@ Deno.test("toTools: a tag authored false is written false; custom tags are not h
 });
 
 Deno.test("toTools: tags on a branch never reach its leaves", () => {
-  const [tool] = toTools(api({
+  const [tool] = quietTools(api({
     admin: api({ drop: op(() => 1) }, { meta: { tags: { destructive: true, readOnly: false } } }),
   }));
   assert.equal(tool.name, "admin.drop");
@@ -60,7 +64,7 @@ Deno.test("toTools: names are the tree's child names, never the HTTP route or ve
       add: op(() => 1, http.put),
     }),
   });
-  assert.deepEqual(toTools(tree).map((tool) => tool.name), ["books.list", "books.add"]);
+  assert.deepEqual(quietTools(tree).map((tool) => tool.name), ["books.list", "books.add"]);
 });
 
 Deno.test("toTools: a fallback's capture is a required string argument, not a name", () => {
@@ -125,7 +129,7 @@ Deno.test("toTools: schemas are JSON Schema; no input schema takes no arguments;
 });
 
 Deno.test("toTools: titles read the path; meta.tools overrides name, title and description, or opts out", () => {
-  const tools = toTools(api({
+  const tools = quietTools(api({
     books: api({
       byAuthor: op(() => [], { description: "By author" }),
       search: op(() => [], {
@@ -141,7 +145,7 @@ Deno.test("toTools: titles read the path; meta.tools overrides name, title and d
 });
 
 Deno.test("toTools: names are escaped injectively and stay within MCP's rule", () => {
-  const tools = toTools(api({
+  const tools = quietTools(api({
     "a.b": op(() => 1),
     a: api({ b: op(() => 2) }),
     "list:all": op(() => 3),
@@ -167,7 +171,7 @@ Deno.test("toTools: names are escaped injectively and stay within MCP's rule", (
 Deno.test("toTools: two leaves with one name, or a name past MCP's rule, fail naming the leaves", () => {
   assert.throws(
     () =>
-      toTools(api({
+      quietTools(api({
         items: api({ list: op(() => 1) }, {
           fallback: { name: "itemId", subtree: api({ list: op(() => 2) }) },
         }),
@@ -175,29 +179,29 @@ Deno.test("toTools: two leaves with one name, or a name past MCP's rule, fail na
     /the leaf at items\/list and the leaf at items\/\{itemId\}\/list both get the tool name "items.list"; give one another with meta.tools.name/,
   );
   assert.throws(
-    () => toTools(api({ a: op(() => 1), b: op(() => 2, { tools: { name: "a" } }) })),
+    () => quietTools(api({ a: op(() => 1), b: op(() => 2, { tools: { name: "a" } }) })),
     /the leaf at a and the leaf at b both get the tool name "a"/,
   );
   assert.throws(
-    () => toTools(api({ ["x".repeat(129)]: op(() => 1) })),
+    () => quietTools(api({ ["x".repeat(129)]: op(() => 1) })),
     /is not \[A-Za-z0-9._-\] of at most 128 characters/,
   );
   assert.throws(
-    () => toTools(api({ a: op(() => 1, { tools: { name: "has space" } }) })),
+    () => quietTools(api({ a: op(() => 1, { tools: { name: "has space" } }) })),
     /the tool name of the leaf at a, "has space", is not/,
   );
-  assert.equal(toTools(op(() => 1))[0].name, "root");
+  assert.equal(quietTools(op(() => 1))[0].name, "root");
 });
 
 Deno.test("toTools: a schema with no JSON Schema form fails naming the leaf", () => {
   assert.throws(
-    () => toTools(api({ odd: op(() => 1, { input: z.object({ n: z.bigint() }) }) })),
+    () => quietTools(api({ odd: op(() => 1, { input: z.object({ n: z.bigint() }) }) })),
     /the input schema of the leaf at odd has no JSON Schema form/,
   );
 });
 
 Deno.test("toTools: a leaf whose input takes files is no tool (arguments are JSON)", () => {
-  const tools = toTools(api({
+  const tools = quietTools(api({
     upload: op(({ file }) => file.name, { input: z.object({ file: z.file() }) }),
     uploadMany: op(({ files }) => files.length, { input: z.object({ files: z.array(z.file()) }) }),
     note: op(({ text }) => text, { input: z.object({ text: z.string() }) }),

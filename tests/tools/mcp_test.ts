@@ -105,7 +105,7 @@ async function sharedCases(
     });
     assert.deepEqual(read.annotations, { readOnlyHint: true, idempotentHint: true });
     const add = tools.find((tool) => tool.name === "books.add")!;
-    assert.deepEqual(add.annotations, { idempotentHint: false });
+    assert.deepEqual(add.annotations, { idempotentHint: false, destructiveHint: false });
     assert.equal(add.outputSchema?.type, "object");
   });
   await t.step("a value is JSON text", async () => {
@@ -276,6 +276,7 @@ Deno.test("MCP over stdio, against a spawned process", async (t) => {
   await client.connect(transport);
   try {
     assert.deepEqual(client.getServerVersion(), { name: "ramify-test", version: "1.0.0" });
+    assert.deepEqual(lines.filter((line) => line.startsWith("ramify:")), [], "no hint is missing");
     const crashes = () => lines.filter((line) => line.startsWith("crash:"));
     await sharedCases(t, { client, crashes: [], close: () => client.close() }, crashes, {
       overStdio: true,

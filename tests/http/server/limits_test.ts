@@ -144,6 +144,8 @@ Deno.test("GraphQL over HTTP and WebSocket: over the rate limit is a 429 with Re
 Deno.test("MCP: a rate limit answers 429; a tool past timeoutMs is a 503 tool error", async () => {
   aborted = undefined;
   const mcp = createMcpHandler(tree, {
+    // The tags here pick HTTP verbs for the other tests, not MCP hints.
+    warnMissingHints: false,
     timeoutMs: 50,
     rateLimit: {
       limiter: tokenBucket({ capacity: 6, refillPerSecond: 0.001 }),
