@@ -185,6 +185,8 @@ export function bookstore(store: BookStore = new BookStore(), opts: BookstoreOpt
           remove: op(({ bookId }) => store.remove(bookId), {
             tags: { destructive: true, idempotent: true },
             input: byId,
+            // Nothing comes back: one status, 204, in the document and on the wire.
+            output: z.void(),
             description: "Removes one book",
           }, mutation),
           checkout: api({

@@ -19,7 +19,11 @@
  * 6. Packs it and installs the tarball in a throw-away consumer project, once
  *    with graphql 16 and once with graphql 17, and runs the cross-runtime suite
  *    of `scripts/npm_test/` there: a type check of a consumer module against
- *    the shipped `.d.ts`, Node's test runner, and Bun (`npx bun@1`).
+ *    the shipped `.d.ts`, Node's test runner, and Bun (`npx bun@1`), the
+ *    README's programs among them, with nothing on standard error.
+ * 7. Installs the tarball with the README's npm line alone (no optional
+ *    peer) and runs the README's `serve()` program under Node and Bun: each
+ *    surface missing its package is left out, saying what to install.
  *
  * Exits non-zero on any failure; its last line is `cross-runtime: N passed, N failed`.
  * Set `RAMIFY_NPM_KEEP=1` to keep the consumer project for a look afterwards.
@@ -57,6 +61,7 @@ import {
   readConfig,
 } from "./npm_build/build.ts";
 import {
+  bareSuite,
   bunBinary,
   bunSuite,
   installConsumer,
@@ -111,17 +116,17 @@ async function main(): Promise<number> {
   step("packing and installing in a consumer project");
   const { dir, tarball } = await makeConsumer(config);
   console.log(`${tarball} in ${dir}`);
+  const add = (what: string, part: Tally) => {
+    tally.passed += part.passed;
+    tally.failed += part.failed;
+    console.log(`${what}: ${part.passed} ok, ${part.failed} not ok`);
+    if (part.failed > 0) problems.push(`${what} failed`);
+  };
   try {
     const bun = await bunBinary();
     for (const [major, range] of Object.entries(GRAPHQL_VERSIONS)) {
       step(`graphql ${major}: installing`);
       await installConsumer(config, dir, tarball, range);
-      const add = (what: string, part: Tally) => {
-        tally.passed += part.passed;
-        tally.failed += part.failed;
-        console.log(`${what}: ${part.passed} ok, ${part.failed} not ok`);
-        if (part.failed > 0) problems.push(`${what} failed`);
-      };
 
       step(`graphql ${major}: type-checking a consumer against the shipped .d.ts`);
       add(`types, graphql ${major}`, typeCheckConsumer(dir, "web") ? ok : ko);
@@ -133,6 +138,9 @@ async function main(): Promise<number> {
       step(`graphql ${major}: Bun suite`);
       add(`bun, graphql ${major}`, await bunSuite(bun, dir, major));
     }
+
+    step("the README's npm line alone: no optional peer installed");
+    add("without optional peers", await bareSuite(config, join(dir, tarball), bun));
   } finally {
     if (Deno.env.get("RAMIFY_NPM_KEEP")) console.log(`kept ${dir}`);
     else await Deno.remove(dir, { recursive: true });

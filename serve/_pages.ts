@@ -7,6 +7,12 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+// The pages' icon, inline: without one a browser asks for /favicon.ico, which
+// the API answers 404. Three joined nodes, a tree.
+const ICON = "data:image/svg+xml," + encodeURIComponent(
+  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><path d="M8 13V7M8 7 3 3M8 7l5-4" stroke="#3b6" stroke-width="2" fill="none"/><circle cx="8" cy="13" r="2" fill="#3b6"/></svg>`,
+);
+
 /** A page: its title, what goes in the head, the body. */
 function page(title: string, head: string, body: string): string {
   return `<!doctype html>
@@ -15,6 +21,7 @@ function page(title: string, head: string, body: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
+<link rel="icon" href="${ICON}">
 ${head}
 </head>
 <body>
@@ -62,9 +69,11 @@ ${
 }
 
 /**
- * GraphiQL's start: queries and mutations POST to the endpoint; a
- * subscription opens the endpoint's WebSocket and speaks graphql-transport-ws,
- * giving GraphiQL an async iterable of results.
+ * GraphiQL's start: queries and mutations POST to the endpoint with the
+ * headers of GraphiQL's headers editor; a subscription opens the endpoint's
+ * WebSocket and speaks graphql-transport-ws, the headers as its connection
+ * parameters, giving GraphiQL an async iterable of results. A link's fragment
+ * may fill the editors: `#query=...&variables=...&headers=...`.
  */
 export function graphiqlInit(endpoint: string): string {
   return `(function () {
@@ -82,11 +91,11 @@ export function graphiqlInit(endpoint: string): string {
     }
     return first !== null && first[2] === "subscription";
   }
-  function subscribe(params) {
-    var queue = [], waiting = null, done = false, failure = null;
+  function subscribe(params, headers) {
+    var queue = [], waiting = null, done = false;
     var socket = new WebSocket(socketUrl, "graphql-transport-ws");
     function push(item) { if (waiting) { var w = waiting; waiting = null; w(item); } else queue.push(item); }
-    socket.onopen = function () { socket.send(JSON.stringify({ type: "connection_init" })); };
+    socket.onopen = function () { socket.send(JSON.stringify({ type: "connection_init", payload: headers })); };
     socket.onmessage = function (event) {
       var message = JSON.parse(event.data);
       if (message.type === "connection_ack") {
@@ -114,18 +123,23 @@ export function graphiqlInit(endpoint: string): string {
       },
     };
   }
-  function fetcher(params) {
-    if (isSubscription(params)) return subscribe(params);
+  function fetcher(params, opts) {
+    var headers = (opts && opts.headers) || {};
+    if (isSubscription(params)) return subscribe(params, headers);
     return fetch(endpoint, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/graphql-response+json, application/json" },
+      headers: Object.assign({}, headers, { "content-type": "application/json", accept: "application/graphql-response+json, application/json" }),
       body: JSON.stringify(params),
     }).then(function (response) { return response.json(); });
   }
-  // A link may carry a query in the fragment (never sent to the server): #query=...
-  var initial = new URLSearchParams(location.hash.slice(1)).get("query");
+  // A link may fill the editors from its fragment, which is never sent to the server.
+  var link = new URLSearchParams(location.hash.slice(1));
   var props = { fetcher: fetcher };
-  if (initial) props.query = initial;
+  ["query", "variables", "headers"].forEach(function (name) {
+    if (link.get(name)) props[name] = link.get(name);
+  });
+  // Headers a link sets are shown, not sent unseen.
+  if (props.headers) props.defaultEditorToolsVisibility = "headers";
   var root = ReactDOM.createRoot(document.getElementById("graphiql"));
   root.render(React.createElement(GraphiQL, props));
 })();

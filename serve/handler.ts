@@ -7,11 +7,16 @@
  * | `/` | the REST API (`createFetch`), with `/openapi.json` |
  * | `/docs` | Swagger UI over the document; "try it out" calls this server |
  * | `/graphql` | GraphQL over HTTP; a WebSocket upgrade for subscriptions; GraphiQL for a browser (`Accept: text/html`) |
- * | `/mcp` | the MCP server (Streamable HTTP), when `@modelcontextprotocol/server` is installed |
+ * | `/mcp` | the MCP server (Streamable HTTP) |
  * | `/health` | `200 { "status": "ok" }` |
  *
  * The UIs' files come from their npm packages through this server, never a
- * CDN, and are read only when a UI is first opened. The handler works as
+ * CDN, and are read only when a UI is first opened. On Node and Bun, a
+ * surface whose optional package is not installed (`@modelcontextprotocol/server`
+ * for MCP; `swagger-ui-dist` for the docs; `graphiql`, `react` and `react-dom`
+ * for GraphiQL; `ws` for subscriptions on Node; `graphql` for GraphQL) is left
+ * out when the handler is built, with one line on standard error naming the
+ * package to install. The handler works as
  * `export default handler` for `deno serve`, with `Deno.serve`, and with
  * `Bun.serve` (give it `handler.websocket` too); on Node, `serveNode` from
  * `@ramify/api/serve/node` wires it to `node:http` and `ws`.
@@ -42,6 +47,7 @@ import type { BunWebSocketHandler, WsHandlerOptions } from "../graphql/server/ws
 import type { McpHandlerOptions } from "../tools/mcp.ts";
 import { assetOf } from "./_assets.ts";
 import { graphiqlInit, graphiqlPage, swaggerInit, swaggerPage } from "./_pages.ts";
+import { installed, WS_NEEDS_PACKAGE } from "./_peers.ts";
 
 /**
  * Options of {@linkcode createHandler}: one key per surface, `false` to leave
@@ -111,6 +117,8 @@ export interface ServedPaths {
   readonly docs?: string;
   readonly graphql?: string;
   readonly graphiql?: string;
+  /** Where GraphQL subscriptions upgrade to WebSocket (the GraphQL path). */
+  readonly subscriptions?: string;
   readonly mcp?: string;
   readonly health?: string;
 }
@@ -142,7 +150,9 @@ const ASSETS_AT = "/assets";
 const FILE_CACHE = "public, max-age=86400";
 
 /**
- * Builds the handler. GraphQL and MCP modules are loaded only when mounted.
+ * Builds the handler. GraphQL and MCP modules are loaded only when mounted;
+ * a surface whose optional package is missing (Node, Bun) is left out, with a
+ * line saying what to install.
  *
  * @example
  * ```ts
@@ -190,7 +200,7 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
   }
 
   let websocket: BunWebSocketHandler["websocket"] = NO_WEBSOCKET;
-  if (opts.graphql !== false) {
+  if (opts.graphql !== false && installed("GraphQL", ["graphql"], "graphql: false")) {
     const mount = opts.graphql ?? {};
     const path = mount.path ?? "/graphql";
     const { createGraphQLServer, createHttpGraphQLServer } = await import("../graphql/mod.ts");
@@ -198,9 +208,12 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
     // One schema for both transports.
     const server = createGraphQLServer(tree, { ...shared, ...mount });
     const http = createHttpGraphQLServer(server, { ...shared, ...mount, path });
-    const wsOptions: WsHandlerOptions | undefined = mount.ws === false
-      ? undefined
-      : { ...(opts.context === undefined ? {} : { context: opts.context }), ...mount.ws };
+    const sockets = mount.ws !== false &&
+      (!WS_NEEDS_PACKAGE ||
+        installed("GraphQL subscriptions over WebSocket", ["ws"], "graphql: { ws: false }"));
+    const wsOptions: WsHandlerOptions | undefined = sockets
+      ? { ...(opts.context === undefined ? {} : { context: opts.context }), ...mount.ws }
+      : undefined;
     // Deno upgrades in the handler; Bun through its server; Node in serveNode, before the handler.
     const denoUpgrades = typeof (globalThis as { Deno?: { upgradeWebSocket?: unknown } }).Deno
       ?.upgradeWebSocket === "function";
@@ -209,7 +222,8 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
       : createWsHandler(server, wsOptions);
     const bun = wsOptions === undefined ? undefined : handleBunWebSocket(server, wsOptions);
     if (bun !== undefined) websocket = bun.websocket;
-    const graphiql = mount.graphiql !== false;
+    const graphiql = mount.graphiql !== false &&
+      installed("GraphiQL", ["graphiql", "react", "react-dom"], "graphql: { graphiql: false }");
     const assets = `${path}${ASSETS_AT}`;
     claim(path, "GraphQL", async (request, bunServer) => {
       if (request.headers.get("upgrade")?.toLowerCase() === "websocket" && bun !== undefined) {
@@ -232,20 +246,26 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
     }
     paths.graphql = path;
     if (graphiql) paths.graphiql = path;
+    if (bun !== undefined) paths.subscriptions = path;
   }
 
   let closeMcp = () => Promise.resolve();
-  if (opts.mcp !== false) {
+  if (
+    opts.mcp !== false && installed("MCP", ["@modelcontextprotocol/server"], "mcp: false")
+  ) {
     const mount = opts.mcp ?? {};
     const path = mount.path ?? "/mcp";
     const { createMcpHandler } = await import("../tools/mcp.ts");
     const mcp = createMcpHandler(tree, { ...shared, ...mount });
     closeMcp = () => mcp.close();
-    claim(path, "MCP", (request) => mcp(request));
+    claim(path, "MCP", async (request) => lowerCaseHeaders(await mcp(request)));
     paths.mcp = path;
   }
 
-  if (opts.docs !== false && rest !== undefined && paths.openapi !== undefined) {
+  if (
+    opts.docs !== false && rest !== undefined && paths.openapi !== undefined &&
+    installed("Docs (Swagger UI)", ["swagger-ui-dist"], "docs: false")
+  ) {
     const path = opts.docs?.path ?? "/docs";
     const title = opts.docs?.title ?? restOptions?.document?.title ?? "API";
     const assets = `${path}${ASSETS_AT}`;
@@ -281,7 +301,13 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
       const path = splitUrl(request.url).path;
       for (const prefix of prefixes) {
         if (path === prefix || (path.startsWith(`${prefix}/`) && prefix.endsWith(ASSETS_AT))) {
-          return await routes.get(prefix)!(request, server);
+          try {
+            return await routes.get(prefix)!(request, server);
+          } catch (error) {
+            // A surface that throws still answers a problem, never an empty 500.
+            console.error(`ramify: ${prefix} failed:`, error);
+            return problem(500);
+          }
         }
       }
       return rest === undefined ? problem(404, "No route matches this path") : await rest(request);
@@ -302,6 +328,20 @@ function isBunServer(
   value: unknown,
 ): value is { upgrade(request: Request, opts?: unknown): boolean } {
   return typeof (value as { upgrade?: unknown } | undefined)?.upgrade === "function";
+}
+
+/**
+ * The response with its header names in lower case, as every other surface
+ * writes them: the MCP SDK names some in title case, and Deno sends a name as
+ * it was given.
+ */
+function lowerCaseHeaders(response: Response): Response {
+  return new Response(response.body, {
+    status: response.status,
+    statusText: response.statusText,
+    // Iterating a Headers gives lower-case names (each Set-Cookie on its own).
+    headers: [...response.headers],
+  });
 }
 
 function wantsHtml(request: Request): boolean {

@@ -23,8 +23,10 @@ import type { ServeHandler } from "./handler.ts";
 import type { WsPeer } from "../graphql/server/ws.ts";
 
 /**
- * Serves the handler on `node:http`; WebSocket upgrades at the GraphQL path go
- * to its subscriptions (needs `ws`), every other upgrade is refused.
+ * Serves the handler on `node:http`; WebSocket upgrades at
+ * `handler.paths.subscriptions` go to GraphQL subscriptions (through `ws`,
+ * which `createHandler` found installed, else it left them out), every other
+ * upgrade is refused.
  *
  * @example
  * ```ts ignore
@@ -42,15 +44,19 @@ export async function serveNode(
   const server = createServer((incoming, outgoing) => {
     respond(handler, incoming, outgoing).catch((error) => {
       console.error("ramify: a request failed in the Node adapter:", error);
-      if (!outgoing.headersSent) outgoing.writeHead(500);
-      outgoing.end();
+      if (outgoing.headersSent) outgoing.end();
+      else {
+        // A problem, as every other failure answers; never an empty 500.
+        outgoing.writeHead(500, { "content-type": "application/problem+json" });
+        outgoing.end(INTERNAL_ERROR);
+      }
     });
   });
-  const graphql = handler.paths.graphql;
-  const sockets = graphql === undefined ? undefined : await webSockets(handler);
+  const upgrades = handler.paths.subscriptions;
+  const sockets = upgrades === undefined ? undefined : await webSockets(handler);
   server.on("upgrade", (incoming: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (incoming.url ?? "/").split("?")[0];
-    if (sockets === undefined || path !== graphql) {
+    if (sockets === undefined || path !== upgrades) {
       socket.end("HTTP/1.1 404 Not Found\r\nconnection: close\r\n\r\n");
       return;
     }
@@ -67,6 +73,12 @@ export async function serveNode(
       }),
   };
 }
+
+const INTERNAL_ERROR = JSON.stringify({
+  type: "about:blank",
+  title: "Internal Server Error",
+  status: 500,
+});
 
 async function respond(
   handler: ServeHandler,

@@ -2,8 +2,10 @@
 // collection paths (a missing book is a 404 problem, never `200 null`), the
 // MCP, CLI and context sections do what they say, the sections keep their
 // order (quick start, surfaces, deployment) and its commands are real tasks.
+// Its Deno commands run as shown print no warning while serving requests that
+// read `request.signal` (Node and Bun's are run by the npm proof).
 import assert from "node:assert/strict";
-import { withServer } from "./support/server.ts";
+import { freePort, withServer } from "./support/server.ts";
 
 /** The first TypeScript block of a README section, run as a module with `exports` appended. */
 async function sectionModule(heading: string, exports = ""): Promise<Record<string, unknown>> {
@@ -149,5 +151,182 @@ Deno.test("README order: quick start, then the surfaces, then deployment; the tw
       readme,
       new RegExp(`\\| \`deno task ${task}\`\\s*\\| \`npx -y deno@2 task ${task}\``),
     );
+  }
+});
+
+const ROOT = new URL("../", import.meta.url);
+const README = await Deno.readTextFile(new URL("README.md", ROOT));
+
+// Deno's own lines on standard error, which are no warnings: the task it runs,
+// a package it downloads the first time, where `deno serve` listens.
+const DENO_SAYS = /^(Task \S+ |Download https:\/\/|deno serve: Listening on )/;
+
+/** A command the README shows, as its words; it must be there, whole. */
+function commandOf(pattern: RegExp): string[] {
+  const command = README.match(pattern)?.[1];
+  assert.ok(command, `the README shows ${pattern}`);
+  return command.split(/\s+/);
+}
+
+/**
+ * Runs `deno <args>` from the repository, waits for `ready` to answer, makes
+ * the calls, stops it, and returns what it printed on standard error that
+ * Deno itself did not.
+ */
+async function warningsOf(
+  args: readonly string[],
+  env: Record<string, string>,
+  ready: string,
+  calls: () => Promise<void>,
+): Promise<string[]> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [...args],
+    cwd: ROOT,
+    env: { NO_COLOR: "1", ...env },
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  let failure: unknown;
+  try {
+    for (let tries = 0;; tries++) {
+      const up = await fetch(ready).then((r) => r.body?.cancel().then(() => true), () => false);
+      if (up) break;
+      if (tries === 600) throw new Error(`${args.join(" ")} did not start`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await calls();
+  } catch (error) {
+    failure = error;
+  } finally {
+    child.kill("SIGTERM");
+    await child.status;
+  }
+  // A failure shows what the command printed.
+  if (failure !== undefined) throw new Error(`${failure}\n${await stderr}`, { cause: failure });
+  return (await stderr).split("\n").filter((line) => line.trim() !== "" && !DENO_SAYS.test(line));
+}
+
+/** Calls `url` and checks the status; the body is read to its end. */
+async function expectStatus(url: string, status: number, init: RequestInit = {}): Promise<void> {
+  const response = await fetch(url, init);
+  await response.arrayBuffer();
+  assert.equal(response.status, status, `${init.method ?? "GET"} ${url}`);
+}
+
+/** An MCP handshake: the SDK reads the request's signal. */
+const mcpHello: RequestInit = {
+  method: "POST",
+  headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+  body: JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "readme", version: "1.0.0" },
+    },
+  }),
+};
+
+/** A file beside the config, so that its bare specifiers resolve as a reader's would; removed after. */
+async function withFile(suffix: string, code: string, run: (path: string) => Promise<void>) {
+  const path = new URL(`.readme_${crypto.randomUUID()}${suffix}`, ROOT).pathname;
+  await Deno.writeTextFile(path, code);
+  try {
+    await run(path);
+  } finally {
+    await Deno.remove(path);
+  }
+}
+
+Deno.test("README commands: `deno task server` prints no warning while serving every surface", async () => {
+  assert.match(README, /\| `deno task server`\s*\|/);
+  const port = freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const warnings = await warningsOf(
+    ["task", "server"],
+    { PORT: String(port) },
+    `${base}/health`,
+    async () => {
+      await expectStatus(`${base}/books/99`, 404);
+      await expectStatus(`${base}/mcp`, 200, mcpHello);
+      await expectStatus(`${base}/graphql`, 200, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: "{ books { list { title } } }" }),
+      });
+      await expectStatus(`${base}/docs/assets/swagger-ui-bundle.js`, 200);
+    },
+  );
+  assert.deepEqual(warnings, []);
+});
+
+Deno.test("README commands: the quick start under its `deno serve` command prints no warning", async () => {
+  const command = commandOf(/run `(deno serve [^`]*main\.ts)`/);
+  const code = README.slice(README.indexOf("## Quick start")).match(/```ts\n([\s\S]*?)```/)![1];
+  await withFile(".ts", code, async (main) => {
+    const port = freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const args = command.slice(1).map((word) => word === "main.ts" ? main : word);
+    args.splice(1, 0, `--port=${port}`, "--host=127.0.0.1");
+    const warnings = await warningsOf(args, {}, `${base}/books`, async () => {
+      await expectStatus(`${base}/books/nope`, 404);
+      await expectStatus(`${base}/books`, 200, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ title: "Dune" }),
+      });
+    });
+    assert.deepEqual(warnings, []);
+  });
+});
+
+Deno.test("README commands: `serve()` under its `deno run` command prints no warning", async () => {
+  const command = commandOf(/`(deno run [^`]*server\.js)`/);
+  const section = README.slice(README.indexOf("### Everything at once"));
+  const code = section.match(/```js\n([\s\S]*?)```/)![1];
+  const port = freePort();
+  assert.match(code, /port: 8000/);
+  await withFile(".js", code.replace("port: 8000", `port: ${port}`), async (server) => {
+    const base = `http://127.0.0.1:${port}`;
+    const args = command.slice(1).map((word) => word === "server.js" ? server : word);
+    const warnings = await warningsOf(args, {}, `${base}/health`, async () => {
+      await expectStatus(`${base}/hello?name=Ann`, 200);
+      await expectStatus(`${base}/hello`, 422);
+      await expectStatus(`${base}/mcp`, 200, mcpHello);
+      await expectStatus(`${base}/docs/assets/swagger-ui-bundle.js`, 200);
+      await expectStatus(`${base}/graphql/assets/graphiql.js`, 200);
+    });
+    assert.deepEqual(warnings, []);
+  });
+});
+
+Deno.test("README commands: `deno task test` prints no warning for a test whose server reads the signal", async () => {
+  assert.match(README, /\| `deno task test`\s*\|/);
+  const test = await Deno.makeTempFile({ prefix: "ramify_signal_", suffix: "_test.ts" });
+  await Deno.writeTextFile(
+    test,
+    `Deno.test("reads the signal", async () => {
+  const server = Deno.serve({ port: 0, onListen() {} }, (request) => new Response(String(request.signal.aborted)));
+  await (await fetch(\`http://localhost:\${server.addr.port}/\`)).text();
+  await server.shutdown();
+});
+`,
+  );
+  try {
+    const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: ["task", "test", test],
+      cwd: ROOT,
+      env: { NO_COLOR: "1" },
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    const printed = new TextDecoder().decode(stderr).split("\n");
+    assert.equal(code, 0, printed.join("\n"));
+    assert.deepEqual(printed.filter((line) => line.trim() !== "" && !DENO_SAYS.test(line)), []);
+  } finally {
+    await Deno.remove(test);
   }
 });

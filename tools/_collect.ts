@@ -6,7 +6,7 @@ import type { LeafEntry } from "../tree/leaves.ts";
 import { leavesOf } from "../tree/leaves.ts";
 import type { Node } from "../tree/node.ts";
 import { createCall, type LeafCall } from "../tree/call.ts";
-import { holdsFile, type JsonSchema, toJsonSchema } from "../tree/schema.ts";
+import { holdsFile, isVoidSchema, type JsonSchema, toJsonSchema } from "../tree/schema.ts";
 import { tagsOf } from "../tree/tags.ts";
 import { joinPath, TOOL_NAME } from "./_names.ts";
 import { warnUnhinted } from "./_hints.ts";
@@ -135,7 +135,8 @@ function schemaOf(
   caller: string,
 ): JsonSchema | undefined {
   const schema = entry.leaf.meta[side];
-  if (schema === undefined) return undefined;
+  // A leaf that returns nothing has no structured content to describe.
+  if (schema === undefined || (side === "output" && isVoidSchema(schema))) return undefined;
   try {
     return toJsonSchema(schema, side);
   } catch (error) {

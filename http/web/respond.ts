@@ -54,11 +54,15 @@ export function resultResponse(
   return Response.json(result);
 }
 
+// Named here so that it goes out in lower case, as every other header: given
+// an init, Deno's Response.json adds it as "Content-Type".
+const JSON_TYPE = { "content-type": "application/json" } as const;
+
 /** A value with a declared success status: no body when there is no value. */
 export function valueResponse(value: unknown, status: number): Response {
   return value === undefined
     ? new Response(null, { status: status === 200 ? 204 : status })
-    : Response.json(value, { status });
+    : Response.json(value, { status, headers: JSON_TYPE });
 }
 
 /** A `reply()`: its status (else the declared one), headers and cookies around its value. */

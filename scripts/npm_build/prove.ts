@@ -104,7 +104,7 @@ export async function nodeVersion(): Promise<string> {
 /** Runs the Node suite with Node's test runner; counts come from its TAP report. */
 export async function nodeSuite(dir: string, major: string): Promise<Tally> {
   const tap = join(dir, `node-${major}.tap`);
-  const files = ["node_exports.mjs", "node_serve.mjs", "node_serve_one.mjs"];
+  const files = ["node_exports.mjs", "node_serve.mjs", "node_serve_one.mjs", "node_readme.mjs"];
   const result = await run("node", [
     "--test",
     "--test-reporter=spec",
@@ -135,6 +135,46 @@ export async function bunBinary(): Promise<string> {
   const version = await run(path, ["--version"], { capture: true });
   console.log(`bun ${version.stdout.trim()} at ${path}`);
   return path;
+}
+
+/**
+ * The README's npm line alone, in a project of its own (`@ramify/api`,
+ * graphql and zod: no optional peer): `bare_readme.mjs` runs the README's
+ * `serve()` program there under Node and under Bun, one check each.
+ */
+export async function bareSuite(config: DenoConfig, tarball: string, bun: string): Promise<Tally> {
+  const dir = await Deno.makeTempDir({ prefix: "ramify-npm-bare-" });
+  try {
+    await writeJson(join(dir, "package.json"), {
+      name: "ramify-npm-bare",
+      private: true,
+      type: "module",
+      dependencies: {
+        [config.name]: `file:${tarball}`,
+        graphql: rangeOf(config, "graphql"),
+        zod: rangeOf(config, "zod"),
+      },
+    });
+    await run("npm", ["install", ...NPM_QUIET], { cwd: dir });
+    for (const file of ["readme_apps.mjs", "bare_readme.mjs"]) {
+      await Deno.copyFile(join(SUITE, file), join(dir, file));
+    }
+    const tally = { passed: 0, failed: 0 };
+    for (const runtime of ["node", bun]) {
+      const result = await run(runtime, ["bare_readme.mjs"], {
+        cwd: dir,
+        capture: true,
+        allowFailure: true,
+      });
+      console.log((result.stdout + result.stderr).trimEnd());
+      if (result.code === 0) tally.passed++;
+      else tally.failed++;
+    }
+    return tally;
+  } finally {
+    if (Deno.env.get("RAMIFY_NPM_KEEP")) console.log(`kept ${dir}`);
+    else await Deno.remove(dir, { recursive: true });
+  }
 }
 
 /** Runs the Bun suite (`bun_suite.mjs` prints a JSON tally last). */

@@ -49,13 +49,18 @@ export const GRAPHQL_VERSIONS: Readonly<Record<string, string>> = {
  * streams response bodies (Server-Sent Events) and forwards aborts, so our
  * `createFetch` runs on Node as written. `ws` is the WebSocket server (and, on
  * Node 20, the client's `WebSocket`), `graphql-ws` the client, `zod` the schemas,
- * `@types/node` the types a Node project has instead of the DOM lib, and the MCP
- * SDK's server (the optional peer) and client.
+ * `@types/node` the types a Node project has instead of the DOM lib, the MCP
+ * SDK's server (the optional peer) and client, and the docs UIs' packages:
+ * every optional peer `serve()` loads, so that the README's program prints no
+ * line about a missing one.
  */
 export const CONSUMER_DEPENDENCIES = [
   "@hono/node-server",
   "ws",
   "swagger-ui-dist",
+  "graphiql",
+  "react",
+  "react-dom",
   "graphql-ws",
   "zod",
   "@types/node",

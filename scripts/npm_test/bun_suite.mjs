@@ -1,7 +1,8 @@
 // Bun: every export imports; a tree served by Bun.serve, GraphQL over
 // WebSocket by `handleBunWebSocket`, called with the typed HTTP client, the
 // typed GraphQL client and the graphql-ws client (on Bun's global WebSocket),
-// and MCP at /mcp with the MCP SDK's client.
+// and MCP at /mcp with the MCP SDK's client; the README's Bun programs, run
+// with `bun` as copied, answer and print nothing on standard error.
 // Prints `ok`/`not ok` lines, then `bun-suite-tally: {"passed":N,"failed":N}`,
 // and exits non-zero on any failure.
 import assert from "node:assert/strict";
@@ -9,6 +10,7 @@ import process from "node:process";
 import { createGraphQLServer } from "@ramify/api/graphql";
 import { createWsHandler } from "@ramify/api/graphql/ws";
 import { serve } from "@ramify/api/serve";
+import { createClient as createWsClient } from "graphql-ws";
 import {
   checkCli,
   checkGraphQLHttp,
@@ -20,7 +22,9 @@ import {
   expectedExports,
   makeServers,
   makeTree,
+  within,
 } from "./fixture.mjs";
+import { APPS, checkEverySurface, expectStatus, readmeApp, runApp } from "./readme_apps.mjs";
 
 const tally = { passed: 0, failed: 0 };
 
@@ -123,6 +127,48 @@ await check(
     served((server) =>
       checkSubscription(`${server.url.replace("http", "ws")}/graphql`, globalThis.WebSocket)
     ),
+);
+
+await check(
+  "bun: the README's serve() program serves every surface, and warns of nothing",
+  async () => {
+    assert.equal(await runApp(readmeApp(APPS.serve), "/health", checkEverySurface), "");
+  },
+);
+
+await check("bun: the README's Bun.serve program answers, and warns of nothing", async () => {
+  const stderr = await runApp(readmeApp(APPS.bun), "/hello?name=Ann", async (base) => {
+    assert.equal(await expectStatus(`${base}/hello?name=Ann`, 200), '"Hello, Ann"');
+  });
+  assert.equal(stderr, "");
+});
+
+await check(
+  "bun: the README's Bun.serve program with subscriptions answers over HTTP and WebSocket, and warns of nothing",
+  async () => {
+    const stderr = await runApp(readmeApp(APPS.bunWebSocket), "/hello?name=Ann", async (base) => {
+      assert.equal(await expectStatus(`${base}/hello?name=Ann`, 200), '"Hello, Ann"');
+      const socket = createWsClient({
+        url: `${base.replace("http", "ws")}/graphql`,
+        webSocketImpl: WebSocket,
+        retryAttempts: 0,
+      });
+      try {
+        const ticks = [];
+        const events = socket.iterate({ query: "subscription { ticks }" });
+        await within(
+          (async () => {
+            for await (const result of events) ticks.push(result.data?.ticks);
+          })(),
+          "the README program's ticks",
+        );
+        assert.deepEqual(ticks, [1, 2, 3]);
+      } finally {
+        await socket.dispose();
+      }
+    });
+    assert.equal(stderr, "");
+  },
 );
 
 console.log(`bun-suite-tally: ${JSON.stringify(tally)}`);

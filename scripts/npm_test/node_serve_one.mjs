@@ -1,11 +1,13 @@
 // Node: `serve(tree)` from @ramify/api/serve, the one line: node:http and `ws`
 // wired by the package itself (serveNode). Each check gets a fresh tree and
 // server, since the checks add books. Also the docs page and its files, read
-// from the installed swagger-ui-dist.
+// from the installed swagger-ui-dist, and serveNode's answer when a handler
+// fails: a problem, never an empty 500.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { WebSocket } from "ws";
 import { serve } from "@ramify/api/serve";
+import { serveNode } from "@ramify/api/serve/node";
 import {
   checkGraphQLHttp,
   checkHttpClient,
@@ -62,4 +64,35 @@ test(
       assert.equal(bundle.status, 200);
       assert.ok((await bundle.arrayBuffer()).byteLength > 100_000, "the bundle's bytes");
     }),
+);
+
+test(
+  "node serveNode(): a handler that fails answers a problem, never an empty 500",
+  options,
+  async () => {
+    const failing = {
+      fetch: () => Promise.reject(new Error("the handler failed")),
+      websocket: { open() {}, message() {}, close() {} },
+      paths: {},
+      close: () => Promise.resolve(),
+    };
+    const logged = [];
+    const error = console.error;
+    console.error = (...args) => void logged.push(...args);
+    const server = await serveNode(failing, { port: 0, hostname: "127.0.0.1" });
+    try {
+      const response = await fetch(`http://127.0.0.1:${server.port}/anything`);
+      assert.equal(response.status, 500);
+      assert.equal(response.headers.get("content-type"), "application/problem+json");
+      assert.deepEqual(await response.json(), {
+        type: "about:blank",
+        title: "Internal Server Error",
+        status: 500,
+      });
+      assert.ok(logged.some((value) => value?.message === "the handler failed"));
+    } finally {
+      console.error = error;
+      await server.close();
+    }
+  },
 );

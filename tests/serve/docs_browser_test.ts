@@ -1,11 +1,13 @@
 // The documentation UIs in real headless Chromium: Swagger UI at /docs renders
 // the example's operations and "try it out" calls the server; GraphiQL at
-// /graphql runs a query and a subscription over the WebSocket; neither page
-// asks any other host for anything. Screenshots go to a temp folder each run.
+// /graphql runs a query and a subscription over the WebSocket, with the
+// headers a link carries; neither page asks any other host for anything, nor
+// this one for /favicon.ico. Screenshots go to a temp folder each run.
 // Chromium is installed when missing; where it cannot be, both tests are
 // ignored (and reported so), never passed.
 import assert from "node:assert/strict";
-import { api, op } from "@ramify/api/tree";
+import { api, op, use } from "@ramify/api/tree";
+import { auth } from "@ramify/api/http";
 import { serve } from "@ramify/api/serve";
 import { BookStore, bookstore } from "../../examples/bookstore.ts";
 import { chromiumMissing, withPage } from "../support/chromium.ts";
@@ -21,6 +23,31 @@ function onlyFrom(origin: string, requested: readonly string[]) {
     !url.startsWith("data:")
   );
   assert.deepEqual(elsewhere, [], "the page asks no other host");
+  assert.deepEqual(
+    requested.filter((url) => url.endsWith("/favicon.ico")),
+    [],
+    "the icon is inline",
+  );
+}
+
+/** Opens GraphiQL at `url`, runs what its editors hold, and returns the result once it matches. */
+async function runInGraphiQL(url: string, expected: RegExp, shot: string): Promise<string> {
+  let result = "";
+  const origin = new URL(url).origin;
+  await withPage(url, async (page) => {
+    await page.waitFor("document.querySelector('.graphiql-execute-button') !== null", "GraphiQL");
+    await page.evaluate("document.querySelector('.graphiql-execute-button').click(), true");
+    result = String(
+      await page.waitFor(
+        `(() => { const text = document.querySelector('.graphiql-response')?.innerText ?? '';
+          return ${expected}.test(text) && text; })()`,
+        `a result matching ${expected}`,
+      ),
+    );
+    await page.screenshot(`${shots}/${shot}.png`);
+    onlyFrom(origin, page.requested);
+  });
+  return result;
 }
 
 Deno.test({
@@ -106,21 +133,48 @@ Deno.test({
         ["subscription", "subscription { ticks }", /"ticks": 3/],
       ] as const
     ) {
-      await withPage(`${origin}/graphql#query=${encodeURIComponent(query)}`, async (page) => {
-        await page.waitFor(
-          "document.querySelector('.graphiql-execute-button') !== null",
-          "GraphiQL",
-        );
-        await page.evaluate("document.querySelector('.graphiql-execute-button').click(), true");
-        const result = await page.waitFor(
-          `(() => { const text = document.querySelector('.graphiql-response')?.innerText ?? '';
-            return ${expected}.test(text) && text; })()`,
-          `the ${name}'s result`,
-        );
-        assert.match(String(result), expected);
-        await page.screenshot(`${shots}/graphiql-${name}.png`);
-        onlyFrom(origin, page.requested);
-      });
+      const result = await runInGraphiQL(
+        `${origin}/graphql#query=${encodeURIComponent(query)}`,
+        expected,
+        `graphiql-${name}`,
+      );
+      assert.match(result, expected);
+    }
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test({
+  name: "docs: a GraphiQL link's headers go with its query, and with its subscription",
+  ignore,
+}, async () => {
+  const staff = use(auth({
+    from: "bearer",
+    verify: (token) => token === "s3cret" ? { name: "Ann" } : undefined,
+  }));
+  const tree = api({
+    me: op((_input, ctx) => ctx.user.name, { tags: { readOnly: true } }, staff),
+    ticks: op(
+      async function* (_input, ctx) {
+        for (let i = 1; i <= 3; i++) yield `${ctx.user.name} ${i}`;
+      },
+      { tags: { streaming: true } },
+      staff,
+    ),
+  });
+  const server = await serve(tree, { port: 0, hostname: "127.0.0.1", quiet: true, mcp: false });
+  try {
+    const origin = `http://127.0.0.1:${server.port}`;
+    const headers = encodeURIComponent(JSON.stringify({ authorization: "Bearer s3cret" }));
+    for (
+      const [name, query, expected] of [
+        ["query", "{ me }", /"me": "Ann"/],
+        ["subscription", "subscription { ticks }", /"ticks": "Ann 3"/],
+      ] as const
+    ) {
+      const link = `${origin}/graphql#query=${encodeURIComponent(query)}&headers=${headers}`;
+      assert.match(await runInGraphiQL(link, expected, `graphiql-headers-${name}`), expected);
     }
   } finally {
     await server.close();

@@ -1,10 +1,11 @@
 // createHandler and serve: every surface at its path, each switchable, clashes
 // named at build, the UI files served only by name, GraphiQL only for
-// browsers, one context for every surface, subscriptions over the WebSocket.
+// browsers, one context for every surface, subscriptions over the WebSocket,
+// header names in lower case on the wire, an icon on every page.
 import assert from "node:assert/strict";
 import { createClient as createWsClient } from "graphql-ws";
 import { Client as McpClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { api, type ContextFunction, op } from "@ramify/api/tree";
+import { api, type ContextFunction, op, reply } from "@ramify/api/tree";
 import { createHandler, serve, startupLines } from "@ramify/api/serve";
 import { freePort } from "../support/server.ts";
 
@@ -48,6 +49,7 @@ Deno.test("createHandler: every surface at its path, with one context", async ()
       openapi: "/openapi.json",
       graphql: "/graphql",
       graphiql: "/graphql",
+      subscriptions: "/graphql",
       docs: "/docs",
       health: "/health",
     });
@@ -217,7 +219,7 @@ Deno.test("createHandler: `export default` of the handler runs under `deno serve
   });
   await Deno.writeTextFile(
     entry,
-    `import { api, type ContextFunction, op } from "@ramify/api/tree";
+    `import { api, type ContextFunction, op, reply } from "@ramify/api/tree";
 import { createHandler } from "@ramify/api/serve";
 export default await createHandler(api({ ping: op(() => "pong", { tags: { readOnly: true } }) }), { mcp: false });
 `,
@@ -241,5 +243,119 @@ export default await createHandler(api({ ping: op(() => "pong", { tags: { readOn
     child.kill();
     await child.status;
     await Deno.remove(entry);
+  }
+});
+
+Deno.test("createHandler: both pages carry an icon, so no browser asks for /favicon.ico", async () => {
+  const handler = await createHandler(tree, { mcp: false });
+  for (const path of ["/docs", "/graphql"]) {
+    const page = await get(handler, path, { headers: { accept: "text/html" } });
+    assert.match(page.text, /<link rel="icon" href="data:image\/svg\+xml,/, path);
+  }
+});
+
+/** The header names of a response as they come over the wire, read from the socket. */
+async function headerNamesOnTheWire(port: number, request: string): Promise<string[]> {
+  const connection = await Deno.connect({ hostname: "127.0.0.1", port });
+  try {
+    await connection.write(new TextEncoder().encode(request));
+    let head = "";
+    const chunk = new Uint8Array(4096);
+    while (!head.includes("\r\n\r\n")) {
+      const read = await connection.read(chunk);
+      if (read === null) break;
+      head += new TextDecoder().decode(chunk.subarray(0, read));
+    }
+    return head.split("\r\n\r\n")[0].split("\r\n").slice(1).map((line) => line.split(":")[0]);
+  } finally {
+    connection.close();
+  }
+}
+
+Deno.test("serve: every surface writes its header names in lower case, a reply's and MCP's too", async () => {
+  const notes = api({
+    add: op(() => reply({ id: "1" }, { status: 201, headers: { location: "/notes/1" } })),
+    made: op(() => ({ id: "2" }), { http: { status: 201 } }),
+    list: op(() => [], { tags: { readOnly: true } }),
+  });
+  const server = await serve(api({ notes }), { port: 0, hostname: "127.0.0.1", quiet: true });
+  const json = (path: string, body: string) =>
+    `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n` +
+    `accept: application/json, text/event-stream\r\ncontent-length: ${body.length}\r\n` +
+    `connection: close\r\n\r\n${body}`;
+  const get = (path: string) =>
+    `GET ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: text/html\r\nconnection: close\r\n\r\n`;
+  const initialize = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "wire", version: "1.0.0" },
+    },
+  });
+  try {
+    for (
+      const [what, request, expected] of [
+        ["a reply() with location", json("/notes/add", ""), "location"],
+        ["a declared 201", json("/notes/made", ""), "content-type"],
+        ["a list", get("/notes/list"), "content-type"],
+        ["a problem", get("/nowhere"), "content-type"],
+        ["GraphQL", json("/graphql", JSON.stringify({ query: "{ notes { list } }" })), "vary"],
+        ["MCP", json("/mcp", initialize), "mcp-session-id"],
+        ["the docs page", get("/docs"), "content-security-policy"],
+        ["the health check", get("/health"), "content-type"],
+      ] as const
+    ) {
+      const names = await headerNamesOnTheWire(server.port, request);
+      assert.ok(names.includes(expected), `${what}: ${names.join(", ")}`);
+      assert.deepEqual(names.filter((name) => name !== name.toLowerCase()), [], what);
+    }
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("serve: a surface that throws on a request answers a problem, never an empty 500", async () => {
+  // A page size of 0 is refused only when the MCP server is first made, on a request.
+  const server = await serve(tree, {
+    port: 0,
+    hostname: "127.0.0.1",
+    quiet: true,
+    mcp: { pageSize: 0 },
+  });
+  const logged: unknown[] = [];
+  const error = console.error;
+  console.error = (...args: unknown[]) => void logged.push(...args);
+  try {
+    const response = await fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "fault", version: "1.0.0" },
+        },
+      }),
+    });
+    assert.equal(response.status, 500);
+    assert.equal(response.headers.get("content-type"), "application/problem+json");
+    assert.deepEqual(await response.json(), {
+      type: "about:blank",
+      title: "Internal Server Error",
+      status: 500,
+    });
+    assert.match(String(logged.find((value) => value instanceof RangeError)), /pageSize/);
+  } finally {
+    console.error = error;
+    await server.close();
   }
 });

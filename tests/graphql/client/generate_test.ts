@@ -39,7 +39,7 @@ Deno.test("the generated client type-checks standalone and calls a live server",
       read: "Emma",
       replaced: "Jane Austen",
       searched: 1,
-      removed: null,
+      removed: undefined,
       failed: "NOT_FOUND",
     });
   } finally {
