@@ -39,6 +39,7 @@ import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { HandlerContext, Node } from "./node.ts";
 import { datePathsOf, normalizeIssue, type ValidationIssue } from "./schema.ts";
 import { reviveDates } from "./dates.ts";
+import { isBytes } from "./bytes.ts";
 import { isAsyncIterable, isPlainObject, setOwn } from "./plain_data.ts";
 import { chained, middlewareOf } from "./middleware.ts";
 import { declared, type ErrorDeclarations } from "./errors.ts";
@@ -231,7 +232,7 @@ function onlyCaptures(
  */
 function withoutPromises(result: unknown): unknown {
   if (result instanceof Promise) return result.then(withoutPromises);
-  if (typeof result !== "object" || result === null) return result;
+  if (typeof result !== "object" || result === null || isBytes(result)) return result;
   if (isAsyncIterable(result) && !(result instanceof Reply)) return promiseFreeItems(result);
   const value = result instanceof Reply ? result.value : result;
   if (!holdsPromise(value, 0)) return result;

@@ -54,6 +54,8 @@ export {
 export type { Failure, FailureKind } from "./failure.ts";
 export { failureOf, runCall } from "./run.ts";
 export { labelOf, leavesOf } from "./leaves.ts";
+export { bytesOf, declaredBytes, isBytes, OCTET_STREAM } from "./bytes.ts";
+export type { Bytes } from "./bytes.ts";
 export type { LeafEntry } from "./leaves.ts";
 export type { ContextFunction, ContextSource, RequestContextSource, Surface } from "./context.ts";
 export type { ErrorDeclaration, ErrorDeclarations, LeafErrorOptions } from "./errors.ts";

@@ -1,0 +1,142 @@
+/**
+ * Values that are bytes, not JSON: which results are bytes, and how a surface
+ * reads them, decided once for every surface. A handler may return a `Blob`
+ * (a `File` keeps its name), a `Uint8Array` or any other view, an
+ * `ArrayBuffer`, or a `ReadableStream` of bytes; no output schema is needed.
+ * An output schema whose JSON Schema is `format: "binary"` (zod's `z.file()`,
+ * `.mime()` naming its media types) declares a binary result, so documents and
+ * projections know it before any call.
+ *
+ * A `ReadableStream` is async iterable too: every check for a stream of items
+ * asks `isBytes` first, so bytes never become a stream of events.
+ *
+ * @example
+ * ```ts
+ * import { bytesOf, isBytes } from "@ramify/api/tree";
+ *
+ * const png = new File([new Uint8Array([137, 80, 78, 71])], "dot.png", { type: "image/png" });
+ * console.log(isBytes(png), isBytes({ id: 1 })); // true false
+ * const { type, size, name } = bytesOf(png);
+ * console.log(type, size, name); // "image/png" 4 "dot.png"
+ * ```
+ *
+ * @module
+ */
+
+import type { JsonSchema } from "./schema.ts";
+
+/** The media type of bytes that say nothing of their kind. */
+export const OCTET_STREAM = "application/octet-stream";
+
+/**
+ * Bytes as every surface reads them: a body (a `Blob`, whose size is known and
+ * which can be sliced for a range, or a stream), its media type, its size when
+ * known, and a `File`'s name.
+ *
+ * @example
+ * ```ts
+ * import type { Bytes } from "@ramify/api/tree";
+ *
+ * const empty: Bytes = { body: new Blob([]), type: "text/plain", size: 0, name: undefined };
+ * ```
+ */
+export interface Bytes {
+  /** The bytes: a `Blob` (buffers become one) or a `ReadableStream`. */
+  readonly body: Blob | ReadableStream<Uint8Array>;
+  /** The value's own media type, else the declared one, else `application/octet-stream`. */
+  readonly type: string;
+  /** The length in bytes when known (a `Blob`, a buffer); `undefined` for a stream. */
+  readonly size: number | undefined;
+  /** A `File`'s name, for `Content-Disposition` and the like. */
+  readonly name: string | undefined;
+}
+
+/**
+ * Whether a result is bytes: a `Blob` or `File`, an `ArrayBuffer`, a typed
+ * array or `DataView`, or a `ReadableStream`.
+ *
+ * @example
+ * ```ts
+ * import { isBytes } from "@ramify/api/tree";
+ *
+ * console.log(isBytes(new Uint8Array(2)), isBytes(new ReadableStream()), isBytes("text")); // true true false
+ * ```
+ */
+export function isBytes(
+  value: unknown,
+): value is Blob | ArrayBuffer | ArrayBufferView | ReadableStream<Uint8Array> {
+  return typeof value === "object" && value !== null &&
+    (value instanceof Blob || value instanceof ArrayBuffer || ArrayBuffer.isView(value) ||
+      value instanceof ReadableStream);
+}
+
+/**
+ * Reads a bytes result: its body, media type (its own, else `declaredType`,
+ * else `application/octet-stream`), size and name. Buffers are copied into a
+ * `Blob`, so a handler may reuse its buffer once it has returned.
+ *
+ * @example
+ * ```ts
+ * import { bytesOf } from "@ramify/api/tree";
+ *
+ * const bytes = bytesOf(new Uint8Array([1, 2, 3]), "image/png");
+ * console.log(bytes.type, bytes.size); // "image/png" 3
+ * ```
+ *
+ * @throws {TypeError} when the value is not bytes (see {@linkcode isBytes}).
+ */
+export function bytesOf(value: unknown, declaredType?: string): Bytes {
+  if (value instanceof Blob) {
+    return {
+      body: value,
+      type: value.type !== "" ? value.type : declaredType ?? OCTET_STREAM,
+      size: value.size,
+      name: value instanceof File && value.name !== "" ? value.name : undefined,
+    };
+  }
+  if (value instanceof ReadableStream) {
+    return { body: value, type: declaredType ?? OCTET_STREAM, size: undefined, name: undefined };
+  }
+  if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) {
+    const view = value instanceof ArrayBuffer
+      ? new Uint8Array(value)
+      : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+    const type = declaredType ?? OCTET_STREAM;
+    return {
+      body: new Blob([view.slice()], { type }),
+      type,
+      size: view.byteLength,
+      name: undefined,
+    };
+  }
+  throw new TypeError("Not bytes: a Blob, File, ArrayBuffer, typed array or ReadableStream");
+}
+
+/**
+ * What an output schema declares of a binary result: `undefined` when its JSON
+ * Schema is no binary string, else the media types it names (none: any).
+ *
+ * @example
+ * ```ts
+ * import { declaredBytes } from "@ramify/api/tree";
+ *
+ * console.log(declaredBytes({ type: "string", format: "binary", contentMediaType: "image/png" }));
+ * // { types: ["image/png"] }
+ * console.log(declaredBytes({ type: "string" })); // undefined
+ * ```
+ */
+export function declaredBytes(
+  schema: JsonSchema | undefined,
+): { readonly types: readonly string[] } | undefined {
+  if (schema === undefined || schema.type !== "string" || schema.format !== "binary") {
+    return undefined;
+  }
+  const types = new Set<string>();
+  const own = schema.contentMediaType;
+  if (typeof own === "string") types.add(own);
+  for (const member of [schema.anyOf, schema.oneOf].flat()) {
+    const type = (member as JsonSchema | undefined)?.contentMediaType;
+    if (typeof type === "string") types.add(type);
+  }
+  return { types: [...types] };
+}
