@@ -5,6 +5,7 @@
 // same status (HTTP, MCP, the command line) or the matching code (GraphQL),
 // report to its onError the faults and nothing else, and keep serving.
 import assert from "node:assert/strict";
+import { untilAborted } from "./support/outcomes.ts";
 import { createClient as createWsClient } from "graphql-ws";
 import {
   api,
@@ -40,13 +41,6 @@ import {
 
 const TIMEOUT_MS = 100;
 const SOLD_OUT = { SOLD_OUT: { status: 409, message: "Sold out" } };
-
-/** Waits for the signal, then gives up with its reason, as a well-behaved handler does. */
-const untilAborted = (signal: AbortSignal | undefined) =>
-  new Promise<never>((_resolve, reject) => {
-    if (signal?.aborted) reject(signal.reason);
-    signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
-  });
 
 const tree = api({
   ping: op(() => "pong", http.get),

@@ -1,21 +1,12 @@
 // The one call path every surface shares: input checked, handler run with its
 // context, result shaped by the output schema (per item for streams).
 import assert from "node:assert/strict";
+import { failure } from "../support/outcomes.ts";
 import { z } from "zod";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { createCall, InputError, op, OutputError } from "@ramify/api/tree";
 
 const User = z.object({ id: z.string(), name: z.string() });
-
-/** The error a call throws or rejects with (a synchronous leaf fails synchronously). */
-async function failure(run: () => unknown): Promise<unknown> {
-  try {
-    await run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("the call did not fail");
-}
 
 Deno.test("createCall: a leaf without an input schema takes no input but its captures", async () => {
   const seen: unknown[] = [];

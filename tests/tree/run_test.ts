@@ -1,22 +1,8 @@
 // The call runner: the one place where the caller's signal meets the leaf's
 // deadline, and where an abort gets its meaning.
 import assert from "node:assert/strict";
+import { failure, untilAborted } from "../support/outcomes.ts";
 import { createCall, failureOf, op, runCall } from "@ramify/api/tree";
-
-const untilAborted = (signal: AbortSignal | undefined) =>
-  new Promise<never>((_resolve, reject) => {
-    if (signal?.aborted) reject(signal.reason);
-    signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
-  });
-
-async function failure(run: () => unknown): Promise<unknown> {
-  try {
-    await run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("the call did not fail");
-}
 
 Deno.test("runCall: a value given at once is returned at once; without a deadline the context is the caller's", async () => {
   const context = { signal: new AbortController().signal };

@@ -4,20 +4,14 @@
 // fault mid-stream end the stream with their problem; and the context
 // function is told the surface and the request.
 import assert from "node:assert/strict";
+import { untilAborted } from "../../support/outcomes.ts";
 import { api, LeafError, op } from "@ramify/api/tree";
 import { createFetch } from "@ramify/api/http";
 
 const streaming = { tags: { readOnly: true, streaming: true } };
 
-function waitForAbort(signal: AbortSignal | undefined): Promise<never> {
-  return new Promise((_, reject) => {
-    if (signal?.aborted) reject(signal.reason);
-    signal?.addEventListener("abort", () => reject(signal.reason));
-  });
-}
-
 const tree = api({
-  held: op((_input, { signal }) => waitForAbort(signal)),
+  held: op((_input, { signal }) => untilAborted(signal)),
   cut: op(() => {
     const upstream = new AbortController();
     upstream.abort();
