@@ -5,6 +5,7 @@
 // Its Deno commands run as shown print no warning while serving requests that
 // read `request.signal` (Node and Bun's are run by the npm proof).
 import assert from "node:assert/strict";
+import { mcpPost } from "./support/mcp_wire.ts";
 import { freePort, withServer } from "./support/server.ts";
 
 /** The first TypeScript block of a README section, run as a module with `exports` appended. */
@@ -215,20 +216,7 @@ async function expectStatus(url: string, status: number, init: RequestInit = {})
 }
 
 /** An MCP handshake: the SDK reads the request's signal. */
-const mcpHello: RequestInit = {
-  method: "POST",
-  headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-  body: JSON.stringify({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "readme", version: "1.0.0" },
-    },
-  }),
-};
+const mcpHello: RequestInit = mcpPost();
 
 /** A file beside the config, so that its bare specifiers resolve as a reader's would; removed after. */
 async function withFile(suffix: string, code: string, run: (path: string) => Promise<void>) {

@@ -3,6 +3,7 @@
 // browsers, one context for every surface, subscriptions over the WebSocket,
 // header names in lower case on the wire, an icon on every page.
 import assert from "node:assert/strict";
+import { INITIALIZE, mcpPost } from "../support/mcp_wire.ts";
 import { createClient as createWsClient } from "graphql-ws";
 import { Client as McpClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { api, type ContextFunction, op, reply } from "@ramify/api/tree";
@@ -285,16 +286,7 @@ Deno.test("serve: every surface writes its header names in lower case, a reply's
     `connection: close\r\n\r\n${body}`;
   const get = (path: string) =>
     `GET ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: text/html\r\nconnection: close\r\n\r\n`;
-  const initialize = JSON.stringify({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "wire", version: "1.0.0" },
-    },
-  });
+  const initialize = JSON.stringify(INITIALIZE);
   try {
     for (
       const [what, request, expected] of [
@@ -329,23 +321,7 @@ Deno.test("serve: a surface that throws on a request answers a problem, never an
   const error = console.error;
   console.error = (...args: unknown[]) => void logged.push(...args);
   try {
-    const response = await fetch(`${server.url}/mcp`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "fault", version: "1.0.0" },
-        },
-      }),
-    });
+    const response = await fetch(`${server.url}/mcp`, mcpPost());
     assert.equal(response.status, 500);
     assert.equal(response.headers.get("content-type"), "application/problem+json");
     assert.deepEqual(await response.json(), {

@@ -4,6 +4,7 @@
 // HttpErrors, declared errors with data, masked faults, leaves without input,
 // the context option, streams as progress, cancellation, timeouts, origins.
 import assert from "node:assert/strict";
+import { INITIALIZE } from "../support/mcp_wire.ts";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { HttpError } from "@ramify/api/tree";
@@ -55,18 +56,6 @@ async function eventually(done: () => boolean, what: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
-
-/** A 2025-era handshake, as a raw client sends it. */
-const INITIALIZE = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-06-18",
-    capabilities: {},
-    clientInfo: { name: "raw", version: "1" },
-  },
-};
 
 const text = (result: { content?: unknown }) =>
   ((result.content as { text: string }[])[0] ?? { text: "" }).text;
