@@ -28,6 +28,12 @@
  */
 
 export { createPubSub, SubscriptionOverflowError } from "./pubsub.ts";
-export type { PubSub, PubSubOptions, SubscribeOptions, Subscription } from "./pubsub.ts";
+export type {
+  JsonTopics,
+  PubSub,
+  PubSubOptions,
+  SubscribeOptions,
+  Subscription,
+} from "./pubsub.ts";
 export { memoryBus } from "./bus.ts";
 export type { PubSubBus } from "./bus.ts";

@@ -12,6 +12,10 @@
  *   bound: by default the oldest waiting message is dropped (`overflow:
  *   "drop-oldest"`, counted in `dropped`); with `overflow: "close"` the
  *   subscription ends with a `SubscriptionOverflowError` instead.
+ * - Payloads travel as JSON, in memory as through Redis, so a subscriber gets
+ *   the same values whichever bus carries them: a topic's schema revives the
+ *   dates it declares (`z.date()`); without one a subscriber is typed with the
+ *   JSON form it receives (a `Date` arrives as its ISO text).
  * - A topic is subscribed on the bus while it has local subscribers, and
  *   released when the last one leaves (ends its loop, or its signal aborts).
  *
@@ -33,6 +37,8 @@
  */
 
 import type { StandardSchemaV1 } from "@standard-schema/spec";
+import { type DatePath, type JsonOf, reviveDates } from "../tree/dates.ts";
+import { datePathsOf } from "../tree/schema.ts";
 import { memoryBus, type PubSubBus } from "./bus.ts";
 
 /**
@@ -50,7 +56,10 @@ export interface PubSubOptions<
 > {
   /** The transport. Default: in memory (this process only). */
   readonly bus?: PubSubBus;
-  /** Schemas of the topics' payloads: checked when published, and typing the topics. */
+  /**
+   * Schemas of the topics' payloads: checked when published, typing the
+   * topics, and reviving on delivery the dates they declare.
+   */
   readonly topics?: S;
   /** Messages a subscriber may have waiting. Default 256. */
   readonly bufferSize?: number;
@@ -91,28 +100,52 @@ export interface Subscription<T> extends AsyncIterableIterator<T> {
 }
 
 /**
- * A typed publish/subscribe.
+ * A typed publish/subscribe: `T` is what each topic publishes, `R` what its
+ * subscribers receive (by default the JSON form of `T`, as payloads travel).
  *
  * @example
  * ```ts
  * import { createPubSub, type PubSub } from "@ramify/api/pubsub";
  *
- * const pubsub: PubSub<{ tick: number }> = createPubSub<{ tick: number }>();
+ * const pubsub: PubSub<{ tick: { at: Date } }> = createPubSub<{ tick: { at: Date } }>();
+ * const ticks = pubsub.subscribe("tick");
+ * await pubsub.publish("tick", { at: new Date(0) });
+ * for await (const tick of ticks) {
+ *   const at: string = tick.at; // "1970-01-01T00:00:00.000Z": no schema revives it
+ *   break;
+ * }
+ * await pubsub.close();
  * ```
  */
-export interface PubSub<T extends Record<string, unknown>> {
+export interface PubSub<
+  T extends Record<string, unknown>,
+  R extends Readonly<Record<keyof T, unknown>> = JsonTopics<T>,
+> {
   /** Sends a payload to the topic's subscribers everywhere the bus reaches. */
   publish<K extends keyof T & string>(topic: K, payload: T[K]): Promise<void>;
   /** Subscribes: an async iterable of the topic's payloads from now on. */
   subscribe<K extends keyof T & string>(
     topic: K,
-    opts?: SubscribeOptions<T[K]>,
-  ): Subscription<T[K]>;
+    opts?: SubscribeOptions<R[K]>,
+  ): Subscription<R[K]>;
   /** Local subscribers of a topic (or of all topics). */
   subscribers(topic?: keyof T & string): number;
   /** Ends every subscription and releases the bus. */
   close(): Promise<void>;
 }
+
+/**
+ * What the subscribers of topics typed without a schema receive: each
+ * payload's JSON form (a `Date` is its ISO text).
+ *
+ * @example
+ * ```ts
+ * import type { JsonTopics } from "@ramify/api/pubsub";
+ *
+ * const received: JsonTopics<{ tick: { at: Date } }>["tick"] = { at: "2026-01-01T00:00:00.000Z" };
+ * ```
+ */
+export type JsonTopics<T> = { [K in keyof T]: JsonOf<T[K]> };
 
 /**
  * A subscription that fell behind with `overflow: "close"`.
@@ -135,10 +168,26 @@ export class SubscriptionOverflowError extends Error {
   }
 }
 
-type TopicsOf<S> = { [K in keyof S]: S[K] extends StandardSchemaV1<infer _I, infer O> ? O : never };
+/** What a schema's topics publish: each schema's input. */
+type PublishedOf<S> = {
+  [K in keyof S]: S[K] extends StandardSchemaV1<infer I, infer _O> ? I : never;
+};
+
+/** What a schema's topics deliver: each schema's output through JSON, its dates revived. */
+type RevivedOf<S> = {
+  [K in keyof S]: S[K] extends StandardSchemaV1<infer _I, infer O> ? JsonOf<O, Date> : never;
+};
+
+/** The pub/sub of topics typed by `T` and by the schemas `S`. */
+type PubSubOf<T extends Record<string, unknown>, S> = [keyof S] extends [never] ? PubSub<T>
+  : PubSub<
+    PublishedOf<S> & T,
+    RevivedOf<S> & JsonTopics<Omit<T, keyof S>> & Record<keyof T, unknown>
+  >;
 
 /**
- * Makes a pub/sub. Topics are typed by the type argument, or by `topics`' schemas.
+ * Makes a pub/sub. Topics are typed by the type argument, or by `topics`'
+ * schemas; a schema's dates arrive as `Date`s, in memory as through Redis.
  *
  * @example
  * ```ts
@@ -147,6 +196,16 @@ type TopicsOf<S> = { [K in keyof S]: S[K] extends StandardSchemaV1<infer _I, inf
  *
  * const pubsub = createPubSub({ topics: { "books.added": z.object({ id: z.string() }) } });
  * await pubsub.publish("books.added", { id: "7" });
+ *
+ * const stamped = createPubSub({ topics: { tick: z.object({ at: z.date() }) } });
+ * const ticks = stamped.subscribe("tick");
+ * await stamped.publish("tick", { at: new Date(0) });
+ * for await (const tick of ticks) {
+ *   const at: Date = tick.at; // revived by the schema
+ *   break;
+ * }
+ * await stamped.close();
+ *
  * const wrong = { id: 7 };
  * // @ts-expect-error the payload must fit the schema (and is refused at run time too)
  * await pubsub.publish("books.added", wrong).catch((error) => console.log(error.name)); // "TypeError"
@@ -158,7 +217,7 @@ type TopicsOf<S> = { [K in keyof S]: S[K] extends StandardSchemaV1<infer _I, inf
 export function createPubSub<
   T extends Record<string, unknown> = Record<string, unknown>,
   S extends Readonly<Record<string, StandardSchemaV1>> = Record<never, never>,
->(opts: PubSubOptions<S> = {}): PubSub<[keyof S] extends [never] ? T : TopicsOf<S> & T> {
+>(opts: PubSubOptions<S> = {}): PubSubOf<T, S> {
   const bus = opts.bus ?? memoryBus();
   const bufferSize = opts.bufferSize ?? 256;
   if (!Number.isInteger(bufferSize) || bufferSize < 1) {
@@ -170,6 +229,8 @@ export function createPubSub<
 
   interface Topic {
     readonly local: Set<Sink>;
+    /** Where the topic's schema puts dates, to revive in what arrives as JSON. */
+    readonly dates: readonly DatePath[];
     /** The bus subscription: resolves with its stop. */
     readonly stop: Promise<() => Promise<void>>;
   }
@@ -187,13 +248,19 @@ export function createPubSub<
     } catch {
       return;
     }
+    if (topic.dates.length > 0) payload = reviveDates(payload, topic.dates);
     for (const sink of [...topic.local]) sink.push(payload);
   };
 
   const join = (name: string, sink: Sink) => {
     let topic = topics.get(name);
     if (topic === undefined) {
-      topic = { local: new Set(), stop: bus.subscribe(name, deliver(name)) };
+      const schema = Object.hasOwn(schemas, name) ? schemas[name] : undefined;
+      topic = {
+        local: new Set(),
+        dates: schema === undefined ? [] : datePathsOf(schema, "output"),
+        stop: bus.subscribe(name, deliver(name)),
+      };
       topic.stop.catch(() => {});
       topics.set(name, topic);
     }
@@ -325,5 +392,5 @@ export function createPubSub<
       await bus.close();
     },
   };
-  return pubsub as unknown as PubSub<[keyof S] extends [never] ? T : TopicsOf<S> & T>;
+  return pubsub as unknown as PubSubOf<T, S>;
 }

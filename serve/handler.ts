@@ -71,6 +71,11 @@ export interface HandlerOptions {
   readonly context?: ContextFunction;
   /** Milliseconds every leaf call may take on every surface, then 503 / `TIMEOUT`. Default none. */
   readonly timeoutMs?: number;
+  /**
+   * Origins besides the server's own whose pages may post forms to REST and
+   * GraphQL (any other site's form is `403`, a forgery). Default none.
+   */
+  readonly trustedOrigins?: readonly string[];
   /** The REST API and its document (`createFetch`'s options). Default on. */
   readonly rest?: false | CreateFetchOptions;
   /** GraphQL over HTTP and WebSocket, and GraphiQL. Default on, at `/graphql`. */
@@ -170,6 +175,7 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
   const shared = {
     ...(opts.context === undefined ? {} : { context: opts.context }),
     ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }),
+    ...(opts.trustedOrigins === undefined ? {} : { trustedOrigins: opts.trustedOrigins }),
   };
   const routes = new Map<
     string,

@@ -162,8 +162,9 @@ const ALLOWED: Readonly<Record<string, Allowance>> = {
   // The root face re-exports the tree, the HTTP face, the verbs and the client's
   // runtime; never graphql/, tools/ or cli/.
   "mod.ts": { layers: ["tree", "http", "http/verbs", "http/client"] },
-  // Publish/subscribe stands alone: streaming leaves return its iterables.
-  "pubsub": { layers: [] },
+  // Publish/subscribe: streaming leaves return its iterables; it revives a
+  // topic's dates with the tree's schema layer, as the call path does.
+  "pubsub": { layers: ["tree"] },
   // One handler over every surface: it mounts them all.
   "serve": {
     layers: ["tree", "http/route", "http/web", "http/server", "graphql", "graphql/server", "tools"],

@@ -68,3 +68,53 @@ function asDate(text: string): unknown {
   const date = new Date(text);
   return Number.isNaN(date.getTime()) ? text : date;
 }
+
+/**
+ * What a value of type `T` becomes through JSON (`JSON.parse(JSON.stringify(v))`):
+ * a `Date` is its ISO text, `undefined` and functions are dropped, a `Map` or
+ * `Set` is `{}`. Types in `Kept` stay as they are: the places a schema's dates
+ * are revived. `unknown` stays `unknown`.
+ *
+ * @example
+ * ```ts
+ * import type { JsonOf } from "./dates.ts";
+ *
+ * const sent: JsonOf<{ at: Date; note?: string }> = { at: "2026-01-01T00:00:00.000Z" };
+ * const revived: JsonOf<{ at: Date }, Date> = { at: new Date() };
+ * ```
+ */
+export type JsonOf<T, Kept = never> = unknown extends T ? unknown
+  : T extends Kept ? T
+  : T extends string | number | boolean | null ? T
+  : T extends { toJSON(): infer J } ? JsonOf<J, Kept>
+  : T extends Dropped ? never
+  : T extends ReadonlyMap<unknown, unknown> | ReadonlySet<unknown> ? Record<string, never>
+  : T extends readonly (infer U)[] ? JsonSlot<U, Kept>[]
+  : T extends object ? JsonObject<T, Kept>
+  : never;
+
+/** What JSON leaves out of an object (and writes as `null` in an array). */
+type Dropped = undefined | symbol | ((...args: never[]) => unknown);
+
+type JsonSlot<T, Kept> = [JsonOf<T, Kept>] extends [never] ? null
+  : JsonOf<T, Kept> | (undefined extends T ? null : never);
+
+type JsonObject<T, Kept> = Flat<
+  & {
+    [
+      K in keyof T as K extends string
+        ? undefined extends T[K] ? never : [T[K]] extends [Dropped] ? never : K
+        : never
+    ]: JsonOf<T[K], Kept>;
+  }
+  & {
+    [
+      K in keyof T as K extends string
+        ? undefined extends T[K] ? [Exclude<T[K], undefined>] extends [never] ? never : K
+        : never
+        : never
+    ]?: JsonOf<Exclude<T[K], undefined>, Kept>;
+  }
+>;
+
+type Flat<T> = { [K in keyof T]: T[K] };

@@ -61,9 +61,10 @@ import {
 import type { HandlerContext, Node } from "../../tree/node.ts";
 import { assignOwn } from "../../tree/context.ts";
 import { classify } from "../../tree/failure.ts";
-import { problem } from "../../http/web/respond.ts";
+import { errorResponse, problem } from "../../http/web/respond.ts";
 import { splitUrl } from "../../http/web/request.ts";
 import { corsPolicy, withCors } from "../../http/web/cors.ts";
+import { formGuard } from "../../http/web/csrf.ts";
 import { observer } from "../schema/errors.ts";
 import { createGraphQLServer, type GraphQLServer, type PreparedDocument } from "./server.ts";
 import type { HttpGraphQLServerOptions, HttpGraphQLTransportOptions } from "./http_options.ts";
@@ -184,6 +185,7 @@ export function createHttpGraphQLServer(
   const makeContext = opts.context;
   const report = observer(opts.onError, "ramify: GraphQL over HTTP crashed:");
   const negotiate = acceptNegotiator();
+  const forms = formGuard(opts.trustedOrigins);
 
   const handle = async (request: Request, media: Media, method: string): Promise<Response> => {
     const params = method === "GET"
@@ -303,6 +305,8 @@ export function createHttpGraphQLServer(
       }
       return problem(405, `${path} answers GET and POST`, { allow: ALLOW });
     }
+    const forged = forms(request);
+    if (forged !== undefined) return errorResponse(forged);
     const media = negotiate(request.headers.get("accept"));
     if (media === undefined) {
       return problem(

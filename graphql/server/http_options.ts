@@ -54,6 +54,13 @@ export interface HttpGraphQLTransportOptions {
   /** A rate limit: over it, `429` with `Retry-After` and a `TOO_MANY_REQUESTS` error. Default none. */
   readonly rateLimit?: RateLimit;
   /**
+   * Origins besides the server's own whose pages may post forms to it: a
+   * multipart (or other form) `POST` from any other site is a `403` problem
+   * before anything is read, as a forgery (`createFetch`'s option too).
+   * Written as origins, `https://app.example.com`. Default none.
+   */
+  readonly trustedOrigins?: readonly string[];
+  /**
    * The longest document (`query`) accepted, in characters: `413` in a `POST`
    * body, `414` in a `GET` URL. Documents are cached by their text, so this
    * bounds what the cache can hold. Default 100,000.

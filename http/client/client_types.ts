@@ -36,17 +36,34 @@ import type { Reply } from "../../tree/reply.ts";
 export type AllOptional<T> = Record<PropertyKey, never> extends T ? true : false;
 
 /**
- * What a leaf resolves to on the client: a stream stays a stream, a passed-through
- * `Response` is unknown, a `reply()` is its value, nothing is `undefined`.
+ * Bytes as a handler may return them (see `isBytes` in `@ramify/api/tree`):
+ * each arrives at a client as a `Blob`.
+ *
+ * @example
+ * ```ts
+ * import type { BytesResult } from "@ramify/api/client";
+ *
+ * const sent: BytesResult = new Uint8Array([1, 2]);
+ * ```
+ */
+export type BytesResult = Blob | ArrayBuffer | ArrayBufferView | ReadableStream<Uint8Array>;
+
+/**
+ * What a leaf resolves to on the client: bytes are a `Blob` (asked first: a
+ * `ReadableStream` is async iterable too), a stream stays a stream, a
+ * passed-through `Response` is unknown, a `reply()` is its value, nothing is
+ * `undefined`.
  *
  * @example
  * ```ts
  * import type { ResultOf } from "@ramify/api/client";
  *
  * const n: ResultOf<Promise<number>> = 1;
+ * const file: ResultOf<Promise<Uint8Array>> = new Blob([]);
  * ```
  */
-export type ResultOf<O> = O extends AsyncIterable<infer E> ? AsyncIterable<E>
+export type ResultOf<O> = Awaited<O> extends BytesResult ? Blob
+  : O extends AsyncIterable<infer E> ? AsyncIterable<E>
   : Awaited<O> extends AsyncIterable<infer E> ? AsyncIterable<E>
   : Awaited<O> extends Response ? unknown
   : Awaited<O> extends Reply<infer V> ? ResultOf<V>
@@ -123,8 +140,8 @@ export type ReceivedOf<L> = L extends Leaf<infer _I, infer O, infer _W, infer S>
   : JsonResultOf<ResultOf<O>>
   : never;
 
-type JsonResultOf<R, Kept = never> = R extends AsyncIterable<infer E>
-  ? AsyncIterable<JsonOf<E, Kept>>
+type JsonResultOf<R, Kept = never> = R extends Blob ? Blob
+  : R extends AsyncIterable<infer E> ? AsyncIterable<JsonOf<E, Kept>>
   : unknown extends R ? R
   : JsonOf<R, Kept> | (undefined extends R ? undefined : never);
 

@@ -1,8 +1,8 @@
 /**
  * The client manifest: what a typed HTTP client needs to know of a tree, as
  * plain JSON data (each operation's tree steps, verb, path template, tags,
- * whether it streams, where its result holds dates, and its declared error
- * codes), with no handler and no schema. `toClientManifest(tree)` makes it on
+ * whether it streams or declares bytes, where its result holds dates, and its
+ * declared error codes), with no handler and no schema. `toClientManifest(tree)` makes it on
  * the server side (or in a build step that writes it to a module);
  * `createClientFromManifest<typeof tree>(manifest)` from `@ramify/api/client`
  * runs on it.
@@ -53,6 +53,11 @@ export interface ManifestOperation {
   readonly tags: Tags;
   /** Whether the answer is Server-Sent Events. */
   readonly stream: boolean;
+  /**
+   * Whether the output schema declares bytes (absent: no). The client asks
+   * for them by `Accept`; any answer that is not JSON is bytes all the same.
+   */
+  readonly bytes?: boolean;
   /** Where the result holds dates (each a path of keys, `*` for any item). */
   readonly dates: readonly DatePath[];
   /** The error codes the leaf declares. */
@@ -89,7 +94,7 @@ export function checkedManifest(value: unknown): ClientManifest {
   (operations as unknown[]).forEach((operation, index) => {
     const where = `operation ${index}`;
     if (!isRecord(operation)) return fail(`${where} is not an object`);
-    const { steps, method, path, tags, stream, dates, errors } = operation;
+    const { steps, method, path, tags, stream, bytes, dates, errors } = operation;
     const stepsOk = Array.isArray(steps) &&
       steps.every((step) =>
         isRecord(step) && (step.kind === "child" || step.kind === "fallback") &&
@@ -100,6 +105,7 @@ export function checkedManifest(value: unknown): ClientManifest {
     if (typeof path !== "string" || !path.startsWith("/")) fail(`${where}: path`);
     if (!isRecord(tags)) fail(`${where}: tags`);
     if (typeof stream !== "boolean") fail(`${where}: stream`);
+    if (bytes !== undefined && typeof bytes !== "boolean") fail(`${where}: bytes`);
     const datesOk = Array.isArray(dates) &&
       dates.every((at) => Array.isArray(at) && at.every((key) => typeof key === "string"));
     if (!datesOk) fail(`${where}: dates`);

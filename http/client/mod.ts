@@ -40,6 +40,7 @@ export type {
 } from "./extension.ts";
 export type {
   AllOptional,
+  BytesResult,
   CallInput,
   ChildrenClient,
   Client,

@@ -171,6 +171,8 @@ interface Prepared {
   readonly segments: readonly (string | { readonly capture: string })[];
   readonly inQuery: boolean;
   readonly streams: boolean;
+  /** What `Accept` asks for. */
+  readonly accept: string;
   /** Where the output schema promises dates, which travel as date-time strings. */
   readonly dates: readonly DatePath[];
   /** The error codes the operation declares. */
@@ -195,6 +197,11 @@ function prepare(operation: ManifestOperation): Prepared {
     segments,
     inQuery: QUERY_VERBS.has(operation.method),
     streams: operation.stream,
+    accept: operation.stream
+      ? "text/event-stream"
+      : operation.bytes === true
+      ? "*/*"
+      : "application/json, application/problem+json",
     dates: operation.dates,
     declared: operation.errors,
   };
@@ -215,10 +222,7 @@ async function call(
   const made = context.defaults();
   const headers = made instanceof Promise ? await made : made;
   for (const [name, value] of new Headers(options.headers)) headers.set(name, value);
-  headers.set(
-    "accept",
-    prepared.streams ? "text/event-stream" : "application/json, application/problem+json",
-  );
+  headers.set("accept", prepared.accept);
   let body: string | FormData | undefined;
   const values = Object.entries(input).filter(([key, value]) =>
     value !== undefined && !captured.has(key)
@@ -274,11 +278,19 @@ function formOf(values: readonly [string, unknown][]): FormData {
   return form;
 }
 
-/** `?a=1&tags=x&tags=y`: arrays as repeated keys, objects as JSON, `null` left out. */
+/**
+ * `?a=1&tags=x&tags=y`: arrays as repeated keys, objects as JSON, `null` left
+ * out; strings and dates bare (a date as its date-time string, which the
+ * server reads back into a `Date` where the schema asks for one).
+ */
 function queryOf(values: readonly [string, unknown][]): string {
   const params = new URLSearchParams();
   const text = (value: unknown) =>
-    typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
+    value instanceof Date
+      ? value.toISOString()
+      : typeof value === "object" && value !== null
+      ? JSON.stringify(value)
+      : String(value);
   for (const [key, value] of values) {
     if (value === null) continue;
     if (Array.isArray(value)) {
@@ -312,13 +324,17 @@ async function decode(response: Response, request: ClientRequest, prepared: Prep
   if (streams || type.startsWith("text/event-stream")) {
     return response.body === null ? emptyStream() : eventsOf(response.body, request, declared);
   }
+  // Anything typed that is not JSON is bytes, whatever the leaf declares: a Blob.
+  if (type !== "" && !JSON_TYPE.test(type)) return await response.blob();
   return await readBody(response, type);
 }
+
+const JSON_TYPE = /[/+]json\b/;
 
 async function readBody(response: Response, type: string): Promise<unknown> {
   const text = await response.text();
   if (text === "") return undefined;
-  if (/[/+]json\b/.test(type)) {
+  if (JSON_TYPE.test(type)) {
     try {
       return JSON.parse(text);
     } catch {

@@ -47,6 +47,8 @@ export function manifestOfRoute(route: HttpRoute): ClientManifest {
       path: operation.path,
       tags: { ...operation.tags },
       stream: operation.response === "event-stream",
+      // Only when true, so that manifests of trees without bytes stay as they were.
+      ...(operation.response === "bytes" ? { bytes: true } : {}),
       dates: operation.node.meta?.output === undefined
         ? []
         : datePathsOf(operation.node.meta.output, "output"),

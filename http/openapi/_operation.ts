@@ -8,7 +8,8 @@ import { isVoidSchema, type JsonSchema, toJsonSchema } from "../../tree/schema.t
 import { tagsOf } from "../../tree/tags.ts";
 import { securityOf } from "../../tree/middleware.ts";
 import type { ErrorDeclarations } from "../../tree/errors.ts";
-import type { HttpOperation } from "../route/route.ts";
+import { declaredBytesOf, type HttpOperation } from "../route/route.ts";
+import { OCTET_STREAM } from "../../tree/bytes.ts";
 import { coercionPlan } from "../web/coerce.ts";
 import type { ComponentRegistry } from "./_components.ts";
 
@@ -219,6 +220,8 @@ function responsesOf(
         },
       },
     };
+  } else if (operation.response === "bytes") {
+    addBytes(responses, operation, String(declared ?? 200));
   } else if (
     (outputSchema !== undefined && isVoidSchema(outputSchema)) || declared === NO_CONTENT
   ) {
@@ -254,6 +257,44 @@ function responsesOf(
   responses["500"] = problem("The server failed; nothing internal is disclosed");
   return responses;
 }
+
+/**
+ * A result its output schema declares as bytes: each media type it names
+ * (else `application/octet-stream`) as a binary string, and, for a 200, the
+ * range answers the server gives a result of known size (`bytes.ts`).
+ */
+function addBytes(responses: Record<string, unknown>, operation: HttpOperation, status: string) {
+  const types = declaredBytesOf(operation.node)?.types ?? [];
+  const content = Object.fromEntries(
+    (types.length === 0 ? [OCTET_STREAM] : types).map((type) => [type, {
+      schema: { type: "string", format: "binary", contentMediaType: type },
+    }]),
+  );
+  const { headers = {} } = headersOf(operation.node.meta?.http?.headers);
+  responses[status] = {
+    description: STATUS_WORDS[status] ?? "The bytes",
+    headers: { ...headers, "content-disposition": DISPOSITION },
+    content,
+  };
+  if (status !== "200") return;
+  responses["206"] = {
+    description: "The one range of the bytes a `Range` header asked for",
+    headers: { ...headers, "content-disposition": DISPOSITION, "content-range": CONTENT_RANGE },
+    content,
+  };
+  responses["416"] = problem("The range asked for is outside the bytes", {
+    "content-range": { description: "`bytes */<size>`", schema: { type: "string" } },
+  });
+}
+
+const DISPOSITION = {
+  description: "`attachment` with the file's name, when the result is a named file",
+  schema: { type: "string" },
+} as const;
+const CONTENT_RANGE = {
+  description: "`bytes <first>-<last>/<size>`",
+  schema: { type: "string" },
+} as const;
 
 function problem(description: string, headers?: Record<string, unknown>) {
   return {

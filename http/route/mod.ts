@@ -18,6 +18,7 @@
 export { DEFAULT_COLLAPSE, deriveVerb, httpProjection } from "./projection.ts";
 export type { HttpProjectionOptions } from "./projection.ts";
 export { crud } from "./crud.ts";
+export { declaredBytesOf } from "./route.ts";
 export type {
   CrudBranch,
   CrudChildren,

@@ -9,8 +9,8 @@
  * 3. move stage: `http.moveTo` directives and the fallback collapse reposition
  *    leaves and subtrees; leaves that meet at one position merge their methods,
  *    and two on one verb are a conflict;
- * 4. response stage: each operation gets its response kind (JSON or an event
- *    stream for streaming leaves).
+ * 4. response stage: each operation gets its response kind (JSON, an event
+ *    stream for streaming leaves, bytes for an output schema of bytes).
  *
  * @example
  * ```ts
@@ -30,7 +30,7 @@
 import type { HttpVerb, Leaf, Node, Tags, TreeStep } from "../../tree/node.ts";
 import { tagsOf } from "../../tree/tags.ts";
 import { labelOf, leavesOf } from "../../tree/leaves.ts";
-import type { HttpOperation, HttpRoute, ResponseKind } from "./route.ts";
+import { declaredBytesOf, type HttpOperation, type HttpRoute, type ResponseKind } from "./route.ts";
 
 /**
  * Options of {@linkcode httpProjection}.
@@ -263,7 +263,11 @@ function responseStage(positioned: readonly Positioned[]): HttpRoute {
       );
     }
     const tags: Tags = tagsOf(placement.node);
-    const response: ResponseKind = tags.streaming === true ? "event-stream" : "json";
+    const response: ResponseKind = tags.streaming === true
+      ? "event-stream"
+      : declaredBytesOf(placement.node) !== undefined
+      ? "bytes"
+      : "json";
     position.methods[placement.method] = Object.freeze({
       method: placement.method,
       path,

@@ -19,11 +19,16 @@
  * @module
  */
 
-import type { HttpVerb, Leaf, Tags, TreeStep } from "../../tree/node.ts";
+import type { HttpVerb, Leaf, Node, Tags, TreeStep } from "../../tree/node.ts";
+import { declaredBytes } from "../../tree/bytes.ts";
+import { outputJsonSchema } from "../../tree/schema.ts";
 
 /**
  * How an operation's result goes on the wire: a single JSON value (or nothing,
- * or a `Response` passed through), or a Server-Sent Events stream.
+ * or a `Response` passed through), a Server-Sent Events stream, or bytes that
+ * its output schema declares (`format: "binary"`, zod's `z.file()`). A leaf of
+ * any kind that returns bytes (a `Blob`, a buffer, a `ReadableStream`) answers
+ * with them; the kind tells what the document and the clients expect.
  *
  * @example
  * ```ts
@@ -32,7 +37,34 @@ import type { HttpVerb, Leaf, Tags, TreeStep } from "../../tree/node.ts";
  * const kind: ResponseKind = "event-stream";
  * ```
  */
-export type ResponseKind = "json" | "event-stream";
+export type ResponseKind = "json" | "event-stream" | "bytes";
+
+/**
+ * The media types a leaf's output schema declares for a bytes result (none
+ * named: any), or `undefined` when it declares no bytes (or has no JSON
+ * Schema form). The one reading of it for the router, the document and the
+ * manifest.
+ *
+ * @example
+ * ```ts
+ * import { op } from "@ramify/api/tree";
+ * import { declaredBytesOf } from "@ramify/api/http/dx";
+ * import { z } from "zod";
+ *
+ * const photo = op(() => new File([], "a.png", { type: "image/png" }), {
+ *   output: z.file().mime(["image/png"]),
+ * });
+ * console.log(declaredBytesOf(photo)); // { types: ["image/png"] }
+ * ```
+ */
+export function declaredBytesOf(node: Node): { readonly types: readonly string[] } | undefined {
+  if (node.meta?.output === undefined) return undefined;
+  try {
+    return declaredBytes(outputJsonSchema(node));
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * One operation: a leaf served at a path with a verb.

@@ -27,13 +27,16 @@ import { inputJsonSchema, isVoidSchema } from "../../tree/schema.ts";
 import type { HandlerContext, HttpVerb } from "../../tree/node.ts";
 import { createCall, type LeafCall } from "../../tree/call.ts";
 import { isAsyncIterable, setOwn } from "../../tree/plain_data.ts";
+import { isBytes } from "../../tree/bytes.ts";
 import { failureOf, runCall } from "../../tree/run.ts";
 import { assignOwn, type ContextFunction, type RequestContextSource } from "../../tree/context.ts";
 import { Reply } from "../../tree/reply.ts";
 import type { HttpOperation, HttpRoute, ResponseKind } from "../route/route.ts";
+import { mediaTypeOf } from "../web/bytes.ts";
 import type { MatcherStrategy, PatternSegment, RouteDefinition } from "./matchers/types.ts";
 import { failureResponse } from "../web/problem.ts";
 import { type CorsOptions, type CorsPolicy, corsPolicy, withCors } from "../web/cors.ts";
+import { formGuard } from "../web/csrf.ts";
 import { encodeSegment } from "../route/path.ts";
 import {
   type Body,
@@ -42,6 +45,7 @@ import {
   parseQuery,
   readBody,
   splitUrl,
+  unreadBody,
 } from "../web/request.ts";
 import { coerceStrings, type CoercionPlan, coercionPlan } from "../web/coerce.ts";
 import { headOf, problem, replyResponse, resultResponse, valueResponse } from "../web/respond.ts";
@@ -95,6 +99,8 @@ export interface RouterOptions {
   readonly timeoutMs?: number;
   /** A rate limit: over it, `429 Too Many Requests` with `Retry-After`. Default none. */
   readonly rateLimit?: RateLimit;
+  /** Origins besides its own whose pages may post forms (other sites' are `403`). Default none. */
+  readonly trustedOrigins?: readonly string[];
   /**
    * Makes the values handlers and middleware see in their context, beside
    * `request` and `signal`, from each request: called with
@@ -129,7 +135,11 @@ interface Compiled {
   readonly takesInput: boolean;
   /** Whether its input is read from the body (an input schema, and a verb with a body). */
   readonly readsBody: boolean;
+  /** Whether a body it never reads is still checked for a form from another site. */
+  readonly guardsForms: boolean;
   readonly response: ResponseKind;
+  /** The one media type the output schema names for bytes, for bytes without their own. */
+  readonly mediaType: string | undefined;
 }
 
 interface Slot {
@@ -166,6 +176,7 @@ export function createRouter(
     maxDepth: opts.maxBodyDepth ?? 64,
     maxKeys: opts.maxParams ?? 256,
     timeoutMs: opts.bodyTimeoutMs ?? 30_000,
+    forms: formGuard(opts.trustedOrigins),
   };
   const timeoutMs = opts.timeoutMs;
   const makeContext = opts.context;
@@ -188,7 +199,11 @@ export function createRouter(
   ): Promise<Response> => {
     const context = new RequestContext(request);
     try {
-      const body = compiled.readsBody ? await readBody(request, limits) : undefined;
+      const body = compiled.readsBody
+        ? await readBody(request, limits)
+        : compiled.guardsForms
+        ? unreadBody(request, limits)
+        : undefined;
       const input = compiled.takesInput
         ? inputOf(body, compiled, captures, rawParams, query, limits)
         // No input schema: the leaf takes its captures alone; the body and query stay unread.
@@ -210,6 +225,9 @@ export function createRouter(
         return result === undefined ? new Response(null, { status: 204 }) : Response.json(result);
       }
       return await resultResponse(result, compiled.response, {
+        request,
+        status: compiled.status,
+        mediaType: compiled.mediaType,
         firstId,
         heartbeatMs,
         context,
@@ -298,9 +316,15 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
       typeof (value as { then?: unknown }).then === "function");
 }
 
-/** A result that is neither a `Response` nor a stream. */
+/** A result that is neither a `Response`, bytes (alone or in a `reply()`) nor a stream. */
 function isPlainResult(result: unknown): boolean {
-  return !(result instanceof Response) && !isAsyncIterable(result);
+  if (typeof result !== "object" || result === null) return true;
+  // The common answer, a plain object or array, is told apart at once.
+  const prototype = Object.getPrototypeOf(result);
+  if (prototype === Array.prototype) return true;
+  if (prototype === Object.prototype) return !isAsyncIterable(result);
+  return !(result instanceof Response) && !isBytes(result) && !isAsyncIterable(result) &&
+    !(result instanceof Reply && isBytes(result.value));
 }
 
 /**
@@ -400,7 +424,9 @@ function compile(operation: HttpOperation, captures: readonly string[]): Compile
     plan: takesInput ? planFor(operation) : undefined,
     takesInput,
     readsBody: takesInput && !BODYLESS.has(method),
+    guardsForms: !takesInput && !BODYLESS.has(method),
     response: operation.response,
+    mediaType: mediaTypeOf(operation),
   };
 }
 

@@ -1,12 +1,15 @@
 // Reading a request into the handler's one flat input object: the raw path and
-// query (split without building a URL object: a hot path), the query's values, the body (JSON, urlencoded, multipart) within a size limit, and the
-// merge with captures. Everything a client sends lands as own data properties,
-// so no key (`__proto__`, `constructor`, ...) can reach a prototype.
+// query (split without building a URL object: a hot path), the query's values,
+// the body (JSON, urlencoded, multipart) within a size limit, refused when it is
+// a form another site forged (`csrf.ts`), and the merge with captures.
+// Everything a client sends lands as own data properties, so no key
+// (`__proto__`, `constructor`, ...) can reach a prototype.
 
 import { flawOf, isPlainObject, nestsDeeper, setOwn } from "../../tree/plain_data.ts";
 import { HttpError } from "./problem.ts";
 import { decodeCapture } from "../route/path.ts";
 import { declaredLength, readBodyBytes, within } from "./body.ts";
+import type { FormGuard } from "./csrf.ts";
 
 /** The raw pathname and query string of a request URL, without parsing a URL object. */
 export function splitUrl(url: string): { path: string; query: string } {
@@ -64,6 +67,8 @@ export interface BodyLimits {
   readonly maxKeys: number;
   /** Milliseconds the whole body may take to arrive (408 after). */
   readonly timeoutMs: number;
+  /** Refuses a form another site forged (403); default: none refused. */
+  readonly forms?: FormGuard;
 }
 
 /** A parsed body: its values, and whether they are strings from a form (to coerce like a query). */
@@ -74,19 +79,20 @@ export interface Body {
 
 /**
  * Reads the body into own properties, or `undefined` when there is none.
- * 413 over the size limit, 415 for a type other than JSON, urlencoded or
- * multipart, 400 for a body that does not parse into an object (or, for
+ * 403 for a form another site forged (`limits.forms`), 413 over the size
+ * limit, 415 for a type other than JSON, urlencoded or multipart, 400 for a body that does not parse into an object (or, for
  * JSON, holds U+FFFD or nests too deep).
  */
 export function readBody(request: Request, limits: BodyLimits): Promise<Body | undefined> {
   // `request.body` is not read unless needed: touching it makes the runtime
   // build a stream and read the body the slow way.
   const headers = request.headers;
-  const declared = headers.get("content-length");
-  if (declared === null && request.body === null) return NO_BODY;
   const type = mediaType(headers.get("content-type"));
   const json = type === "application/json" ||
     (type.startsWith("application/") && type.endsWith("+json"));
+  if (!json) unreadBody(request, limits);
+  const declared = headers.get("content-length");
+  if (declared === null && request.body === null) return NO_BODY;
   const length = json ? declaredLength(declared) : undefined;
   if (length !== undefined && length <= limits.maxBytes) {
     return length === 0 ? NO_BODY : readJson(request, limits);
@@ -95,6 +101,16 @@ export function readBody(request: Request, limits: BodyLimits): Promise<Body | u
 }
 
 const NO_BODY: Promise<undefined> = Promise.resolve(undefined);
+
+/**
+ * For a leaf whose body goes unread (it takes no input): a form another site
+ * forged is refused all the same, since the leaf would run on its arrival.
+ */
+export function unreadBody(request: Request, limits: BodyLimits): undefined {
+  const forged = limits.forms?.(request);
+  if (forged !== undefined) throw forged;
+  return undefined;
+}
 
 /**
  * JSON of a declared length within the limit, read by the runtime's own

@@ -1,7 +1,8 @@
 /**
  * A handler's result as a response: a value is 200 JSON, `undefined` is 204, a
- * `Response` passes through, and a streaming operation (or any async iterable
- * result) is Server-Sent Events; a `reply()` sets its status, headers and
+ * `Response` passes through, bytes are bytes (`bytes.ts`; asked first, since a
+ * `ReadableStream` is async iterable too), and a streaming operation (or any
+ * async iterable result) is Server-Sent Events; a `reply()` sets its status, headers and
  * cookies, and HEAD gets GET's head alone. Errors become problem+json.
  *
  * Internal: not a public subpath. Used by the HTTP server (createRouter,
@@ -13,9 +14,11 @@
 import { failureResponse, HttpError } from "./problem.ts";
 import { classify } from "../../tree/failure.ts";
 import { isAsyncIterable } from "../../tree/plain_data.ts";
+import { bytesOf, isBytes } from "../../tree/bytes.ts";
+import { bytesResponse } from "./bytes.ts";
 import type { ResponseKind } from "../route/route.ts";
 import { eventStream, type EventStreamOptions } from "./sse.ts";
-import { type Reply, setCookieValue } from "../../tree/reply.ts";
+import { Reply, setCookieValue } from "../../tree/reply.ts";
 
 /** The problem+json response for an {@linkcode HttpError}: its failure, rendered as any other. */
 export function errorResponse(error: HttpError): Response {
@@ -31,22 +34,41 @@ export function problem(
   return errorResponse(new HttpError(status, detail, { headers }));
 }
 
+/** How a result that is not a plain value is answered: a stream's settings, and bytes'. */
+export interface ResultOptions extends EventStreamOptions {
+  /** The request: its method and `Range` header. */
+  readonly request: Request;
+  /** The success status (the leaf's declared one, else 200). */
+  readonly status: number;
+  /** The one media type the output schema names for bytes without their own. */
+  readonly mediaType: string | undefined;
+}
+
 /**
- * The response for a successful result: a stream becomes Server-Sent Events
- * (see `sse.ts`), which rejects with what its source threw before the first
- * item, for the caller to classify and answer.
+ * The response for a successful result: bytes are their bytes (see
+ * `bytes.ts`), a stream becomes Server-Sent Events (see `sse.ts`); either
+ * rejects with what its source threw before the first chunk or item, for the
+ * caller to classify and answer.
  */
 export function resultResponse(
   result: unknown,
   kind: ResponseKind,
-  stream: EventStreamOptions,
+  opts: ResultOptions,
 ): Response | Promise<Response> {
   if (result instanceof Response) return result;
+  if (isBytes(result)) return bytesResponse(bytesOf(result, opts.mediaType), opts);
+  if (result instanceof Reply && isBytes(result.value)) {
+    const answer = result;
+    return bytesResponse(bytesOf(answer.value, opts.mediaType), {
+      ...opts,
+      status: answer.status ?? opts.status,
+    }).then((response) => response.ok ? withReply(response, answer) : response);
+  }
   if (kind === "event-stream" || isAsyncIterable(result)) {
     const source: AsyncIterable<unknown> = isAsyncIterable(result) ? result : (async function* () {
       yield result;
     })();
-    return eventStream(source, stream);
+    return eventStream(source, opts);
   }
   if (result === undefined) return new Response(null, { status: 204 });
   // The runtime's own JSON response: several times cheaper than building the
@@ -67,7 +89,11 @@ export function valueResponse(value: unknown, status: number): Response {
 
 /** A `reply()`: its status (else the declared one), headers and cookies around its value. */
 export function replyResponse(answer: Reply<unknown>, declared: number): Response {
-  const response = valueResponse(answer.value, answer.status ?? declared);
+  return withReply(valueResponse(answer.value, answer.status ?? declared), answer);
+}
+
+/** A `reply()`'s headers (over the response's own) and cookies on a response. */
+function withReply(response: Response, answer: Reply<unknown>): Response {
   for (const [name, value] of answer.headers) response.headers.set(name, value);
   for (const cookie of answer.cookies) {
     response.headers.append("set-cookie", setCookieValue(cookie));
@@ -77,14 +103,20 @@ export function replyResponse(answer: Reply<unknown>, declared: number): Respons
 
 /**
  * The answer to HEAD: GET's status and headers without the body, and the
- * body's length as `Content-Length` where it has one (not a stream).
+ * body's length as `Content-Length` where it has one: a length already known
+ * is kept, a JSON or text body is counted, and a stream (events, bytes of
+ * unknown length) is not read at all.
  */
 export async function headOf(response: Response): Promise<Response> {
   const headers = new Headers(response.headers);
-  if (response.headers.get("content-type")?.startsWith("text/event-stream") !== false) {
-    await response.body?.cancel();
-  } else {
+  const type = response.headers.get("content-type") ?? "";
+  if (!headers.has("content-length") && COUNTED.test(type)) {
     headers.set("content-length", String((await response.arrayBuffer()).byteLength));
+  } else {
+    await response.body?.cancel();
   }
   return new Response(null, { status: response.status, headers });
 }
+
+// Bodies made whole in memory, cheap to count: JSON, problems and text (not events).
+const COUNTED = /^(?:application\/(?:[\w.-]+\+)?json|text\/(?!event-stream))/i;

@@ -122,7 +122,7 @@ Deno.test("client: baseUrl keeps its path prefix; default and per-call headers",
   });
 });
 
-Deno.test("client: decodes by content type; 204 is undefined; text stays text", async () => {
+Deno.test("client: decodes by content type; 204 is undefined; any other type is a Blob", async () => {
   const tree = api({
     json: op(() => ({ a: 1 }), http.get),
     none: op(() => undefined, http.get),
@@ -131,7 +131,9 @@ Deno.test("client: decodes by content type; 204 is undefined; text stays text", 
   const client = createClient(tree, { fetch: createFetch(tree) });
   assert.deepEqual(await client.json(), { a: 1 });
   assert.equal(await client.none(), undefined);
-  assert.equal(await client.text(), "plain");
+  const text = await client.text();
+  assert.ok(text instanceof Blob);
+  assert.equal(await text.text(), "plain");
 });
 
 Deno.test("client: a streaming leaf gives an AsyncIterable of its events", async () => {

@@ -317,3 +317,38 @@ Deno.test("openapi and createFetch agree on query encoding: arrays repeat, objec
     filter: { status: "live" },
   });
 });
+
+Deno.test("openapi: bytes are documented by media type; ranges only with a 200; no schema is JSON", async () => {
+  const doc = await toOpenApi(api({
+    photo: op(() => new File([], "a.png", { type: "image/png" }), http.get, {
+      output: z.file().mime(["image/png", "image/jpeg"]),
+    }),
+    made: op(() => new File([], "a.bin"), http.post, {
+      output: z.file(),
+      http: { status: 201 },
+    }),
+    undeclared: op(() => new Blob([]), http.get),
+  }));
+  type Responses = Record<string, { content?: Record<string, unknown>; headers?: object }>;
+  const responsesOf = (path: string, verb: string) =>
+    (doc.paths[path] as Record<string, { responses: Responses }>)[verb].responses;
+  const photo = responsesOf("/photo", "get");
+  assert.deepEqual(photo["200"].content, {
+    "image/png": { schema: { type: "string", format: "binary", contentMediaType: "image/png" } },
+    "image/jpeg": {
+      schema: { type: "string", format: "binary", contentMediaType: "image/jpeg" },
+    },
+  });
+  assert.deepEqual(Object.keys(photo["206"].headers ?? {}), [
+    "content-disposition",
+    "content-range",
+  ]);
+  assert.ok(photo["416"]);
+  const made = responsesOf("/made", "post");
+  assert.deepEqual(Object.keys(made["201"].content ?? {}), ["application/octet-stream"]);
+  assert.equal(made["206"], undefined);
+  assert.equal(made["416"], undefined);
+  assert.deepEqual(Object.keys(responsesOf("/undeclared", "get")["200"].content ?? {}), [
+    "application/json",
+  ]);
+});

@@ -91,6 +91,9 @@ Deno.test("fast path: a JSON answer equals the general response builder's, for r
     if (generated[i] === undefined) continue;
     const fast = await handler(new Request(`http://x/give?n=${i}`));
     const general = await resultResponse(generated[i], "json", {
+      request: new Request(`http://x/give?n=${i}`),
+      status: 200,
+      mediaType: undefined,
       firstId: 1,
       heartbeatMs: 0,
       context: {},
