@@ -20,6 +20,7 @@ export const GLOBAL_OPTIONS = {
   url: { type: "string" },
   token: { type: "string" },
   input: { type: "string" },
+  output: { type: "string", short: "o" },
 } as const;
 
 /** Where the words led. */

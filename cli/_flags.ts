@@ -6,6 +6,7 @@
 import { isPlainObject, setOwn } from "../tree/plain_data.ts";
 import type { JsonSchema } from "../tree/schema.ts";
 import { UsageError } from "./_usage.ts";
+import { mediaTypeOf } from "./_media_types.ts";
 
 export type FlagKind = "string" | "number" | "integer" | "boolean" | "json" | "file";
 
@@ -184,7 +185,8 @@ async function valueOf(flag: Flag, text: unknown, readFile: ReadFile): Promise<u
       }
     case "file": {
       const bytes = await readFile(text).catch(() => refuse("a readable file"));
-      return new File([bytes as Uint8Array<ArrayBuffer>], text.split(/[\\/]/).pop() ?? text);
+      const name = text.split(/[\\/]/).pop() ?? text;
+      return new File([bytes as Uint8Array<ArrayBuffer>], name, { type: mediaTypeOf(name) });
     }
     default:
       return text;

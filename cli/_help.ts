@@ -13,6 +13,7 @@ const GLOBAL_HELP = [
   ["--token <token>", "a bearer token for guarded commands (Authorization: Bearer)"],
   ["--yes, -y", "run a destructive command without asking"],
   ["--json", "compact JSON output, one line"],
+  ["--output <file>, -o", "write the result to a file (binary results: never to a terminal)"],
   ["--help, -h", "this help"],
 ] as const;
 

@@ -15,7 +15,7 @@
  */
 
 import process from "node:process";
-import { readFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { createInterface } from "node:readline/promises";
 
 /**
@@ -26,6 +26,7 @@ import { createInterface } from "node:readline/promises";
  * import type { CliIo } from "@ramify/api/cli";
  *
  * const lines: string[] = [];
+ * const chunks: Uint8Array[] = [];
  * const io: CliIo = {
  *   out: (text) => void lines.push(text),
  *   err: (text) => void lines.push(text),
@@ -34,6 +35,8 @@ import { createInterface } from "node:readline/promises";
  *   prompt: () => Promise.resolve(undefined),
  *   readStdin: () => Promise.resolve(""),
  *   readFile: () => Promise.resolve(new Uint8Array()),
+ *   outBytes: (chunk) => Promise.resolve(void chunks.push(chunk)),
+ *   writeFile: async (_path, body) => void chunks.push(await new Response(body).bytes()),
  * };
  * ```
  */
@@ -52,6 +55,17 @@ export interface CliIo {
   readStdin(): Promise<string>;
   /** A file's bytes. */
   readFile(path: string): Promise<Uint8Array>;
+  /**
+   * Writes bytes to standard output (a binary result, written as it comes).
+   * Optional for an io written before results could be bytes: without it such
+   * a result fails the command.
+   */
+  outBytes?(chunk: Uint8Array): Promise<void>;
+  /**
+   * Writes a file (`--output`), replacing it; a body that fails midway leaves
+   * no file behind. Optional as `outBytes` is: without it `--output` fails.
+   */
+  writeFile?(path: string, body: ReadableStream<Uint8Array>): Promise<void>;
 }
 
 /**
@@ -87,5 +101,19 @@ export function processIo(): CliIo {
       return text;
     },
     readFile: (path) => readFile(path),
+    // Resolves once the chunk is handed to the system: a large result waits for a slow reader.
+    outBytes: (chunk) =>
+      new Promise((resolve, reject) =>
+        void process.stdout.write(chunk, (error) => error ? reject(error) : resolve())
+      ),
+    async writeFile(path, body) {
+      try {
+        await writeFile(path, body);
+      } catch (error) {
+        // A broken download must not pass for a whole one.
+        await rm(path, { force: true });
+        throw error;
+      }
+    },
   };
 }

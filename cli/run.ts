@@ -7,8 +7,10 @@
  * client. See `docs/cli.md` for the grammar.
  *
  * Exit codes: 0 done; 1 the command failed (invalid input, an `HttpError`, a
- * fault, a timeout, a refused confirmation); 2 the command line is wrong; 130
- * the call was cancelled (Ctrl-C under {@linkcode mainCli}, or `opts.signal`).
+ * fault, a timeout, a refused confirmation, bytes refused on a terminal); 2
+ * the command line is wrong; 130 the call was cancelled (Ctrl-C under
+ * {@linkcode mainCli}, or `opts.signal`). A binary result is written as it
+ * is, to standard output (never a terminal) or to `--output <file>`.
  *
  * @example
  * ```ts
@@ -30,8 +32,7 @@ import process from "node:process";
 import type { HandlerContext, Node } from "../tree/node.ts";
 import { isLeaf } from "../tree/node.ts";
 import { assignOwn, type ContextFunction } from "../tree/context.ts";
-import { Cancelled } from "../tree/failure.ts";
-import { isAsyncIterable, isPlainObject } from "../tree/plain_data.ts";
+import { isPlainObject } from "../tree/plain_data.ts";
 import { runCall } from "../tree/run.ts";
 import { tagsOf } from "../tree/tags.ts";
 import { createClient, type FetchLike } from "../http/client/client.ts";
@@ -50,6 +51,7 @@ import { CANCELLED_EXIT, failedCall, failedRemoteCall } from "./_errors.ts";
 import { didYouMean, UsageError } from "./_usage.ts";
 import { completionScript, completionsFor } from "./completion.ts";
 import { type CliIo, processIo } from "./io.ts";
+import { BinaryToTerminal, writeResult } from "./_output.ts";
 
 /**
  * Options of {@linkcode runCli}.
@@ -181,12 +183,23 @@ export async function runCli(
     const result = url === undefined
       ? await localCall(command, selected, sent, headers, opts)
       : await remoteCall(tree, url, selected, sent, headers, opts);
-    await print(result, io, values.json === true, opts.signal);
+    await writeResult(result, io, {
+      compact: values.json === true,
+      // A leaf whose input has an `output` property keeps `--output` for it.
+      file: typeof values.output === "string" && !flags.some((flag) => flag.name === "output")
+        ? values.output
+        : undefined,
+      signal: opts.signal,
+    });
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`error: ${error.message}\n`);
       return 2;
+    }
+    if (error instanceof BinaryToTerminal) {
+      io.err(`error: ${error.message}\n`);
+      return 1;
     }
     const failed = remote ? failedRemoteCall(error, caller) : failedCall(error, caller);
     io.err(`error: ${failed.line}\n`);
@@ -366,29 +379,6 @@ async function remoteCall(
     options: { signal?: AbortSignal },
   ) => Promise<unknown>;
   return await send(input, opts.signal === undefined ? {} : { signal: opts.signal });
-}
-
-async function print(
-  result: unknown,
-  io: CliIo,
-  compact: boolean,
-  signal: AbortSignal | undefined,
-): Promise<void> {
-  if (isAsyncIterable(result)) {
-    for await (const item of result) {
-      // A cancelled command stops pulling; leaving the loop ends the stream.
-      if (signal?.aborted === true) throw new Cancelled(signal.reason);
-      io.out(`${JSON.stringify(item) ?? "null"}\n`);
-    }
-    return;
-  }
-  if (result instanceof Response) {
-    io.out(await result.text());
-    return;
-  }
-  if (result === undefined) return;
-  const pretty = io.stdoutIsTerminal && !compact;
-  io.out(`${JSON.stringify(result, null, pretty ? 2 : undefined)}\n`);
 }
 
 /** An observer that throws must not change the exit code. */

@@ -1,6 +1,8 @@
 // The tools of a tree: every leaf not opted out and taking no files, named by the child names on
 // its path (a fallback adds no name: its capture becomes a required argument),
 // with its schemas as JSON Schema, its own tags as MCP annotations, and its call prepared once.
+// An output schema declaring bytes (`z.file()`) gives no outputSchema: the result is a content
+// block, never structured content, so a schema of a string would contradict it.
 
 import type { LeafEntry } from "../tree/leaves.ts";
 import { leavesOf } from "../tree/leaves.ts";
@@ -8,6 +10,7 @@ import type { Node } from "../tree/node.ts";
 import { createCall, type LeafCall } from "../tree/call.ts";
 import { holdsFile, isVoidSchema, type JsonSchema, toJsonSchema } from "../tree/schema.ts";
 import { tagsOf } from "../tree/tags.ts";
+import { declaredBytes } from "../tree/bytes.ts";
 import { joinPath, TOOL_NAME } from "./_names.ts";
 import { warnUnhinted } from "./_hints.ts";
 
@@ -52,6 +55,8 @@ export interface ToolEntry {
   readonly call: LeafCall;
   /** The fallback names on the path: the arguments that are captures. */
   readonly captures: readonly string[];
+  /** The media type of bytes the output schema declares, when it names exactly one. */
+  readonly bytesType?: string;
 }
 
 const HINTS = [
@@ -113,19 +118,21 @@ function toolOf(entry: LeafEntry, caller: string, input: JsonSchema | undefined)
   }
   const description = own?.description ?? leaf.meta.description;
   const output = schemaOf(entry, "output", caller);
+  const bytes = declaredBytes(output);
   return {
     descriptor: {
       name,
       title: own?.title ?? titleOf(names),
       ...(typeof description === "string" ? { description } : {}),
       inputSchema: inputSchemaOf(input, captures),
-      ...(output === undefined
+      ...(output === undefined || bytes !== undefined
         ? {}
         : { outputSchema: tags.streaming === true ? listOf(output) : output }),
       annotations,
     },
     call: createCall(leaf, { captures }),
     captures,
+    ...(bytes?.types.length === 1 ? { bytesType: bytes.types[0] } : {}),
   };
 }
 

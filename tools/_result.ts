@@ -1,6 +1,7 @@
 // Runs a tool through its prepared call and writes the outcome as an MCP tool
 // result: the value as JSON text (and as structured content when the leaf has
-// an output schema), a stream's items collected, and every failure a result
+// an output schema), bytes as one image, audio or resource block (_bytes.ts),
+// a stream's items collected, and every failure a result
 // with isError whose text is the tree's one line for it (the status the other
 // surfaces give first).
 
@@ -10,11 +11,13 @@ import { assignOwn, type ContextFunction, type ContextSource } from "../tree/con
 import { Cancelled, type Failure, failureLine } from "../tree/failure.ts";
 import { isAsyncIterable, isPlainObject, setOwn } from "../tree/plain_data.ts";
 import { failureOf, runCall } from "../tree/run.ts";
+import { bytesOf, isBytes, isTextType } from "../tree/bytes.ts";
 import type { ToolEntry } from "./_collect.ts";
+import { type BytesContent, bytesContent } from "./_bytes.ts";
 
 /** A `tools/call` result as plain data. */
 export interface ToolResult {
-  readonly content: { readonly type: "text"; readonly text: string }[];
+  readonly content: ({ readonly type: "text"; readonly text: string } | BytesContent)[];
   readonly structuredContent?: unknown;
   readonly isError?: true;
 }
@@ -46,6 +49,11 @@ export async function runTool(
     const input = inputOf(entry, args);
     if (opts.context !== undefined) assignOwn(context, await opts.context(source));
     const result = await runCall(entry.call, input, context, opts.timeoutMs);
+    // Before the stream check: a ReadableStream of bytes is async iterable too.
+    if (isBytes(result)) {
+      const bytes = bytesOf(result, entry.bytesType);
+      return { content: [await bytesContent(bytes, entry.descriptor.name, context.signal)] };
+    }
     if (isAsyncIterable(result)) {
       const items: unknown[] = [];
       for await (const item of result) {
@@ -57,7 +65,7 @@ export async function runTool(
       }
       return success(items, entry);
     }
-    if (result instanceof Response) return await fromResponse(result);
+    if (result instanceof Response) return await fromResponse(result, entry, context.signal);
     return success(jsonOf(result), entry);
   } catch (error) {
     return failed(failureOf(error, context), opts.onError);
@@ -92,7 +100,17 @@ function success(value: unknown, entry: ToolEntry): ToolResult {
     : { content, structuredContent: value };
 }
 
-async function fromResponse(response: Response): Promise<ToolResult> {
+/** A `Response`'s body: text as it is, any other media type (or none) as bytes. */
+async function fromResponse(
+  response: Response,
+  entry: ToolEntry,
+  signal: AbortSignal | undefined,
+): Promise<ToolResult> {
+  const type = response.headers.get("content-type") ?? "";
+  if (response.ok && response.body !== null && !isTextType(type)) {
+    const bytes = bytesOf(response.body, type === "" ? entry.bytesType : type);
+    return { content: [await bytesContent(bytes, entry.descriptor.name, signal)] };
+  }
   const text = await response.text();
   const content = text === "" ? [] : [{ type: "text" as const, text }];
   return response.ok ? { content } : { content, isError: true };

@@ -13,7 +13,8 @@
  * declared error's data as JSON on the next line. An unknown tool is the
  * JSON-RPC error -32602. A streaming leaf sends each item as a progress
  * notification (when the client asked for progress) and its result holds
- * every item, as a list.
+ * every item, as a list. Bytes (a `Blob`, a buffer, a byte stream) are one
+ * `image`, `audio` or embedded `resource` block, base64, by media type.
  *
  * @example
  * ```ts

@@ -140,3 +140,16 @@ export function declaredBytes(
   }
   return { types: [...types] };
 }
+
+/**
+ * Whether a media type is text a surface may show as it is: `text/*`, JSON
+ * and XML (`+json`, `+xml` included), JavaScript, form-urlencoded. A
+ * `Response` a handler returns with any other type (or none) is bytes on the
+ * surfaces that are not HTTP, as a `Blob` of that type would be. Internal:
+ * the MCP server and the CLI read a `Response` through it.
+ */
+export function isTextType(type: string): boolean {
+  const essence = type.split(";")[0].trim().toLowerCase();
+  return essence.startsWith("text/") || /[/+](json|xml)$/.test(essence) ||
+    essence === "application/javascript" || essence === "application/x-www-form-urlencoded";
+}

@@ -8,10 +8,12 @@ import type { HandlerContext } from "../../tree/node.ts";
 import { createCall } from "../../tree/call.ts";
 import { labelOf } from "../../tree/leaves.ts";
 import { runCall } from "../../tree/run.ts";
+import { bytesOf, isBytes } from "../../tree/bytes.ts";
+import { GraphQLError } from "graphql";
 import { isAsyncIterable, isPlainObject, setOwn } from "../../tree/plain_data.ts";
 import type { GraphQLLeafField } from "./projection.ts";
 import type { ArgumentDefinition, NamedTypeDefinition } from "./types.ts";
-import type { ClientError, ResolveOptions } from "./errors.ts";
+import { type ClientError, observer, type ResolveOptions } from "./errors.ts";
 
 type Resolver = (
   parent: unknown,
@@ -43,7 +45,12 @@ export function leafResolver(
 ): Resolver {
   const call = createCall(field.node, { captures: field.captures });
   const timeoutMs = opts.timeoutMs;
-  const done = field.voidResult ? () => true : undefined;
+  const report = observer(opts.onError, "ramify: GraphQL resolver returned bytes:");
+  const done = (value: unknown) => {
+    if (field.voidResult) return true;
+    if (isBytes(value) || value instanceof Response) throw notJson(field, value, report);
+    return value;
+  };
   return (_parent, args, context) => {
     const ctx = handlerContext(context);
     let result: unknown;
@@ -57,8 +64,39 @@ export function leafResolver(
         throw toClient(error, ctx);
       });
     }
-    return done === undefined ? result : true;
+    return done(result);
   };
+}
+
+/**
+ * A handler answered with bytes or a `Response`, which no GraphQL type
+ * carries (the JSON scalar would make either `{}`): its field is an error
+ * saying what to do, its siblings keep their data. A mistake of the server's,
+ * so it is observed as a fault is; the message names only the leaf and the
+ * media type.
+ */
+function notJson(
+  field: GraphQLLeafField,
+  value: unknown,
+  report: (error: unknown) => void,
+): GraphQLError {
+  const response = value instanceof Response;
+  const type = response
+    ? value.headers.get("content-type") ?? "no media type"
+    : bytesOf(value).type;
+  const body = response ? value.body : value instanceof ReadableStream ? value : null;
+  // Nobody will read the body: let its source stop.
+  body?.cancel().catch(() => {});
+  const error = new GraphQLError(
+    `${labelOf(field.steps)} answered with ${
+      response ? "a Response" : "bytes"
+    } (${type}), which GraphQL cannot carry; ${
+      response ? "return the value itself, or" : "serve it over HTTP and"
+    } keep it out of GraphQL with meta.graphql: false`,
+    { extensions: { code: "INTERNAL_SERVER_ERROR", status: 500 } },
+  );
+  report(error);
+  return error;
 }
 
 /** The `subscribe` of a subscription field: the handler's async iterable, its failures rendered. */

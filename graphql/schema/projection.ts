@@ -16,7 +16,10 @@
  *   part of a name.
  * - Input schema properties are arguments; a leaf without an input schema takes
  *   no argument but its captures. The result type comes from the output schema
- *   (`JSON` without one; `Boolean` for a leaf whose output is void).
+ *   (`JSON` without one; `Boolean` for a leaf whose output is void). GraphQL
+ *   has no bytes: an output schema holding a file is refused, naming the leaf.
+ * - `meta.graphql: false` keeps a leaf out of GraphQL (its schema, resolvers
+ *   and clients), as for a leaf that answers with bytes.
  *
  * @example
  * ```ts
@@ -201,10 +204,13 @@ export function projectGraphQL(
     fields.push(field);
   };
 
-  const leaves = leavesOf(node).map((entry) => {
-    for (const capture of entry.captures) checkName(capture, entry.label);
-    return prepare(entry, readNames);
-  });
+  // `meta.graphql: false` keeps a leaf out, as `meta.tools: false` does on the tool surface.
+  const leaves = leavesOf(node).filter((entry) => entry.leaf.meta.graphql !== false).map(
+    (entry) => {
+      for (const capture of entry.captures) checkName(capture, entry.label);
+      return prepare(entry, readNames);
+    },
+  );
   // Every leaf's schemas first, so that a type several leaves share is named by the rule.
   planTypeNames(
     types,
@@ -371,7 +377,7 @@ function sideSchema(node: Node, side: "input" | "output", label: string) {
   }
   if (side === "output" && holdsFile(json)) {
     throw new Error(
-      `projectGraphQL: the output schema of ${label} holds a file; File is an input type in GraphQL, a result cannot carry one`,
+      `projectGraphQL: the output schema of ${label} holds a file; GraphQL has no bytes (File is an input type), so serve the leaf over HTTP and keep it out of GraphQL with meta.graphql: false`,
     );
   }
   return json;

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { ensureCommands } from "../support/commands.ts";
 
 const CLI = new URL("../../examples/bookstore_cli.ts", import.meta.url).pathname;
+const BYTES_CLI = new URL("./bytes_cli.ts", import.meta.url).pathname;
 
 async function tmux(socket: string, ...args: string[]): Promise<string> {
   const output = await new Deno.Command("tmux", { args: ["-L", socket, ...args] }).output();
@@ -26,9 +27,14 @@ async function screenUntil(socket: string, pattern: RegExp): Promise<string> {
 }
 
 /** Runs the command line in a fresh terminal, keeps the screen after it ends. */
-async function inTerminal(args: string, drive: (socket: string) => Promise<void>) {
+async function inTerminal(
+  args: string,
+  drive: (socket: string) => Promise<void>,
+  script = CLI,
+) {
   const socket = `ramify-${crypto.randomUUID()}`;
-  const command = `"${Deno.execPath()}" run -A --quiet "${CLI}" ${args}; echo "exit=$?"; sleep 60`;
+  const command =
+    `"${Deno.execPath()}" run -A --quiet "${script}" ${args}; echo "exit=$?"; sleep 60`;
   await tmux(socket, "new-session", "-d", "-s", "cli", "-x", "120", "-y", "40", command);
   try {
     await drive(socket);
@@ -74,4 +80,17 @@ Deno.test({
       assert.doesNotMatch(screen, /Proceed/);
       assert.match(screen, /\{\n {2}"id": "1",\n {2}"title": "Dune",\n[\s\S]*\}\nexit=0/);
     }),
+});
+
+Deno.test({
+  name: "cli in a terminal: a binary result is refused, naming --output",
+  ignore,
+  fn: () =>
+    inTerminal("cover", async (socket) => {
+      const screen = await screenUntil(socket, /exit=\d/);
+      assert.match(
+        screen,
+        /^error: the result is binary \(image\/png, 10 bytes\); pass --output <file> to write it, or pipe standard output\nexit=1/m,
+      );
+    }, BYTES_CLI),
 });

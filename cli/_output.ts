@@ -1,0 +1,119 @@
+// A command's result on standard output, or in the file `--output` names:
+// JSON (indented for a person, one line for a program), a stream of items as
+// JSON lines as they come, a `Response`'s text, and bytes as they are
+// (tree/bytes.ts decides which results are bytes, and which `Response` is).
+// Bytes never go to a terminal: they would garble it, so the command fails
+// naming `--output` instead.
+
+import { type Bytes, bytesOf, isBytes, isTextType } from "../tree/bytes.ts";
+import { Cancelled } from "../tree/failure.ts";
+import { isAsyncIterable } from "../tree/plain_data.ts";
+import type { CliIo } from "./io.ts";
+
+/** How the result is written. */
+export interface OutputOptions {
+  /** `--json`: one line even on a terminal. */
+  readonly compact: boolean;
+  /** `--output`: the file to write instead of standard output. */
+  readonly file: string | undefined;
+  /** Stops pulling a stream once the command is cancelled. */
+  readonly signal: AbortSignal | undefined;
+}
+
+/** Bytes refused on a terminal; the command fails with exit code 1 and this line. */
+export class BinaryToTerminal extends Error {
+  constructor(type: string, size: number | undefined) {
+    super(
+      `the result is binary (${type}${
+        size === undefined ? "" : `, ${size} bytes`
+      }); pass --output <file> to write it, or pipe standard output`,
+    );
+    this.name = "BinaryToTerminal";
+  }
+}
+
+/** Writes the result where it goes; a stream failing midway throws after what came before. */
+export async function writeResult(result: unknown, io: CliIo, opts: OutputOptions): Promise<void> {
+  if (opts.file !== undefined) {
+    const body = bodyOf(result, opts);
+    if (body !== undefined) await writerOf(io, "writeFile")(opts.file, body);
+    return;
+  }
+  const bytes = bytesIn(result);
+  if (bytes !== undefined) {
+    if (io.stdoutIsTerminal) {
+      if (bytes.body instanceof ReadableStream) await bytes.body.cancel().catch(() => {});
+      throw new BinaryToTerminal(bytes.type, bytes.size);
+    }
+    const write = writerOf(io, "outBytes");
+    for await (const chunk of chunksOf(bytes.body, opts.signal)) await write(chunk);
+    return;
+  }
+  if (isAsyncIterable(result)) {
+    for await (const line of linesOf(result, opts.signal)) io.out(line);
+    return;
+  }
+  const text = await textOf(result, io.stdoutIsTerminal && !opts.compact);
+  if (text !== undefined) io.out(text);
+}
+
+/** The whole output as bytes, for a file: bytes as they are, the rest as it would print when piped. */
+function bodyOf(result: unknown, opts: OutputOptions): ReadableStream<Uint8Array> | undefined {
+  const bytes = bytesIn(result);
+  if (bytes !== undefined) return ReadableStream.from(chunksOf(bytes.body, opts.signal));
+  if (isAsyncIterable(result)) {
+    return ReadableStream.from(encoded(linesOf(result, opts.signal)));
+  }
+  // Built lazily, so a failure reading a Response surfaces where the file is written.
+  return result === undefined ? undefined : ReadableStream.from(encoded(once(result)));
+}
+
+/** Bytes, or a `Response` whose media type is not text (or missing), read as bytes. */
+function bytesIn(result: unknown): Bytes | undefined {
+  if (isBytes(result)) return bytesOf(result);
+  if (!(result instanceof Response) || result.body === null) return undefined;
+  const type = result.headers.get("content-type") ?? "";
+  return isTextType(type) ? undefined : bytesOf(result.body, type === "" ? undefined : type);
+}
+
+async function* once(result: unknown): AsyncGenerator<string> {
+  const text = await textOf(result, false);
+  if (text !== undefined) yield text;
+}
+
+async function* encoded(lines: AsyncIterable<string>): AsyncGenerator<Uint8Array> {
+  const encoder = new TextEncoder();
+  for await (const line of lines) yield encoder.encode(line);
+}
+
+async function* linesOf(items: AsyncIterable<unknown>, signal: AbortSignal | undefined) {
+  for await (const item of items) {
+    // A cancelled command stops pulling; leaving the loop ends the stream.
+    if (signal?.aborted === true) throw new Cancelled(signal.reason);
+    yield `${JSON.stringify(item) ?? "null"}\n`;
+  }
+}
+
+async function* chunksOf(
+  body: Blob | ReadableStream<Uint8Array>,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<Uint8Array> {
+  const stream = body instanceof Blob ? body.stream() : body;
+  for await (const chunk of stream) {
+    if (signal?.aborted === true) throw new Cancelled(signal.reason);
+    yield chunk;
+  }
+}
+
+async function textOf(result: unknown, pretty: boolean): Promise<string | undefined> {
+  if (result instanceof Response) return await result.text();
+  if (result === undefined) return undefined;
+  return `${JSON.stringify(result, null, pretty ? 2 : undefined)}\n`;
+}
+
+/** An io of its own that cannot write bytes (it predates them) fails the command saying so. */
+function writerOf<K extends "outBytes" | "writeFile">(io: CliIo, name: K): NonNullable<CliIo[K]> {
+  const writer = io[name];
+  if (writer === undefined) throw new Error(`the CLI's io has no ${name}: it cannot write bytes`);
+  return writer.bind(io) as NonNullable<CliIo[K]>;
+}
