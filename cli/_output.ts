@@ -5,7 +5,7 @@
 // Bytes never go to a terminal: they would garble it, so the command fails
 // naming `--output` instead.
 
-import { type Bytes, bytesOf, isBytes, isTextType } from "../tree/bytes.ts";
+import { byteChunks, type Bytes, bytesOf, isBytes, isTextType } from "../tree/bytes.ts";
 import { Cancelled } from "../tree/failure.ts";
 import { isAsyncIterable } from "../tree/plain_data.ts";
 import type { CliIo } from "./io.ts";
@@ -60,12 +60,12 @@ export async function writeResult(result: unknown, io: CliIo, opts: OutputOption
 /** The whole output as bytes, for a file: bytes as they are, the rest as it would print when piped. */
 function bodyOf(result: unknown, opts: OutputOptions): ReadableStream<Uint8Array> | undefined {
   const bytes = bytesIn(result);
-  if (bytes !== undefined) return ReadableStream.from(chunksOf(bytes.body, opts.signal));
+  if (bytes !== undefined) return streamOf(chunksOf(bytes.body, opts.signal));
   if (isAsyncIterable(result)) {
-    return ReadableStream.from(encoded(linesOf(result, opts.signal)));
+    return streamOf(encoded(linesOf(result, opts.signal)));
   }
   // Built lazily, so a failure reading a Response surfaces where the file is written.
-  return result === undefined ? undefined : ReadableStream.from(encoded(once(result)));
+  return result === undefined ? undefined : streamOf(encoded(once(result)));
 }
 
 /** Bytes, or a `Response` whose media type is not text (or missing), read as bytes. */
@@ -74,6 +74,20 @@ function bytesIn(result: unknown): Bytes | undefined {
   if (!(result instanceof Response) || result.body === null) return undefined;
   const type = result.headers.get("content-type") ?? "";
   return isTextType(type) ? undefined : bytesOf(result.body, type === "" ? undefined : type);
+}
+
+/** A stream pulled from an async generator (`ReadableStream.from` is not in every runtime's types). */
+function streamOf(chunks: AsyncGenerator<Uint8Array>): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    async pull(controller) {
+      const step = await chunks.next();
+      if (step.done) controller.close();
+      else controller.enqueue(step.value);
+    },
+    async cancel() {
+      await chunks.return(undefined);
+    },
+  }, { highWaterMark: 0 });
 }
 
 async function* once(result: unknown): AsyncGenerator<string> {
@@ -98,8 +112,7 @@ async function* chunksOf(
   body: Blob | ReadableStream<Uint8Array>,
   signal: AbortSignal | undefined,
 ): AsyncGenerator<Uint8Array> {
-  const stream = body instanceof Blob ? body.stream() : body;
-  for await (const chunk of stream) {
+  for await (const chunk of byteChunks(body)) {
     if (signal?.aborted === true) throw new Cancelled(signal.reason);
     yield chunk;
   }

@@ -17,6 +17,7 @@
 import process from "node:process";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { createInterface } from "node:readline/promises";
+import { byteChunks } from "../tree/bytes.ts";
 
 /**
  * The command line's input and output.
@@ -108,7 +109,7 @@ export function processIo(): CliIo {
       ),
     async writeFile(path, body) {
       try {
-        await writeFile(path, body);
+        await writeFile(path, byteChunks(body));
       } catch (error) {
         // A broken download must not pass for a whole one.
         await rm(path, { force: true });

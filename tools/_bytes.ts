@@ -4,7 +4,7 @@
 // `blob`. MCP has no binary framing: every block is base64 in the JSON-RPC
 // message, so the whole body is read first (no limit beyond the transport's).
 
-import type { Bytes } from "../tree/bytes.ts";
+import { byteChunks, type Bytes } from "../tree/bytes.ts";
 import { Cancelled } from "../tree/failure.ts";
 
 /** The content block MCP gives bytes. */
@@ -41,7 +41,7 @@ async function readAll(
 ): Promise<Uint8Array> {
   if (body instanceof Blob) return new Uint8Array(await body.arrayBuffer());
   const chunks: Uint8Array[] = [];
-  for await (const chunk of body) {
+  for await (const chunk of byteChunks(body)) {
     if (signal?.aborted === true) throw new Cancelled(signal.reason);
     chunks.push(chunk);
   }

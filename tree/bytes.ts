@@ -153,3 +153,35 @@ export function isTextType(type: string): boolean {
   return essence.startsWith("text/") || /[/+](json|xml)$/.test(essence) ||
     essence === "application/javascript" || essence === "application/x-www-form-urlencoded";
 }
+
+/**
+ * The chunks of bytes, read with a reader (not `for await` over the stream,
+ * which the DOM library's types do not promise); leaving the loop early
+ * cancels the stream. Internal: used by the MCP and command-line surfaces.
+ *
+ * @example
+ * ```ts
+ * import { byteChunks } from "./bytes.ts";
+ *
+ * for await (const chunk of byteChunks(new Blob(["hi"]))) console.log(chunk.length); // 2
+ * ```
+ */
+export async function* byteChunks(
+  body: Blob | ReadableStream<Uint8Array>,
+): AsyncGenerator<Uint8Array> {
+  const reader = (body instanceof Blob ? body.stream() : body).getReader();
+  let done = false;
+  try {
+    for (;;) {
+      const step = await reader.read();
+      if (step.done) {
+        done = true;
+        return;
+      }
+      yield step.value;
+    }
+  } finally {
+    if (!done) await reader.cancel();
+    reader.releaseLock();
+  }
+}

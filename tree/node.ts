@@ -170,6 +170,8 @@ export interface Meta {
   readonly openapi?: OpenApiMeta;
   /** The leaf on the tool surface; `false` keeps it off. */
   readonly tools?: ToolsMeta | false;
+  /** `false` keeps the leaf out of GraphQL (a leaf that returns bytes, which GraphQL has not). */
+  readonly graphql?: false;
   /** A human description of the operation. */
   readonly description?: string;
   /** Validates and types the handler's input (a Standard Schema). */

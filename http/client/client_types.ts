@@ -22,6 +22,7 @@ import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { CallOptions } from "./extension.ts";
 import type { ClientError } from "./client_error.ts";
 import type { Reply } from "../../tree/reply.ts";
+import type { JsonOf } from "../../tree/dates.ts";
 
 /**
  * Whether every key of T is optional, so the input may be left out.
@@ -70,56 +71,9 @@ export type ResultOf<O> = Awaited<O> extends BytesResult ? Blob
   : Awaited<O> extends void ? undefined
   : Awaited<O>;
 
-/**
- * The JSON form of a value's type, which is what a client receives when no
- * output schema says how to revive it: a `Date` (anything with `toJSON`) is
- * what `toJSON` gives, keys holding `undefined`, functions or symbols are
- * left out (optional when they may be `undefined`), array slots that cannot
- * be JSON are `null`, and a `Map` or `Set` is an empty object.
- *
- * `Kept` names the types a client revives and so receives as they are.
- *
- * @example
- * ```ts
- * import type { JsonOf } from "@ramify/api/client";
- *
- * const sent: JsonOf<{ at: Date; note?: string; run: () => void }> = { at: "2026-01-01T00:00:00.000Z" };
- * const revived: JsonOf<{ at: Date; tags: Set<string> }, Date> = { at: new Date(), tags: {} };
- * ```
- */
-export type JsonOf<T, Kept = never> = T extends Kept ? T
-  : T extends string | number | boolean | null ? T
-  : T extends { toJSON(): infer J } ? JsonOf<J, Kept>
-  : T extends undefined | symbol | ((...args: never[]) => unknown) ? never
-  : T extends ReadonlyMap<unknown, unknown> | ReadonlySet<unknown> ? Record<string, never>
-  : T extends readonly (infer U)[] ? JsonSlot<U, Kept>[]
-  : T extends object ? JsonObject<T, Kept>
-  : never;
-
-type JsonSlot<T, Kept> = [JsonOf<T, Kept>] extends [never] ? null
-  : JsonOf<T, Kept> | (undefined extends T ? null : never);
-
-type Dropped = undefined | symbol | ((...args: never[]) => unknown);
-
-type JsonObject<T, Kept> = Simplify<
-  & {
-    [
-      K in keyof T as K extends string
-        ? undefined extends T[K] ? never : [T[K]] extends [Dropped] ? never : K
-        : never
-    ]: JsonOf<T[K], Kept>;
-  }
-  & {
-    [
-      K in keyof T as K extends string
-        ? undefined extends T[K] ? [Exclude<T[K], undefined>] extends [never] ? never : K
-        : never
-        : never
-    ]?: JsonOf<Exclude<T[K], undefined>, Kept>;
-  }
->;
-
-type Simplify<T> = { [K in keyof T]: T[K] };
+// The JSON form of a value's type (`JsonOf`) is the tree's, one definition for
+// every place a value crosses JSON: the clients' results and pub/sub payloads.
+export type { JsonOf };
 
 /**
  * What a leaf's client receives: the JSON form of its output schema's output

@@ -61,3 +61,17 @@ Deno.test("bytes: the call path hands a byte stream on as it is, not as items", 
   const result = await createCall(op(() => stream))({}, {});
   assert.equal(result, stream);
 });
+
+Deno.test("bytes: byteChunks reads a Blob or a stream, and leaving early cancels the stream", async () => {
+  const { byteChunks } = await import("../../tree/bytes.ts");
+  const sizes: number[] = [];
+  for await (const chunk of byteChunks(new Blob(["abc"]))) sizes.push(chunk.length);
+  assert.deepEqual(sizes, [3]);
+  let cancelled: unknown;
+  const endless = new ReadableStream<Uint8Array>({
+    pull: (controller) => controller.enqueue(new Uint8Array(1)),
+    cancel: (reason) => void (cancelled = reason ?? "cancelled"),
+  });
+  for await (const _chunk of byteChunks(endless)) break;
+  assert.equal(cancelled, "cancelled");
+});
