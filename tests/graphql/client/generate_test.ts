@@ -1,6 +1,7 @@
 // The generated client module: written to disk, type-checked on its own (no
 // imports, no config), then used against a live server.
 import assert from "node:assert/strict";
+import { assertChecksStandalone } from "../../support/standalone.ts";
 import {
   createHttpGraphQLServer,
   generateGraphQLClient,
@@ -10,16 +11,6 @@ import {
 import { api, op } from "@ramify/api/tree";
 import { z } from "zod";
 import { BookStore, bookstore } from "../../../examples/bookstore.ts";
-
-/** Type-checks a program on its own: no config, no import map, no lock file. */
-async function assertChecksStandalone(file: string): Promise<void> {
-  const check = await new Deno.Command(Deno.execPath(), {
-    args: ["check", "--no-config", "--no-lock", file],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(check.code, 0, new TextDecoder().decode(check.stderr));
-}
 
 Deno.test("the generated client type-checks standalone and calls a live server", async () => {
   const tree = bookstore(new BookStore([{ title: "Dune", author: "Frank Herbert" }]));

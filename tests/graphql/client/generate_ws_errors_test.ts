@@ -3,6 +3,7 @@
 // type-checked on its own, then run against a live server beside
 // createGraphQLClient, which must give the same values and errors.
 import assert from "node:assert/strict";
+import { assertChecksStandalone } from "../../support/standalone.ts";
 import { createClient as createWsClient } from "graphql-ws";
 import { z } from "zod";
 import { api, LeafError, op } from "@ramify/api/tree";
@@ -103,15 +104,6 @@ export async function run(url: string) {
 }
 `;
 
-async function checkStandalone(file: string): Promise<void> {
-  const check = await new Deno.Command(Deno.execPath(), {
-    args: ["check", "--no-config", "--no-lock", file],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(check.code, 0, new TextDecoder().decode(check.stderr));
-}
-
 Deno.test("the generated client: typed declared errors and a WebSocket transport, as createGraphQLClient", async () => {
   const httpServer = createHttpGraphQLServer(tree, { onError: () => {} });
   const wsHandler = createWsHandler(createGraphQLServer(tree, { onError: () => {} }));
@@ -126,7 +118,7 @@ Deno.test("the generated client: typed declared errors and a WebSocket transport
   try {
     await Deno.writeTextFile(`${dir}/client.ts`, generateGraphQLClient(tree));
     await Deno.writeTextFile(`${dir}/use.ts`, USE_PROGRAM);
-    await checkStandalone(`${dir}/use.ts`);
+    await assertChecksStandalone(`${dir}/use.ts`);
     const { run } = await import(`file://${dir}/use.ts`);
     const generated = await run(url);
 
