@@ -38,6 +38,26 @@ async function lint(doc: OpenApiDocument) {
   return problems;
 }
 
+/**
+ * Writes the document's types (openapi-typescript) beside a program that uses
+ * them with openapi-fetch, type-checks the program and imports it.
+ */
+async function typedProgram(
+  document: Parameters<typeof openapiTS>[0],
+  dir: string,
+  program: string,
+): Promise<{ run: (...args: unknown[]) => Promise<unknown> }> {
+  await Deno.writeTextFile(`${dir}/schema.d.ts`, astToString(await openapiTS(document)));
+  await Deno.writeTextFile(`${dir}/client.ts`, program);
+  const check = await new Deno.Command(Deno.execPath(), {
+    args: ["check", "--config", `${Deno.cwd()}/deno.json`, `${dir}/client.ts`],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(check.code, 0, new TextDecoder().decode(check.stderr));
+  return await import(`file://${dir}/client.ts`);
+}
+
 Deno.test("the document the example server serves is valid OpenAPI 3.1 and lints clean", async () => {
   // As `deno task server` runs it: guarded (security schemes, 201 with Location, 401/403), with
   // the example's own title, version and license.
@@ -91,16 +111,7 @@ Deno.test("openapi-typescript types and openapi-fetch drive the live bookstore",
   const dir = await Deno.makeTempDir({ prefix: "ramify-openapi-" });
   try {
     const served = await (await fetch(`${base}/openapi.json`)).json();
-    const types = astToString(await openapiTS(served));
-    await Deno.writeTextFile(`${dir}/schema.d.ts`, types);
-    await Deno.writeTextFile(`${dir}/client.ts`, CLIENT_PROGRAM);
-    const check = await new Deno.Command(Deno.execPath(), {
-      args: ["check", "--config", `${Deno.cwd()}/deno.json`, `${dir}/client.ts`],
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    assert.equal(check.code, 0, new TextDecoder().decode(check.stderr));
-    const { run } = await import(`file://${dir}/client.ts`);
+    const { run } = await typedProgram(served, dir, CLIENT_PROGRAM);
     const outcome = await run(base, DEV_TOKEN);
     assert.equal(served.paths["/books/add"].post.security[0].bearerAuth.length, 0);
     assert.deepEqual(outcome, {
@@ -222,15 +233,7 @@ Deno.test("a PNG-returning leaf is documented as bytes, lints clean, and openapi
   try {
     const base = `http://127.0.0.1:${server.addr.port}`;
     const served = await (await fetch(`${base}/openapi.json`)).json();
-    await Deno.writeTextFile(`${dir}/schema.d.ts`, astToString(await openapiTS(served)));
-    await Deno.writeTextFile(`${dir}/client.ts`, PNG_PROGRAM);
-    const check = await new Deno.Command(Deno.execPath(), {
-      args: ["check", "--config", `${Deno.cwd()}/deno.json`, `${dir}/client.ts`],
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    assert.equal(check.code, 0, new TextDecoder().decode(check.stderr));
-    const { run } = await import(`file://${dir}/client.ts`);
+    const { run } = await typedProgram(served, dir, PNG_PROGRAM);
     assert.deepEqual(await run(base), {
       type: "image/png",
       bytes: [...PNG],
