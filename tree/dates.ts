@@ -5,8 +5,9 @@
  * where it did are kept, so that the call path can turn the strings a client
  * sent back into `Date`s before the schema sees them.
  *
- * Internal: not a public subpath. Used by the schema layer, the call path and
- * the clients (which revive the dates an output schema promises).
+ * Internal: not a public subpath. Used by the schema layer, the call path, the
+ * clients (which revive the dates an output schema promises) and GraphQL's
+ * `DateTime` scalar, which accepts what the call path revives and no more.
  *
  * @module
  */
@@ -63,10 +64,37 @@ function revive(value: unknown, path: DatePath, at: number): unknown {
   return revive(value, path, at + 1);
 }
 
-// A string that is not a date stays a string, for the schema to refuse.
+// A string that is not an RFC 3339 date-time stays a string, for the schema to
+// refuse: `new Date` alone would take "1" (2001, in the server's time zone) and
+// roll 2026-02-30 over to March 2, where GraphQL refuses both.
 function asDate(text: string): unknown {
-  const date = new Date(text);
-  return Number.isNaN(date.getTime()) ? text : date;
+  return isDateTime(text) ? new Date(text) : text;
+}
+
+const RFC_3339 =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
+
+/**
+ * Whether a string is an RFC 3339 `date-time` naming a real day and time: the
+ * one form of a date on every wire.
+ *
+ * @example
+ * ```ts
+ * import { isDateTime } from "./dates.ts";
+ *
+ * console.log(isDateTime("2026-05-01T12:30:00Z"), isDateTime("2026-02-30T00:00:00Z")); // true false
+ * ```
+ */
+export function isDateTime(value: string): boolean {
+  const match = RFC_3339.exec(value);
+  if (match === null) return false;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  if (days === undefined || day < 1 || day > days) return false;
+  if (hour > 23 || minute > 59 || second > 60) return false;
+  if (match[7] !== undefined && (Number(match[7]) > 23 || Number(match[8]) > 59)) return false;
+  return true;
 }
 
 /**

@@ -21,6 +21,7 @@ import {
   print,
   type ValueNode,
 } from "graphql";
+import { isDateTime } from "../../tree/dates.ts";
 import { DATE_TIME_SCALAR, FILE_SCALAR, JSON_SCALAR, SCALAR_DEFINITIONS } from "./_definitions.ts";
 
 /**
@@ -113,22 +114,6 @@ function jsonScalar(): GraphQLScalarType {
     coerceInputValue: identity,
     coerceInputLiteral: (node: ConstValueNode) => jsonLiteral(node, undefined),
   });
-}
-
-const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
-
-/** Whether a string is an RFC 3339 `date-time`, with real dates and times. */
-function isDateTime(value: string): boolean {
-  const match = DATE_TIME.exec(value);
-  if (match === null) return false;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
-  if (days === undefined || day < 1 || day > days) return false;
-  if (hour > 23 || minute > 59 || second > 60) return false;
-  if (match[7] !== undefined && (Number(match[7]) > 23 || Number(match[8]) > 59)) return false;
-  return true;
 }
 
 function dateTimeScalar(): GraphQLScalarType {

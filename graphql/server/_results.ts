@@ -1,7 +1,8 @@
 // What execution gives back, made safe to send: an error graphql-js raised
 // while completing a value (a getter that throws, a rejected promise inside a
 // result, a null for a non-null field) is masked and observed like a
-// resolver's crash; with introspection off, no message suggests a name.
+// resolver's crash; a variable that does not coerce is BAD_USER_INPUT; with
+// introspection off, no message suggests a name.
 
 import { type ExecutionResult, GraphQLError } from "graphql";
 
@@ -35,9 +36,11 @@ export function maskExecution(
   introspection: boolean,
 ): ExecutionResult {
   if (result.errors === undefined) return result;
-  // Without data, the errors are the request's (variable coercion): they stay.
+  // Without data, the errors are the request's (variable coercion): the caller's
+  // mistake, BAD_USER_INPUT on every transport, as the HTTP one answers it.
   if (result.data === undefined) {
-    return introspection ? result : { ...result, errors: hideSuggestions(result.errors) };
+    const errors = result.errors.map(badUserInput);
+    return { ...result, errors: introspection ? errors : hideSuggestions(errors) };
   }
   const errors = result.errors.map((error) => {
     if (error.extensions?.code !== undefined) return error;
@@ -49,4 +52,15 @@ export function maskExecution(
     });
   });
   return { ...result, errors };
+}
+
+function badUserInput(error: GraphQLError): GraphQLError {
+  if (error.extensions?.code !== undefined) return error;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    extensions: { ...error.extensions, code: "BAD_USER_INPUT" },
+  });
 }

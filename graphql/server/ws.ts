@@ -46,8 +46,9 @@
  * a document over `opts.maxQueryLength`, an `HttpError` thrown by
  * `opts.context`) gets an `error` message with `extensions.code`, like the
  * HTTP transport's: `GRAPHQL_PARSE_FAILED`, `GRAPHQL_VALIDATION_FAILED`,
- * `OPERATION_RESOLUTION_FAILURE`, `PAYLOAD_TOO_LARGE`, the `HttpError`'s code,
- * or `INTERNAL_SERVER_ERROR` (masked).
+ * `OPERATION_RESOLUTION_FAILURE`, `PAYLOAD_TOO_LARGE`, `BAD_USER_INPUT` (a
+ * variable that does not coerce), the `HttpError`'s code, or
+ * `INTERNAL_SERVER_ERROR` (masked).
  *
  * @example Deno
  * ```ts

@@ -36,6 +36,7 @@ import { readEvents } from "./_sse.ts";
 import type { Client } from "./client_types.ts";
 import { type Captures, materialize, shapeOf } from "./shape.ts";
 import { checkedManifest, type ClientManifest, type ManifestOperation } from "./manifest.ts";
+import { bytesOfResponse } from "./_file_name.ts";
 
 /**
  * Any fetch-compatible function: the global `fetch`, or a server's own handler
@@ -324,8 +325,9 @@ async function decode(response: Response, request: ClientRequest, prepared: Prep
   if (streams || type.startsWith("text/event-stream")) {
     return response.body === null ? emptyStream() : eventsOf(response.body, request, declared);
   }
-  // Anything typed that is not JSON is bytes, whatever the leaf declares: a Blob.
-  if (type !== "" && !JSON_TYPE.test(type)) return await response.blob();
+  // Anything typed that is not JSON is bytes, whatever the leaf declares: a
+  // Blob, or a File when the response names it.
+  if (type !== "" && !JSON_TYPE.test(type)) return await bytesOfResponse(response);
   return await readBody(response, type);
 }
 

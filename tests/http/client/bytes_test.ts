@@ -139,3 +139,55 @@ Deno.test("client dates: a date in a GET query goes bare and arrives as a Date",
     await refused.body?.cancel();
   });
 });
+
+Deno.test("client bytes: a File the handler names reaches the client as a File of that name", async () => {
+  const named = api({
+    plain: op(() => new File(["a"], "report.pdf", { type: "application/pdf" }), http.get),
+    accented: op(() => new File(["b"], 'résumé "v2".txt', { type: "text/csv" }), http.get),
+    blob: op(() => new Blob(["c"], { type: "application/pdf" }), http.get),
+  });
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, createFetch(named));
+  try {
+    const client = createClient(named, { baseUrl: `http://127.0.0.1:${server.addr.port}` });
+    const plain = await client.plain();
+    assert.ok(plain instanceof File);
+    assert.deepEqual([plain.name, plain.type, await plain.text()], [
+      "report.pdf",
+      "application/pdf",
+      "a",
+    ]);
+    const accented = await client.accented();
+    assert.ok(accented instanceof File);
+    assert.equal(accented.name, 'résumé "v2".txt');
+    const blob = await client.blob();
+    assert.equal(blob instanceof File, false, "no name, no File");
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("client bytes: the file name is read from Content-Disposition, hostile ones included", async () => {
+  const one = api({ file: op(() => new Blob([]), http.get) });
+  const nameFrom = async (disposition: string) => {
+    const client = createClient(one, {
+      fetch: () =>
+        Promise.resolve(
+          new Response("x", {
+            headers: { "content-type": "text/plain", "content-disposition": disposition },
+          }),
+        ),
+    });
+    const received = await client.file();
+    return received instanceof File ? received.name : undefined;
+  };
+  assert.equal(await nameFrom(`attachment; filename="a.png"`), "a.png");
+  assert.equal(await nameFrom(`attachment; filename=a.png`), "a.png");
+  assert.equal(await nameFrom(`attachment; filename="x"; filename*=UTF-8''%C3%A9.txt`), "é.txt");
+  // Malformed percent-encoding: the plain name stands.
+  assert.equal(
+    await nameFrom(`attachment; filename="fallback"; filename*=UTF-8''%E0%A4`),
+    "fallback",
+  );
+  assert.equal(await nameFrom(`attachment; filename="a\\"b"`), 'a"b');
+  assert.equal(await nameFrom("inline"), undefined);
+});
