@@ -231,8 +231,15 @@ function onlyCaptures(
  * call is a server fault naming where the first one was.
  */
 function withoutPromises(result: unknown): unknown {
-  if (result instanceof Promise) return result.then(withoutPromises);
-  if (typeof result !== "object" || result === null || isBytes(result)) return result;
+  if (typeof result !== "object" || result === null) return result;
+  // The common result, a plain object or array, is walked at once.
+  const prototype = Object.getPrototypeOf(result);
+  const plain = prototype === Object.prototype || prototype === Array.prototype;
+  if (!plain) {
+    if (result instanceof Promise) return result.then(withoutPromises);
+    if (isBytes(result)) return result;
+  }
+  // An object literal may be a stream too (`[Symbol.asyncIterator]`).
   if (isAsyncIterable(result) && !(result instanceof Reply)) return promiseFreeItems(result);
   const value = result instanceof Reply ? result.value : result;
   if (!holdsPromise(value, 0)) return result;

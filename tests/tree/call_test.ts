@@ -201,3 +201,29 @@ Deno.test("createCall: asynchronous schemas work on both sides", async () => {
 Deno.test("createCall: a node without a handler is refused", () => {
   assert.throws(() => createCall({ children: {} }), /no handler/);
 });
+
+Deno.test("createCall: an object literal that is a stream has its items checked for promises too", async () => {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (event: PromiseRejectionEvent) => {
+    unhandled.push(event.reason);
+    event.preventDefault();
+  };
+  globalThis.addEventListener("unhandledrejection", onUnhandled);
+  try {
+    const literal = op(() => ({
+      async *[Symbol.asyncIterator]() {
+        yield { late: Promise.reject(new Error("in a literal stream")) };
+      },
+    }), { tags: { streaming: true } });
+    const failed = await failure(async () => {
+      for await (const _item of await createCall(literal)({}, {}) as AsyncIterable<unknown>) {
+        // The item fails before it is given.
+      }
+    });
+    assert.match(String(failed), /at late; await it/);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    assert.deepEqual(unhandled, []);
+  } finally {
+    globalThis.removeEventListener("unhandledrejection", onUnhandled);
+  }
+});
