@@ -108,6 +108,7 @@ export function subscriptionResolver(
 ): Resolver {
   const call = createCall(field.node, { captures: field.captures });
   const timeoutMs = opts.timeoutMs;
+  const report = observer(opts.onError, "ramify: GraphQL resolver returned bytes:");
   return async (_parent, args, context) => {
     const ctx = handlerContext(context);
     let source: unknown;
@@ -122,21 +123,34 @@ export function subscriptionResolver(
         ctx,
       );
     }
-    return rendered(source, toClient, ctx);
+    return rendered(source, toClient, ctx, (value) => notJson(field, value, report));
   };
 }
 
-/** Re-yields a stream, rendering its failure; returning early closes the source (its `finally` runs). */
+/**
+ * Re-yields a stream, rendering its failure; returning early closes the
+ * source (its `finally` runs). An item of bytes or a `Response` ends it with
+ * `refuse`'s error, as such a result fails a query's field.
+ */
 async function* rendered(
   source: AsyncIterable<unknown>,
   toClient: ClientError,
   context: HandlerContext,
+  refuse: (value: unknown) => GraphQLError,
 ): AsyncGenerator<unknown> {
+  let refused: unknown;
   try {
-    for await (const value of source) yield value;
+    for await (const value of source) {
+      if (isBytes(value) || value instanceof Response) {
+        refused = value;
+        break;
+      }
+      yield value;
+    }
   } catch (error) {
     throw toClient(error, context);
   }
+  if (refused !== undefined) throw refuse(refused);
 }
 
 /** The one flat input: arguments plus captures. */

@@ -5,6 +5,7 @@
 // type through a multipart request.
 import assert from "node:assert/strict";
 import { z } from "zod";
+import { GraphQLError } from "graphql";
 import { api, op } from "@ramify/api/tree";
 import {
   createGraphQLServer,
@@ -83,6 +84,40 @@ Deno.test("graphql bytes: bytes at run time are a clear field error, siblings in
   ]);
   assert.equal(faults.length, 4);
   assert.equal(cancelled, true);
+});
+
+Deno.test("graphql bytes: an item of bytes in a subscription ends it with the same clear error", async () => {
+  const faults: unknown[] = [];
+  let closed = false;
+  const tree = api({
+    frames: op(async function* () {
+      try {
+        yield { n: 1 };
+        yield new Blob([PNG], { type: "image/png" });
+        yield { n: 3 };
+      } finally {
+        closed = true;
+      }
+    }, { tags: { readOnly: true, streaming: true } }),
+  });
+  const server = createGraphQLServer(tree, { onError: (error) => faults.push(error) });
+  const stream = await server.subscribe({ query: "subscription { frames }" });
+  assert.ok(Symbol.asyncIterator in stream, "a stream");
+  const results: unknown[] = [];
+  // A stream's failure ends it: the transports send it as the operation's error.
+  const ended = await (async () => {
+    try {
+      for await (const result of stream as AsyncIterable<unknown>) results.push(result);
+    } catch (error) {
+      return error as GraphQLError;
+    }
+  })();
+  assert.deepEqual(JSON.parse(JSON.stringify(results)), [{ data: { frames: { n: 1 } } }]);
+  assert.ok(ended instanceof GraphQLError);
+  assert.equal(ended.extensions.code, "INTERNAL_SERVER_ERROR");
+  assert.match(ended.message, /frames answered with bytes \(image\/png\)/);
+  assert.equal(closed, true, "the source was closed");
+  assert.equal(faults.length, 1);
 });
 
 Deno.test("graphql bytes: a z.file() input keeps its name and media type through multipart", async () => {
