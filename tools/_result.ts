@@ -59,6 +59,12 @@ export async function runTool(
       for await (const item of result) {
         // A cancelled call stops pulling; leaving the loop ends the handler's stream.
         if (context.signal?.aborted === true) throw new Cancelled(context.signal.reason);
+        // Bytes are a whole result's content, never an item's JSON (which would be `{}`).
+        if (isBytes(item) || item instanceof Response) {
+          throw new TypeError(
+            `${entry.descriptor.name}: a stream's item is bytes, which MCP carries only as a whole result`,
+          );
+        }
         const json = jsonOf(item);
         await opts.onItem?.(json, items.length);
         items.push(json);

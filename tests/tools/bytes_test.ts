@@ -63,6 +63,10 @@ const tree = api({
   big: op(() => new Blob([BIG]), readOnly),
   response: op(() => new Response(PNG, { headers: { "content-type": "image/png" } }), readOnly),
   text: op(() => new Response("plain words"), readOnly),
+  frames: op(async function* () {
+    yield { n: 1 };
+    yield new Blob([PNG], { type: "image/png" });
+  }, { tags: { readOnly: true, streaming: true } }),
 });
 
 async function connected(): Promise<{ client: Client; faults: unknown[]; close(): Promise<void> }> {
@@ -154,7 +158,14 @@ Deno.test("MCP bytes: each kind is its content block, with the SDK's client", as
       assert.deepEqual(result.content, [{ type: "text", text: "500 Internal Server Error" }]);
       assert.match(String(faults.at(-1)), /the disk went away/);
     });
+    await t.step("an item of bytes in a stream is a masked fault, not {}", async () => {
+      const result = await client.callTool({ name: "frames", arguments: {} });
+      assert.equal(result.isError, true);
+      assert.deepEqual(result.content, [{ type: "text", text: "500 Internal Server Error" }]);
+      assert.match(String(faults.at(-1)), /frames: a stream's item is bytes/);
+    });
     await t.step("cancelling the call stops reading an endless stream", async () => {
+      const reported = faults.length;
       const stopped = new Promise<void>((resolve) => endless.cancelled = resolve);
       const controller = new AbortController();
       const call = client.callTool({ name: "endless", arguments: {} }, {
@@ -163,7 +174,7 @@ Deno.test("MCP bytes: each kind is its content block, with the SDK's client", as
       setTimeout(() => controller.abort(new Error("user gave up")), 50);
       await assert.rejects(call);
       await stopped;
-      assert.equal(faults.length, 1, "only the broken stream's fault: a cancel is none");
+      assert.equal(faults.length, reported, "a cancel is no fault");
     });
     await t.step("five megabytes arrive whole", async () => {
       const result = await client.callTool({ name: "big", arguments: {} });
