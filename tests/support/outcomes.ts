@@ -18,3 +18,23 @@ export function untilAborted(signal: AbortSignal | undefined): Promise<never> {
     signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
   });
 }
+
+/**
+ * The promise rejections nobody handled while `run` ran (and for a short wait
+ * after it, when a rejection would be reported), kept from failing the test.
+ */
+export async function unhandledDuring(run: () => Promise<void>): Promise<unknown[]> {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (event: PromiseRejectionEvent) => {
+    unhandled.push(event.reason);
+    event.preventDefault();
+  };
+  globalThis.addEventListener("unhandledrejection", onUnhandled);
+  try {
+    await run();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  } finally {
+    globalThis.removeEventListener("unhandledrejection", onUnhandled);
+  }
+  return unhandled;
+}

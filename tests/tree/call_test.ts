@@ -1,7 +1,7 @@
 // The one call path every surface shares: input checked, handler run with its
 // context, result shaped by the output schema (per item for streams).
 import assert from "node:assert/strict";
-import { failure } from "../support/outcomes.ts";
+import { failure, unhandledDuring } from "../support/outcomes.ts";
 import { z } from "zod";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { createCall, InputError, op, OutputError } from "@ramify/api/tree";
@@ -27,13 +27,7 @@ Deno.test("createCall: a leaf without an input schema takes no input but its cap
 });
 
 Deno.test("createCall: a result holding a promise is a fault naming where, and its rejection is handled", async () => {
-  const unhandled: unknown[] = [];
-  const onUnhandled = (event: PromiseRejectionEvent) => {
-    unhandled.push(event.reason);
-    event.preventDefault();
-  };
-  globalThis.addEventListener("unhandledrejection", onUnhandled);
-  try {
+  const unhandled = await unhandledDuring(async () => {
     const lazy = op(() => ({
       id: "1",
       author: Promise.reject(new Error("lazy")),
@@ -61,11 +55,8 @@ Deno.test("createCall: a result holding a promise is a fault naming where, and i
     // Data that merely looks deep, or holds no promise, passes untouched.
     const plain = { a: [1, { b: new Date(0) }], c: null };
     assert.equal(await createCall(op(() => plain))({}, {}), plain);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    assert.deepEqual(unhandled, []);
-  } finally {
-    globalThis.removeEventListener("unhandledrejection", onUnhandled);
-  }
+  });
+  assert.deepEqual(unhandled, []);
 });
 
 Deno.test("createCall: the result is the output schema's parsed value, unknown keys stripped", async () => {
@@ -203,13 +194,7 @@ Deno.test("createCall: a node without a handler is refused", () => {
 });
 
 Deno.test("createCall: an object literal that is a stream has its items checked for promises too", async () => {
-  const unhandled: unknown[] = [];
-  const onUnhandled = (event: PromiseRejectionEvent) => {
-    unhandled.push(event.reason);
-    event.preventDefault();
-  };
-  globalThis.addEventListener("unhandledrejection", onUnhandled);
-  try {
+  const unhandled = await unhandledDuring(async () => {
     const literal = op(() => ({
       async *[Symbol.asyncIterator]() {
         yield { late: Promise.reject(new Error("in a literal stream")) };
@@ -221,9 +206,6 @@ Deno.test("createCall: an object literal that is a stream has its items checked 
       }
     });
     assert.match(String(failed), /at late; await it/);
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    assert.deepEqual(unhandled, []);
-  } finally {
-    globalThis.removeEventListener("unhandledrejection", onUnhandled);
-  }
+  });
+  assert.deepEqual(unhandled, []);
 });
