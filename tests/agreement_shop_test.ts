@@ -8,22 +8,13 @@
 // Each must give the same value (in its JSON form where a client does not
 // revive dates) or the same kind of error.
 import assert from "node:assert/strict";
-import { createClient as createWsClient } from "graphql-ws";
 import { createCall, InputError, OutputError } from "@ramify/api/tree";
 import type { Node } from "@ramify/api/tree/node";
-import { createClient, createFetch } from "@ramify/api/http";
+import { createClient } from "@ramify/api/http";
 import { ClientError } from "@ramify/api/client";
 import { HttpError } from "@ramify/api/tree";
-import {
-  createGraphQLClient,
-  createGraphQLServer,
-  createHttpGraphQLServer,
-  generateGraphQLClient,
-} from "@ramify/api/graphql";
+import { createGraphQLClient } from "@ramify/api/graphql";
 import { httpTransport, wsTransport } from "@ramify/api/graphql/client";
-import { createWsHandler } from "@ramify/api/graphql/ws";
-import { createMcpHandler } from "@ramify/api/tools";
-import { Client as McpClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import {
   callThrough,
   cliCall,
@@ -32,6 +23,7 @@ import {
   openapiCall,
   type Step,
 } from "./support/agreement.ts";
+import { serveEverySurface } from "./support/every_surface.ts";
 import { type Case, CASES, type Kind, type Outcome, reset, tree } from "./support/shop.ts";
 
 interface Surface {
@@ -100,31 +92,8 @@ function openapiSurface(base: string, root: Node): Surface {
 }
 
 Deno.test("agreement (shop): every surface gives the same values and error kinds", async (t) => {
-  const rest = createFetch(tree, { onError: () => {} });
-  const graphqlServer = createGraphQLServer(tree, { onError: () => {} });
-  const graphqlHttp = createHttpGraphQLServer(tree, { onError: () => {} });
-  const graphqlWs = createWsHandler(graphqlServer);
-  const mcp = createMcpHandler(tree, { onError: () => {} });
-  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (request) => {
-    const { pathname } = new URL(request.url);
-    if (pathname === "/mcp") return mcp(request);
-    if (pathname !== "/graphql") return rest(request);
-    return request.headers.get("upgrade") === "websocket"
-      ? graphqlWs(request)
-      : graphqlHttp(request);
-  });
-  const base = `http://127.0.0.1:${server.addr.port}`;
-  const socket = createWsClient({
-    url: `ws://127.0.0.1:${server.addr.port}/graphql`,
-    webSocketImpl: WebSocket,
-    retryAttempts: 0,
-  });
-  const dir = await Deno.makeTempDir({ prefix: "ramify-agreement-shop-" });
-  const mcpClient = new McpClient({ name: "agreement-shop", version: "1.0.0" });
+  const { base, mcpClient, socket, generated, close } = await serveEverySurface(tree);
   try {
-    await mcpClient.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
-    await Deno.writeTextFile(`${dir}/client.ts`, generateGraphQLClient(tree));
-    const generated = await import(`file://${dir}/client.ts`);
     const graphqlSurface = (name: string, client: unknown, revives: boolean): Surface => ({
       name,
       revives,
@@ -228,10 +197,6 @@ Deno.test("agreement (shop): every surface gives the same values and error kinds
       });
     }
   } finally {
-    await mcpClient.close();
-    await mcp.close();
-    await socket.dispose();
-    await server.shutdown();
-    await Deno.remove(dir, { recursive: true });
+    await close();
   }
 });

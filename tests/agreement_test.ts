@@ -8,21 +8,12 @@
 // to its onError, and never put a hidden field on the wire.
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { createClient as createWsClient } from "graphql-ws";
 import { api, createCall, InputError, LeafError, op, OutputError } from "@ramify/api/tree";
-import { createClient, createFetch } from "@ramify/api/http";
+import { createClient } from "@ramify/api/http";
 import { ClientError } from "@ramify/api/client";
 import { http } from "@ramify/api/http/verbs";
-import {
-  createGraphQLClient,
-  createGraphQLServer,
-  createHttpGraphQLServer,
-  generateGraphQLClient,
-} from "@ramify/api/graphql";
+import { createGraphQLClient } from "@ramify/api/graphql";
 import { GraphQLClientError, httpTransport, wsTransport } from "@ramify/api/graphql/client";
-import { createWsHandler } from "@ramify/api/graphql/ws";
-import { createMcpHandler } from "@ramify/api/tools";
-import { Client as McpClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import {
   callThrough,
   cliCall,
@@ -31,6 +22,7 @@ import {
   openapiCall,
   type Step,
 } from "./support/agreement.ts";
+import { serveEverySurface } from "./support/every_surface.ts";
 
 const User = z.object({ id: z.string(), name: z.string() });
 type UserIn = z.input<typeof User>;
@@ -235,38 +227,19 @@ Deno.test("agreement: every surface gives the same values and errors, and hides 
     }
   }
 
-  const rest = createFetch(tree, { onError: (error) => httpReported.push(error) });
-  const graphqlServer = createGraphQLServer(tree, { onError: (e) => graphqlReported.push(e) });
-  const graphqlHttp = createHttpGraphQLServer(tree, { onError: (e) => graphqlReported.push(e) });
-  const graphqlWs = createWsHandler(graphqlServer);
   const mcpReported: unknown[] = [];
-  const mcp = createMcpHandler(tree, { onError: (error) => mcpReported.push(error) });
-  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (request) => {
-    const { pathname } = new URL(request.url);
-    if (pathname === "/mcp") return mcp(request);
-    if (pathname !== "/graphql") return rest(request);
-    return request.headers.get("upgrade") === "websocket"
-      ? graphqlWs(request)
-      : graphqlHttp(request);
-  });
-  const origin = `127.0.0.1:${server.addr.port}`;
-  const socket = createWsClient({
-    url: `ws://${origin}/graphql`,
+  const { base, mcpClient, socket, generated, close } = await serveEverySurface(tree, {
+    onError: {
+      rest: (error) => httpReported.push(error),
+      graphql: (error) => graphqlReported.push(error),
+      mcp: (error) => mcpReported.push(error),
+    },
+    mcpFetch: recording(fetch),
     webSocketImpl: RecordingWebSocket,
-    retryAttempts: 0,
   });
-  const dir = await Deno.makeTempDir({ prefix: "ramify-agreement-" });
-  const mcpClient = new McpClient({ name: "agreement", version: "1.0.0" });
   try {
-    await mcpClient.connect(
-      new StreamableHTTPClientTransport(new URL(`http://${origin}/mcp`), {
-        fetch: recording(fetch),
-      }),
-    );
-    await Deno.writeTextFile(`${dir}/client.ts`, generateGraphQLClient(tree));
-    const generated = await import(`file://${dir}/client.ts`);
     const graphqlFetch = recording(fetch);
-    const restClient = createClient(tree, { baseUrl: `http://${origin}`, fetch: recording(fetch) });
+    const restClient = createClient(tree, { baseUrl: base, fetch: recording(fetch) });
     const graphqlSurface = (
       name: string,
       client: unknown,
@@ -279,7 +252,7 @@ Deno.test("agreement: every surface gives the same values and errors, and hides 
       call: (steps, input) => callThrough(client, steps, input),
       classify: (error) => error instanceof ErrorClass ? graphqlKind(error) : undefined,
     });
-    const openapi = openapiCall(`http://${origin}`, tree, recording(fetch));
+    const openapi = openapiCall(base, tree, recording(fetch));
     const surfaces: Surface[] = [
       {
         name: "call path",
@@ -329,7 +302,7 @@ Deno.test("agreement: every surface gives the same values and errors, and hides 
       graphqlSurface(
         "GraphQL client over HTTP",
         createGraphQLClient(tree, {
-          transport: httpTransport({ url: `http://${origin}/graphql`, fetch: graphqlFetch }),
+          transport: httpTransport({ url: `${base}/graphql`, fetch: graphqlFetch }),
         }),
         GraphQLClientError,
       ),
@@ -341,7 +314,7 @@ Deno.test("agreement: every surface gives the same values and errors, and hides 
       ),
       graphqlSurface(
         "generated GraphQL client over HTTP",
-        generated.createClient(generated.httpTransport(`http://${origin}/graphql`)),
+        generated.createClient(generated.httpTransport(`${base}/graphql`)),
         generated.GraphQLClientError,
       ),
       graphqlSurface(
@@ -360,7 +333,7 @@ Deno.test("agreement: every surface gives the same values and errors, and hides 
         name: "command line, against the server (--url)",
         streams: true,
         reported: httpReported,
-        call: cliCall(tree, `http://${origin}`),
+        call: cliCall(tree, base),
         classify: cliKind,
       },
       {
@@ -404,10 +377,6 @@ Deno.test("agreement: every surface gives the same values and errors, and hides 
       assert.ok(!text.includes("passwordHash"), `no hidden key leaves the server: ${text}`);
     }
   } finally {
-    await mcpClient.close();
-    await mcp.close();
-    await socket.dispose();
-    await server.shutdown();
-    await Deno.remove(dir, { recursive: true });
+    await close();
   }
 });

@@ -13,19 +13,16 @@ import { api, op } from "@ramify/api/tree";
 import { http } from "@ramify/api/http/verbs";
 import { createClient, createFetch, toClientManifest } from "@ramify/api/http";
 import { createClientFromManifest } from "@ramify/api/client";
-import { createClient as createWsClient } from "graphql-ws";
 import {
   createGraphQLClient,
-  createGraphQLServer,
   createHttpGraphQLServer,
   generateGraphQLClient,
   projectGraphQL,
 } from "@ramify/api/graphql";
 import { httpTransport, wsTransport } from "@ramify/api/graphql/client";
-import { createWsHandler } from "@ramify/api/graphql/ws";
-import { createMcpHandler } from "@ramify/api/tools";
-import { Client as McpClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { Client as McpClient } from "@modelcontextprotocol/client";
 import { callThrough, type Step } from "./support/agreement.ts";
+import { serveEverySurface } from "./support/every_surface.ts";
 import {
   cliFlagsCall,
   type Encoding,
@@ -270,25 +267,10 @@ Deno.test("agreement: dates, bytes and files give the same values on every surfa
   // Bytes in GraphQL are a fault, and nothing else here is one.
   const faults: { graphql: unknown[]; other: unknown[] } = { graphql: [], other: [] };
   const onError = (error: unknown) => void faults.other.push(error);
-  const graphqlOptions = { onError: (error: unknown) => void faults.graphql.push(error) };
-  const rest = createFetch(tree, { onError });
-  const graphql = createHttpGraphQLServer(tree, graphqlOptions);
-  const graphqlWs = createWsHandler(createGraphQLServer(tree, graphqlOptions));
-  const mcp = createMcpHandler(tree, { onError });
-  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (request) => {
-    const { pathname } = new URL(request.url);
-    if (pathname === "/mcp") return mcp(request);
-    if (pathname !== "/graphql") return rest(request);
-    return request.headers.get("upgrade") === "websocket" ? graphqlWs(request) : graphql(request);
+  const { base, mcpClient, socket, generated, close } = await serveEverySurface(tree, {
+    onError: { rest: onError, graphql: (error) => void faults.graphql.push(error), mcp: onError },
   });
-  const base = `http://127.0.0.1:${server.addr.port}`;
-  const dir = await Deno.makeTempDir({ prefix: "ramify-values-" });
-  const mcpClient = new McpClient({ name: "values", version: "1.0.0" });
-  const socket = createWsClient({ url: `${base.replace("http", "ws")}/graphql`, retryAttempts: 0 });
   try {
-    await mcpClient.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
-    await Deno.writeTextFile(`${dir}/client.ts`, generateGraphQLClient(tree));
-    const generated = await import(`file://${dir}/client.ts`);
     const through = (client: unknown) => (test: Case) =>
       // A generated client's subscription is an iterable at once, not a promise of one.
       Promise.resolve(callThrough(client, test.steps, test.input)).then(seen);
@@ -411,11 +393,7 @@ Deno.test("agreement: dates, bytes and files give the same values on every surfa
     assert.equal(dated.length, 3, "operations with the date in their variables");
     for (const operation of dated) assert.ok(!operation.query.includes(iso), operation.query);
   } finally {
-    await mcpClient.close();
-    await mcp.close();
-    await socket.dispose();
-    await server.shutdown();
-    await Deno.remove(dir, { recursive: true });
+    await close();
   }
 });
 
