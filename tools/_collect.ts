@@ -10,7 +10,7 @@ import type { Node } from "../tree/node.ts";
 import { createCall, type LeafCall } from "../tree/call.ts";
 import { holdsFile, isVoidSchema, type JsonSchema, toJsonSchema } from "../tree/schema.ts";
 import { tagsOf } from "../tree/tags.ts";
-import { declaredBytes } from "../tree/bytes.ts";
+import { declaredBytes, soleMediaType } from "../tree/bytes.ts";
 import { joinPath, TOOL_NAME } from "./_names.ts";
 import { warnUnhinted } from "./_hints.ts";
 
@@ -132,7 +132,7 @@ function toolOf(entry: LeafEntry, caller: string, input: JsonSchema | undefined)
     },
     call: createCall(leaf, { captures }),
     captures,
-    ...(bytes?.types.length === 1 ? { bytesType: bytes.types[0] } : {}),
+    bytesType: soleMediaType(bytes),
   };
 }
 

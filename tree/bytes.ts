@@ -142,6 +142,25 @@ export function declaredBytes(
 }
 
 /**
+ * The media type a declaration gives bytes that carry none of their own (a
+ * buffer, a stream): the one it names, or `undefined` when it names none or
+ * several. Internal: the HTTP router and the MCP server read it.
+ *
+ * @example
+ * ```ts
+ * import { soleMediaType } from "./bytes.ts";
+ *
+ * console.log(soleMediaType({ types: ["image/png"] })); // "image/png"
+ * console.log(soleMediaType({ types: ["image/png", "image/jpeg"] })); // undefined
+ * ```
+ */
+export function soleMediaType(
+  declared: { readonly types: readonly string[] } | undefined,
+): string | undefined {
+  return declared?.types.length === 1 ? declared.types[0] : undefined;
+}
+
+/**
  * Whether a media type is text a surface may show as it is: `text/*`, JSON
  * and XML (`+json`, `+xml` included), JavaScript, form-urlencoded. A
  * `Response` a handler returns with any other type (or none) is bytes on the

@@ -3,7 +3,7 @@
 // a `map` part (which file part goes to which variable path) and the files.
 // https://github.com/jaydenseric/graphql-multipart-request-spec
 
-import { readBodyBytes } from "../../http/web/body.ts";
+import { mediaType, readBodyBytes } from "../../http/web/body.ts";
 import { isPlainObject, setOwn } from "../../tree/plain_data.ts";
 import { badRequest, bodyRefusal, fromJson, type Params, Refusal } from "./_http_params.ts";
 
@@ -18,8 +18,7 @@ const PREFLIGHT_HEADERS = ["graphql-require-preflight", "apollo-require-prefligh
 
 /** Whether the request's body is `multipart/form-data`. */
 export function isMultipart(request: Request): boolean {
-  const type = request.headers.get("content-type") ?? "";
-  return type.split(";")[0].trim().toLowerCase() === MULTIPART_FORM_DATA;
+  return mediaType(request.headers.get("content-type")) === MULTIPART_FORM_DATA;
 }
 
 export interface MultipartLimits {

@@ -1,7 +1,8 @@
 /**
  * A request body as bytes within a size limit: the declared Content-Length is
  * checked first (nothing is read when it is over), then the stream is counted
- * as it arrives, since a chunked body declares nothing. Shared by the HTTP
+ * as it arrives, since a chunked body declares nothing. And the one reading of
+ * a body's media type. Shared by the HTTP
  * surface and the GraphQL server, each turning a refusal into its own error.
  *
  * Internal: not a public subpath. Used by the HTTP server's request reading and
@@ -11,6 +12,12 @@
  */
 
 import { arm, Deadline, disarm, watchDeadline } from "../../tree/deadline.ts";
+
+/** The media type of a Content-Type, lower case; the common exact spelling costs nothing. */
+export function mediaType(contentType: string | null): string {
+  if (contentType === "application/json" || contentType === null) return contentType ?? "";
+  return contentType.split(";")[0].trim().toLowerCase();
+}
 
 /** The body's bytes, or why there are none. */
 export type BodyBytes =

@@ -11,7 +11,7 @@
  * @module
  */
 
-import type { Bytes } from "../../tree/bytes.ts";
+import { type Bytes, soleMediaType } from "../../tree/bytes.ts";
 import { declaredBytesOf, type HttpOperation } from "../route/route.ts";
 import type { HandlerContext } from "../../tree/node.ts";
 import { failureOf } from "../../tree/run.ts";
@@ -33,9 +33,9 @@ export interface BytesResponseOptions {
 
 /** The one media type an operation's output schema names for bytes, if it names exactly one. */
 export function mediaTypeOf(operation: HttpOperation): string | undefined {
-  if (operation.response !== "bytes") return undefined;
-  const types = declaredBytesOf(operation.node)?.types ?? [];
-  return types.length === 1 ? types[0] : undefined;
+  return operation.response === "bytes"
+    ? soleMediaType(declaredBytesOf(operation.node))
+    : undefined;
 }
 
 /** The response of bytes; rejects with what a stream threw before its first chunk. */

@@ -16,6 +16,7 @@
  */
 
 import { HttpError } from "../../tree/http_error.ts";
+import { mediaType } from "./body.ts";
 
 /**
  * Checks one request: the `403` to answer a forged form with, or `undefined`.
@@ -62,7 +63,7 @@ export function formGuard(trustedOrigins: readonly string[] = []): FormGuard {
   return (request) => {
     if (request.method !== "POST") return undefined;
     const headers = request.headers;
-    if (!FORM_TYPES.has(mediaTypeOf(headers.get("content-type")))) return undefined;
+    if (!FORM_TYPES.has(mediaType(headers.get("content-type")))) return undefined;
     // Set by the browser, never by the page: its word on where the request comes from.
     const site = headers.get("sec-fetch-site");
     if (site === "same-origin" || site === "none") return undefined;
@@ -106,8 +107,4 @@ function isOwn(origin: string, request: Request): boolean {
   // Behind a proxy the URL may name the inner address; `Host` names the one the browser used.
   const host = request.headers.get("host");
   return host !== null && origin.slice(origin.indexOf("://") + 3) === host.toLowerCase();
-}
-
-function mediaTypeOf(contentType: string | null): string {
-  return contentType === null ? "" : contentType.split(";")[0].trim().toLowerCase();
 }

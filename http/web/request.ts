@@ -8,7 +8,7 @@
 import { flawOf, isPlainObject, nestsDeeper, setOwn } from "../../tree/plain_data.ts";
 import { HttpError } from "./problem.ts";
 import { decodeCapture } from "../route/path.ts";
-import { declaredLength, readBodyBytes, within } from "./body.ts";
+import { declaredLength, mediaType, readBodyBytes, within } from "./body.ts";
 import type { FormGuard } from "./csrf.ts";
 
 /** The raw pathname and query string of a request URL, without parsing a URL object. */
@@ -179,12 +179,6 @@ function unread(
     case "unreadable":
       return new HttpError(400, "The body could not be read");
   }
-}
-
-/** The media type of a Content-Type, lower case; the common exact spelling costs nothing. */
-function mediaType(contentType: string | null): string {
-  if (contentType === "application/json" || contentType === null) return contentType ?? "";
-  return contentType.split(";")[0].trim().toLowerCase();
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
