@@ -264,7 +264,7 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
     const { createMcpHandler } = await import("../tools/mcp.ts");
     const mcp = createMcpHandler(tree, { ...shared, ...mount });
     closeMcp = () => mcp.close();
-    claim(path, "MCP", async (request) => lowerCaseHeaders(await mcp(request)));
+    claim(path, "MCP", mcp);
     paths.mcp = path;
   }
 
@@ -334,20 +334,6 @@ function isBunServer(
   value: unknown,
 ): value is { upgrade(request: Request, opts?: unknown): boolean } {
   return typeof (value as { upgrade?: unknown } | undefined)?.upgrade === "function";
-}
-
-/**
- * The response with its header names in lower case, as every other surface
- * writes them: the MCP SDK names some in title case, and Deno sends a name as
- * it was given.
- */
-function lowerCaseHeaders(response: Response): Response {
-  return new Response(response.body, {
-    status: response.status,
-    statusText: response.statusText,
-    // Iterating a Headers gives lower-case names (each Set-Cookie on its own).
-    headers: [...response.headers],
-  });
 }
 
 function wantsHtml(request: Request): boolean {

@@ -180,7 +180,7 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
   const origins = opts.allowedOrigins;
   const hosts = opts.allowedHosts;
   let served: { modern: McpHttpHandler; legacy: LegacySessions } | undefined;
-  const fetch = async (request: Request): Promise<Response> => {
+  const answer = async (request: Request): Promise<Response> => {
     const loaded = await loadSdk();
     const rejected =
       (hosts === undefined
@@ -214,6 +214,7 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
       ? await served.legacy.handle(request)
       : await served.modern.fetch(request);
   };
+  const fetch = async (request: Request) => lowerCaseHeaders(await answer(request));
   return Object.assign(fetch, {
     close: async () => {
       await served?.modern.close();
@@ -338,4 +339,18 @@ function webSignal(sdk: AbortSignal): AbortSignal {
   if (sdk.aborted) abort();
   else sdk.addEventListener("abort", abort, { once: true });
   return web.signal;
+}
+
+/**
+ * The response with its header names in lower case, as every other surface
+ * writes them: the MCP SDK names some in title case, and Deno sends a name as
+ * it was given.
+ */
+function lowerCaseHeaders(response: Response): Response {
+  return new Response(response.body, {
+    status: response.status,
+    statusText: response.statusText,
+    // Iterating a Headers gives lower-case names (each Set-Cookie on its own).
+    headers: [...response.headers],
+  });
 }
