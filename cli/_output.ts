@@ -5,7 +5,7 @@
 // Bytes never go to a terminal: they would garble it, so the command fails
 // naming `--output` instead.
 
-import { byteChunks, type Bytes, bytesOf, isBytes, isTextType } from "../tree/bytes.ts";
+import { byteChunks, type Bytes, bytesOf, isBytes, responseBytes } from "../tree/bytes.ts";
 import { Cancelled } from "../tree/failure.ts";
 import { isAsyncIterable } from "../tree/plain_data.ts";
 import type { CliIo } from "./io.ts";
@@ -71,9 +71,7 @@ function bodyOf(result: unknown, opts: OutputOptions): ReadableStream<Uint8Array
 /** Bytes, or a `Response` whose media type is not text (or missing), read as bytes. */
 function bytesIn(result: unknown): Bytes | undefined {
   if (isBytes(result)) return bytesOf(result);
-  if (!(result instanceof Response) || result.body === null) return undefined;
-  const type = result.headers.get("content-type") ?? "";
-  return isTextType(type) ? undefined : bytesOf(result.body, type === "" ? undefined : type);
+  return result instanceof Response ? responseBytes(result) : undefined;
 }
 
 /** A stream pulled from an async generator (`ReadableStream.from` is not in every runtime's types). */

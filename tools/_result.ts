@@ -11,7 +11,7 @@ import { assignOwn, type ContextFunction, type ContextSource } from "../tree/con
 import { Cancelled, type Failure, failureLine } from "../tree/failure.ts";
 import { isAsyncIterable, isPlainObject, setOwn } from "../tree/plain_data.ts";
 import { failureOf, runCall } from "../tree/run.ts";
-import { bytesOf, isBytes, isTextType } from "../tree/bytes.ts";
+import { bytesOf, isBytes, responseBytes } from "../tree/bytes.ts";
 import type { ToolEntry } from "./_collect.ts";
 import { type BytesContent, bytesContent } from "./_bytes.ts";
 
@@ -112,9 +112,8 @@ async function fromResponse(
   entry: ToolEntry,
   signal: AbortSignal | undefined,
 ): Promise<ToolResult> {
-  const type = response.headers.get("content-type") ?? "";
-  if (response.ok && response.body !== null && !isTextType(type)) {
-    const bytes = bytesOf(response.body, type === "" ? entry.bytesType : type);
+  const bytes = response.ok ? responseBytes(response, entry.bytesType) : undefined;
+  if (bytes !== undefined) {
     return { content: [await bytesContent(bytes, entry.descriptor.name, signal)] };
   }
   const text = await response.text();

@@ -161,13 +161,28 @@ export function soleMediaType(
 }
 
 /**
- * Whether a media type is text a surface may show as it is: `text/*`, JSON
- * and XML (`+json`, `+xml` included), JavaScript, form-urlencoded. A
- * `Response` a handler returns with any other type (or none) is bytes on the
- * surfaces that are not HTTP, as a `Blob` of that type would be. Internal:
- * the MCP server and the CLI read a `Response` through it.
+ * A `Response` a handler returned, read as bytes where its media type is not
+ * text (or is missing), else `undefined`: HTTP passes a `Response` on as it
+ * is, and the surfaces that are not HTTP (MCP, the command line) treat it as a
+ * `Blob` of that type would be. Text (`text/*`, JSON and XML, `+json` and
+ * `+xml` included, JavaScript, form-urlencoded) is shown as it is. Internal:
+ * the MCP server and the command line read a `Response` through it.
+ *
+ * @example
+ * ```ts
+ * import { responseBytes } from "./bytes.ts";
+ *
+ * const png = new Response(new Uint8Array([137]), { headers: { "content-type": "image/png" } });
+ * console.log(responseBytes(png)?.type, responseBytes(new Response("words"))); // "image/png" undefined
+ * ```
  */
-export function isTextType(type: string): boolean {
+export function responseBytes(response: Response, declaredType?: string): Bytes | undefined {
+  const type = response.headers.get("content-type") ?? "";
+  if (response.body === null || isTextType(type)) return undefined;
+  return bytesOf(response.body, type === "" ? declaredType : type);
+}
+
+function isTextType(type: string): boolean {
   const essence = type.split(";")[0].trim().toLowerCase();
   return essence.startsWith("text/") || /[/+](json|xml)$/.test(essence) ||
     essence === "application/javascript" || essence === "application/x-www-form-urlencoded";
