@@ -8,6 +8,7 @@
 import { byteChunks, type Bytes, bytesOf, isBytes, responseBytes } from "../tree/bytes.ts";
 import { Cancelled } from "../tree/failure.ts";
 import { isAsyncIterable } from "../tree/plain_data.ts";
+import { StreamEvent, StreamGap } from "../tree/stream_events.ts";
 import type { CliIo } from "./io.ts";
 
 /** How the result is written. */
@@ -35,7 +36,7 @@ export class BinaryToTerminal extends Error {
 /** Writes the result where it goes; a stream failing midway throws after what came before. */
 export async function writeResult(result: unknown, io: CliIo, opts: OutputOptions): Promise<void> {
   if (opts.file !== undefined) {
-    const body = bodyOf(result, opts);
+    const body = bodyOf(result, opts, io);
     if (body !== undefined) await writerOf(io, "writeFile")(opts.file, body);
     return;
   }
@@ -50,7 +51,7 @@ export async function writeResult(result: unknown, io: CliIo, opts: OutputOption
     return;
   }
   if (isAsyncIterable(result)) {
-    for await (const line of linesOf(result, opts.signal)) io.out(line);
+    for await (const line of linesOf(result, opts.signal, io)) io.out(line);
     return;
   }
   const text = await textOf(result, io.stdoutIsTerminal && !opts.compact);
@@ -58,11 +59,15 @@ export async function writeResult(result: unknown, io: CliIo, opts: OutputOption
 }
 
 /** The whole output as bytes, for a file: bytes as they are, the rest as it would print when piped. */
-function bodyOf(result: unknown, opts: OutputOptions): ReadableStream<Uint8Array> | undefined {
+function bodyOf(
+  result: unknown,
+  opts: OutputOptions,
+  io: CliIo,
+): ReadableStream<Uint8Array> | undefined {
   const bytes = bytesIn(result);
   if (bytes !== undefined) return streamOf(chunksOf(bytes.body, opts.signal));
   if (isAsyncIterable(result)) {
-    return streamOf(encoded(linesOf(result, opts.signal)));
+    return streamOf(encoded(linesOf(result, opts.signal, io)));
   }
   // Built lazily, so a failure reading a Response surfaces where the file is written.
   return result === undefined ? undefined : streamOf(encoded(once(result)));
@@ -98,11 +103,17 @@ async function* encoded(lines: AsyncIterable<string>): AsyncGenerator<Uint8Array
   for await (const line of lines) yield encoder.encode(line);
 }
 
-async function* linesOf(items: AsyncIterable<unknown>, signal: AbortSignal | undefined) {
+/** A stream's items as JSON lines; a gap is a warning on standard error, between them. */
+async function* linesOf(items: AsyncIterable<unknown>, signal: AbortSignal | undefined, io: CliIo) {
   for await (const item of items) {
     // A cancelled command stops pulling; leaving the loop ends the stream.
     if (signal?.aborted === true) throw new Cancelled(signal.reason);
-    yield `${JSON.stringify(item) ?? "null"}\n`;
+    if (item instanceof StreamGap) {
+      io.err(`warning: ${item.notice().message}`);
+      continue;
+    }
+    const value = item instanceof StreamEvent ? item.value : item;
+    yield `${JSON.stringify(value) ?? "null"}\n`;
   }
 }
 

@@ -2,6 +2,7 @@
  * The bookstore: the specification's example service, runnable.
  *
  *   deno task server            # PORT=8000 by default
+ *   REDIS_URL=redis://127.0.0.1:6379 deno task server   # books and events shared by every instance
  *
  * Routes (derived from the tree, not written down anywhere):
  *
@@ -32,65 +33,17 @@ import { createPubSub, type PubSub } from "@ramify/api/pubsub";
 import { redisBus } from "@ramify/api/pubsub/redis";
 import { http } from "@ramify/api/http/verbs";
 import { z } from "zod";
+import { connectRedis } from "@ramify/api/redis";
+import {
+  Book,
+  BookFields,
+  type BookStore,
+  MemoryBookStore,
+  RedisBookStore,
+  redisBookStore,
+} from "./bookstore_store.ts";
 
-const Book = z.object({
-  id: z.string(),
-  title: z.string().min(1),
-  author: z.string().min(1),
-  year: z.number().int().optional(),
-}).meta({ title: "Book" });
-type Book = z.infer<typeof Book>;
-
-const BookFields = Book.omit({ id: true });
-
-/** An in-memory store, so the example runs anywhere. */
-export class BookStore {
-  #books = new Map<string, Book>();
-  #reservations = new Set<string>();
-  #nextId = 1;
-
-  constructor(seed: readonly Omit<Book, "id">[] = []) {
-    for (const fields of seed) this.add(fields);
-  }
-
-  list(): Book[] {
-    return [...this.#books.values()];
-  }
-
-  add(fields: Omit<Book, "id">): Book {
-    const book = { id: String(this.#nextId++), ...fields };
-    this.#books.set(book.id, book);
-    return book;
-  }
-
-  read(id: string): Book {
-    const book = this.#books.get(id);
-    if (book === undefined) throw new HttpError(404, `There is no book ${id}`);
-    return book;
-  }
-
-  replace(id: string, fields: Omit<Book, "id">): Book {
-    this.read(id);
-    const book = { id, ...fields };
-    this.#books.set(id, book);
-    return book;
-  }
-
-  remove(id: string): void {
-    this.#books.delete(id);
-    this.#reservations.delete(id);
-  }
-
-  reserve(id: string): { bookId: string; reserved: true } {
-    this.read(id);
-    this.#reservations.add(id);
-    return { bookId: id, reserved: true };
-  }
-
-  isReserved(id: string): boolean {
-    return this.#reservations.has(id);
-  }
-}
+export { Book, BookFields, type BookStore, MemoryBookStore, RedisBookStore, redisBookStore };
 
 /** Options of {@linkcode bookstore}. */
 export interface BookstoreOptions {
@@ -125,7 +78,7 @@ async function* upTo<T>(source: AsyncIterableIterator<T>, limit: number | undefi
 export const DEV_TOKEN = "bookstore-dev-token";
 
 /** The bookstore tree over a store. */
-export function bookstore(store: BookStore = new BookStore(), opts: BookstoreOptions = {}) {
+export function bookstore(store: BookStore = new MemoryBookStore(), opts: BookstoreOptions = {}) {
   const byId = z.object({ bookId: z.string() });
   const tokens = opts.tokens;
   const staff = tokens === undefined ? [] : [auth({
@@ -144,7 +97,7 @@ export function bookstore(store: BookStore = new BookStore(), opts: BookstoreOpt
         description: "Lists every book",
       }),
       add: op(async (fields) => {
-        const book = store.add(fields);
+        const book = await store.add(fields);
         // At most once: a book added while the bus is down is added, its event lost.
         await events.publish("books.added", book).catch(() => {});
         return reply(book, { headers: { location: `/books/${encodeURIComponent(book.id)}` } });
@@ -191,11 +144,11 @@ export function bookstore(store: BookStore = new BookStore(), opts: BookstoreOpt
           }, mutation),
           checkout: api({
             start: op(
-              ({ bookId }) => {
-                if (store.isReserved(bookId)) {
+              async ({ bookId }) => {
+                if (await store.isReserved(bookId)) {
                   throw new HttpError(409, `Book ${bookId} is reserved`);
                 }
-                return { bookId: store.read(bookId).id, started: true };
+                return { bookId: (await store.read(bookId)).id, started: true };
               },
               { tags: { destructive: false }, input: byId, description: "Starts a checkout" },
               mutation,
@@ -210,12 +163,12 @@ export function bookstore(store: BookStore = new BookStore(), opts: BookstoreOpt
       },
     }),
     catalog: api({
-      featured: op(() => store.list().slice(0, 3), http.get, {
+      featured: op(async () => (await store.list()).slice(0, 3), http.get, {
         description: "A few books worth reading",
       }),
-      search: op(({ q, limit }) => {
+      search: op(async ({ q, limit }) => {
         const needle = q.toLowerCase();
-        return store.list()
+        return (await store.list())
           .filter((b) => `${b.title} ${b.author}`.toLowerCase().includes(needle))
           .slice(0, limit);
       }, {
@@ -277,25 +230,40 @@ export async function serveBookstore(
   return server;
 }
 
+/** The books and events of every instance, in the Redis at `url`. */
+async function onRedis(url: string, seed: readonly BookFields[]) {
+  const redis = await connectRedis({ url, app: "bookstore" });
+  const store = await redisBookStore(redis, seed);
+  const events = createPubSub<{ "books.added": Book }>({
+    bus: await redisBus({ url, app: "bookstore" }),
+  });
+  return { store, events };
+}
+
 if (import.meta.main) {
-  const store = new BookStore([
+  const seed = [
     { title: "Dune", author: "Frank Herbert", year: 1965 },
     { title: "The Dispossessed", author: "Ursula K. Le Guin", year: 1974 },
-  ]);
+  ];
   const token = Deno.env.get("BOOKSTORE_TOKEN") ?? DEV_TOKEN;
   if (Deno.args.includes("--mcp-stdio")) {
     // A local agent's process is trusted with the token it was started with.
-    await serveMcpStdio(bookstore(store, { tokens: { [token]: "agent" } }), {
+    await serveMcpStdio(bookstore(new MemoryBookStore(seed), { tokens: { [token]: "agent" } }), {
       ...SERVER_INFO,
       headers: { authorization: `Bearer ${token}` },
     });
   } else {
-    // With REDIS_URL, `books.added` reaches the subscribers of every process.
-    const redis = Deno.env.get("REDIS_URL");
-    const events = redis === undefined ? undefined : createPubSub<{ "books.added": Book }>({
-      bus: await redisBus({ url: redis, app: "bookstore" }),
+    // With REDIS_URL, every instance shares the books, and `books.added`
+    // reaches the subscribers of every instance. A Redis that is not there
+    // (or an empty URL) stops the start, in one line: no half-configured server.
+    const url = Deno.env.get("REDIS_URL");
+    const shared = url === undefined ? undefined : await onRedis(url, seed).catch((error) => {
+      console.error(error instanceof Error ? error.message : String(error));
+      Deno.exit(1);
     });
-    await serveBookstore(Number(Deno.env.get("PORT") ?? 8000), store, token, false, events);
-    if (redis !== undefined) console.log(`Events through Redis at ${redis}`);
+    const port = Number(Deno.env.get("PORT") ?? 8000);
+    const store = shared?.store ?? new MemoryBookStore(seed);
+    await serveBookstore(port, store, token, false, shared?.events);
+    if (url !== undefined) console.log("Books and events shared through Redis (REDIS_URL)");
   }
 }

@@ -13,12 +13,12 @@
  */
 
 import { mainCli } from "@ramify/api/cli";
-import { BookStore, bookstore } from "./bookstore.ts";
+import { bookstore, MemoryBookStore } from "./bookstore.ts";
 
 if (import.meta.main) {
   await mainCli(
     bookstore(
-      new BookStore([
+      new MemoryBookStore([
         { title: "Dune", author: "Frank Herbert", year: 1965 },
         { title: "The Dispossessed", author: "Ursula K. Le Guin", year: 1974 },
       ]),

@@ -43,6 +43,14 @@ export { corsPolicy, withCors } from "./web/cors.ts";
 export type { CorsOptions, CorsPolicy } from "./web/cors.ts";
 export { tokenBucket } from "./web/rate_limit.ts";
 export type { RateLimit, RateLimiter, TokenBucketOptions } from "./web/rate_limit.ts";
+export { memoryIdempotency } from "./web/idempotency.ts";
+export type {
+  IdempotencyState,
+  IdempotencyStore,
+  MemoryIdempotencyOptions,
+  StoredAnswer,
+} from "./web/idempotency.ts";
+export type { IdempotencyOptions } from "./server/idempotency.ts";
 export { toOpenApi, toOpenApiFromRoute } from "./openapi/openapi.ts";
 export type { OpenApiDocument, OpenApiOperation, OpenApiOptions } from "./openapi/openapi.ts";
 // The typed client of a tree. Its runtime's types (`Client`, `ClientError`,

@@ -21,6 +21,12 @@
  * topic on its bus once, when the topic's first local subscriber arrives, and
  * unsubscribes when the last one leaves.
  *
+ * A bus that keeps events (`memoryStreams`, `redisStreams`) gives each
+ * message an id that means the same on every instance, and can `replay` what
+ * followed an id: a subscriber resuming from its last id then gets every
+ * event it missed. One that does not (`memoryBus`, `redisBus`) delivers at
+ * most once.
+ *
  * @example
  * ```ts
  * import type { PubSubBus } from "@ramify/api/pubsub";
@@ -35,10 +41,60 @@
 export interface PubSubBus {
   /** Sends a message to every subscriber of the topic, in every process the bus reaches. */
   publish(topic: string, message: string): Promise<void>;
-  /** Calls `deliver` with each message of the topic; resolves with the way to stop. */
-  subscribe(topic: string, deliver: (message: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `deliver` with each message of the topic (and its id, on a bus that
+   * keeps events), from now on; `gap`, when the bus lost messages it should
+   * have delivered. Resolves, with the way to stop, once messages published
+   * from then on are sure to be delivered.
+   */
+  subscribe(
+    topic: string,
+    deliver: (message: string, id?: string) => void,
+    gap?: () => void,
+  ): Promise<() => Promise<void>>;
+  /**
+   * On a bus that keeps events: up to `count` of the topic's messages
+   * published after `lastEventId`, oldest first.
+   */
+  replay?(topic: string, lastEventId: string, count: number): Promise<Replay>;
   /** Releases the bus's connections. */
   close(): Promise<void>;
+}
+
+/**
+ * What {@linkcode PubSubBus.replay} finds after an id.
+ *
+ * @example
+ * ```ts
+ * import type { Replay } from "@ramify/api/pubsub";
+ *
+ * const caughtUp: Replay = { gap: false, events: [] };
+ * ```
+ */
+export interface Replay {
+  /**
+   * Some messages after the id are no longer kept (then `events` start at
+   * the oldest message kept), or the id is none the topic gave (then there
+   * are no `events`: the subscriber goes on from now).
+   */
+  readonly gap: boolean;
+  /** The messages, oldest first. */
+  readonly events: readonly BusEvent[];
+}
+
+/**
+ * A message a bus kept, with its id.
+ *
+ * @example
+ * ```ts
+ * import type { BusEvent } from "@ramify/api/pubsub";
+ *
+ * const event: BusEvent = { id: "1700000000000-0", message: '{"title":"Dune"}' };
+ * ```
+ */
+export interface BusEvent {
+  readonly id: string;
+  readonly message: string;
 }
 
 /**

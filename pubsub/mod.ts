@@ -36,4 +36,6 @@ export type {
   Subscription,
 } from "./pubsub.ts";
 export { memoryBus } from "./bus.ts";
-export type { PubSubBus } from "./bus.ts";
+export type { BusEvent, PubSubBus, Replay } from "./bus.ts";
+export { compareEventIds, isEventId, memoryStreams } from "./streams.ts";
+export type { Retention } from "./streams.ts";

@@ -39,7 +39,19 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { type DatePath, type JsonOf, reviveDates } from "../tree/dates.ts";
 import { datePathsOf } from "../tree/schema.ts";
+import { HttpError } from "../tree/http_error.ts";
+import type { PositionedSource } from "../tree/stream_events.ts";
 import { memoryBus, type PubSubBus } from "./bus.ts";
+import { isEventId } from "./streams.ts";
+import { type Catching, type Sink, subscriptionQueue } from "./_subscription.ts";
+
+/** The failure of a subscription whose bus cannot be reached. */
+function unavailable(cause: unknown): HttpError {
+  return new HttpError(503, "The events cannot be read now; subscribe again later", { cause });
+}
+
+/** Events asked of a bus per replay round trip. */
+const REPLAY_PAGE = 500;
 
 /**
  * Options of {@linkcode createPubSub}.
@@ -82,10 +94,21 @@ export interface SubscribeOptions<T> {
   readonly filter?: (payload: T) => boolean;
   /** Ends the subscription when it aborts (a handler's `ctx.signal`). */
   readonly signal?: AbortSignal;
+  /**
+   * The id of the last event the subscriber got (a leaf's `lastEventId`
+   * input): on a bus that keeps events, every event published after it comes
+   * first, then the live ones, each once; an id past what the bus keeps (or
+   * on a bus that keeps none) is told as a gap, never skipped silently.
+   */
+  readonly lastEventId?: string;
+  /** Ends the subscription after this many payloads. Default: it goes on. */
+  readonly limit?: number;
 }
 
 /**
- * A subscription: an async iterable of payloads, and what it dropped.
+ * A subscription: an async iterable of payloads, and what it dropped. A leaf
+ * that returns it streams each payload with its id (on a bus that keeps
+ * events) and a gap where messages were lost, on every surface.
  *
  * @example
  * ```ts
@@ -94,7 +117,7 @@ export interface SubscribeOptions<T> {
  * const dropped = (subscription: Subscription<number>) => subscription.dropped;
  * ```
  */
-export interface Subscription<T> extends AsyncIterableIterator<T> {
+export interface Subscription<T> extends AsyncIterableIterator<T>, PositionedSource {
   /** Messages dropped because this subscriber fell behind. */
   readonly dropped: number;
 }
@@ -228,43 +251,54 @@ export function createPubSub<
   const topics = new Map<string, Topic>();
 
   interface Topic {
+    readonly name: string;
     readonly local: Set<Sink>;
     /** Where the topic's schema puts dates, to revive in what arrives as JSON. */
     readonly dates: readonly DatePath[];
-    /** The bus subscription: resolves with its stop. */
+    /** The bus subscription: resolves with its stop once it is in place. */
     readonly stop: Promise<() => Promise<void>>;
   }
-  interface Sink {
-    push(payload: unknown): void;
-    end(error?: unknown): void;
-  }
 
-  const deliver = (name: string) => (message: string) => {
+  const payloadOf = (topic: Topic, message: string): unknown => {
+    const payload = JSON.parse(message);
+    return topic.dates.length > 0 ? reviveDates(payload, topic.dates) : payload;
+  };
+
+  const deliver = (name: string) => (message: string, id?: string) => {
     const topic = topics.get(name);
     if (topic === undefined) return;
     let payload: unknown;
     try {
-      payload = JSON.parse(message);
+      payload = payloadOf(topic, message);
     } catch {
       return;
     }
-    if (topic.dates.length > 0) payload = reviveDates(payload, topic.dates);
-    for (const sink of [...topic.local]) sink.push(payload);
+    for (const sink of [...topic.local]) sink.push(payload, id);
   };
 
-  const join = (name: string, sink: Sink) => {
+  const join = (name: string, sink: Sink): Topic => {
     let topic = topics.get(name);
     if (topic === undefined) {
       const schema = Object.hasOwn(schemas, name) ? schemas[name] : undefined;
+      const local = new Set<Sink>();
       topic = {
-        local: new Set(),
+        name,
+        local,
         dates: schema === undefined ? [] : datePathsOf(schema, "output"),
-        stop: bus.subscribe(name, deliver(name)),
+        stop: bus.subscribe(name, deliver(name), () => {
+          for (const each of [...local]) each.gap();
+        }),
       };
-      topic.stop.catch(() => {});
+      const joined = topic;
+      // The bus could not subscribe (Redis unreachable): its subscribers are told, not left waiting.
+      topic.stop.catch((error) => {
+        if (topics.get(name) === joined) topics.delete(name);
+        for (const each of [...local]) each.end(unavailable(error));
+      });
       topics.set(name, topic);
     }
     topic.local.add(sink);
+    return topic;
   };
 
   const leave = (name: string, sink: Sink) => {
@@ -272,6 +306,39 @@ export function createPubSub<
     if (topic === undefined || !topic.local.delete(sink) || topic.local.size > 0) return;
     topics.delete(name);
     topic.stop.then((stop) => stop()).catch(() => {});
+  };
+
+  /**
+   * Gives a resuming subscriber what it missed: the replay starts once the
+   * live subscription is in place, so that nothing falls between the two.
+   */
+  const catchUp = async (topic: Topic, lastEventId: string, catching: Catching, sink: Sink) => {
+    try {
+      await topic.stop;
+      if (bus.replay === undefined || !isEventId(lastEventId)) {
+        catching.gap(lastEventId);
+      } else {
+        let after = lastEventId;
+        while (!catching.done) {
+          const page = await bus.replay(topic.name, after, REPLAY_PAGE);
+          if (page.gap) catching.gap(lastEventId);
+          for (const { id, message } of page.events) {
+            let payload: unknown;
+            try {
+              payload = payloadOf(topic, message);
+            } catch {
+              continue;
+            }
+            catching.replayed(payload, id);
+          }
+          if (page.events.length < REPLAY_PAGE) break;
+          after = page.events.at(-1)!.id;
+        }
+      }
+      catching.caughtUp();
+    } catch (error) {
+      sink.end(unavailable(error));
+    }
   };
 
   const pubsub = {
@@ -296,87 +363,33 @@ export function createPubSub<
       await bus.publish(name, message);
     },
     subscribe(name: string, options: SubscribeOptions<unknown> = {}): Subscription<unknown> {
-      const queue: unknown[] = [];
-      let waiting: ((result: IteratorResult<unknown>) => void) | undefined;
-      let failing: ((error: unknown) => void) | undefined;
-      let done = false;
-      let failure: unknown;
-      let dropped = 0;
-      const finish = (error?: unknown) => {
-        if (done) return;
-        done = true;
-        failure = error;
-        leave(name, sink);
-        options.signal?.removeEventListener("abort", onAbort);
-        if (waiting !== undefined) {
-          const [resolve, reject] = [waiting, failing!];
-          waiting = failing = undefined;
-          if (error === undefined) resolve({ done: true, value: undefined });
-          else reject(error);
-        }
-      };
-      const sink: Sink = {
-        push(payload) {
-          if (done) return;
-          try {
-            if (options.filter !== undefined && !options.filter(payload)) return;
-          } catch (error) {
-            finish(error);
-            return;
-          }
-          if (waiting !== undefined) {
-            const resolve = waiting;
-            waiting = failing = undefined;
-            resolve({ done: false, value: payload });
-            return;
-          }
-          if (queue.length >= bufferSize) {
-            if (overflow === "close") {
-              queue.length = 0;
-              finish(new SubscriptionOverflowError(name, bufferSize));
-              return;
-            }
-            queue.shift();
-            dropped++;
-          }
-          queue.push(payload);
-        },
-        end: finish,
-      };
-      const onAbort = () => finish();
-      if (options.signal?.aborted === true) done = true;
-      else {
-        options.signal?.addEventListener("abort", onAbort, { once: true });
-        join(name, sink);
+      const limit = options.limit;
+      if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
+        throw new RangeError(`subscribe: limit must be a positive integer, got ${limit}`);
       }
-      const iterator: Subscription<unknown> = {
-        get dropped() {
-          return dropped;
+      const onAbort = () => sink.end();
+      const { sink, catching, iterator } = subscriptionQueue({
+        topic: name,
+        bufferSize,
+        overflow,
+        filter: options.filter,
+        limit,
+        lastEventId: options.lastEventId,
+        overflowError: () => new SubscriptionOverflowError(name, bufferSize),
+        onEnd: () => {
+          leave(name, sink);
+          options.signal?.removeEventListener("abort", onAbort);
         },
-        next() {
-          if (queue.length > 0) return Promise.resolve({ done: false, value: queue.shift() });
-          if (done) {
-            if (failure !== undefined) {
-              const error = failure;
-              failure = undefined;
-              return Promise.reject(error);
-            }
-            return Promise.resolve({ done: true, value: undefined });
-          }
-          return new Promise((resolve, reject) => {
-            waiting = resolve;
-            failing = reject;
-          });
-        },
-        return() {
-          queue.length = 0;
-          finish();
-          return Promise.resolve({ done: true, value: undefined });
-        },
-        [Symbol.asyncIterator]() {
-          return iterator;
-        },
-      };
+      });
+      if (options.signal?.aborted === true) {
+        sink.end();
+        return iterator;
+      }
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      const topic = join(name, sink);
+      if (options.lastEventId !== undefined) {
+        catchUp(topic, options.lastEventId, catching, sink);
+      }
       return iterator;
     },
     subscribers(name?: string): number {

@@ -1,7 +1,21 @@
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { BookStore, DEV_TOKEN, serveBookstore } from "../examples/bookstore.ts";
+import { HttpError } from "@ramify/api";
+import { connectRedis } from "@ramify/api/redis";
+import {
+  type BookStore,
+  DEV_TOKEN,
+  MemoryBookStore,
+  redisBookStore,
+  serveBookstore,
+} from "../examples/bookstore.ts";
+import { serverTaskArgs, withInstances } from "./support/instances.ts";
+import { redisMissing, withRedis } from "./support/redis.ts";
+import { freePort } from "./support/server.ts";
+
+const missing = await redisMissing();
+if (missing !== undefined) console.warn(`skipped the examples on Redis: ${missing}`);
 
 async function call(
   base: string,
@@ -26,13 +40,9 @@ async function call(
   };
 }
 
-Deno.test("example: the bookstore serves every operation over the network", async () => {
-  const server = await serveBookstore(
-    0,
-    new BookStore([{ title: "Dune", author: "Frank Herbert" }]),
-    DEV_TOKEN,
-    true,
-  );
+/** Every operation of the example over the network, on a store seeded with Dune alone. */
+async function everyOperation(store: BookStore) {
+  const server = await serveBookstore(0, store, DEV_TOKEN, true);
   const base = server.url;
   try {
     const listed = await call(base, "GET", "/books/list", undefined, null);
@@ -82,12 +92,16 @@ Deno.test("example: the bookstore serves every operation over the network", asyn
   } finally {
     await server.close();
   }
+}
+
+Deno.test("example: the bookstore serves every operation over the network", async () => {
+  await everyOperation(new MemoryBookStore([{ title: "Dune", author: "Frank Herbert" }]));
 });
 
 Deno.test("example: the bookstore's tools over MCP at /mcp and over stdio", async () => {
   const server = await serveBookstore(
     0,
-    new BookStore([{ title: "Dune", author: "Frank Herbert" }]),
+    new MemoryBookStore([{ title: "Dune", author: "Frank Herbert" }]),
     DEV_TOKEN,
     true,
   );
@@ -127,4 +141,174 @@ Deno.test("example: the bookstore's tools over MCP at /mcp and over stdio", asyn
     await overStdio.close();
     await server.close();
   }
+});
+
+Deno.test({
+  name: "example on Redis: every operation over the network, numbered as in memory",
+  ignore: missing !== undefined,
+  async fn() {
+    await withRedis(async (server) => {
+      const redis = await connectRedis({ url: server.url, app: "bookstore" });
+      try {
+        await everyOperation(
+          await redisBookStore(redis, [{ title: "Dune", author: "Frank Herbert" }]),
+        );
+      } finally {
+        await redis.close();
+      }
+    });
+  },
+});
+
+Deno.test({
+  name: "example on Redis: two instances' stores share books, ids and reservations; apps apart",
+  ignore: missing !== undefined,
+  async fn() {
+    await withRedis(async (server) => {
+      const [a, b, other] = await Promise.all([
+        connectRedis({ url: server.url, app: "bookstore" }),
+        connectRedis({ url: server.url, app: "bookstore" }),
+        connectRedis({ url: server.url, app: "other" }),
+      ]);
+      try {
+        const seed = [{ title: "Dune", author: "Frank Herbert", year: 1965 }];
+        const one = await redisBookStore(a, seed);
+        const two = await redisBookStore(b, seed);
+        assert.deepEqual(await two.list(), [{ id: "1", ...seed[0] }], "seeded once, not twice");
+        const added = [await one.add({ title: "Emma", author: "Austen" })];
+        added.push(await two.add({ title: "Kindred", author: "Butler" }));
+        assert.deepEqual(added.map((book) => book.id), ["2", "3"]);
+        assert.deepEqual(await two.read("2"), { id: "2", title: "Emma", author: "Austen" });
+        assert.deepEqual((await one.list()).map((book) => book.id), ["1", "2", "3"]);
+        await one.reserve("2");
+        assert.equal(await two.isReserved("2"), true);
+        await two.replace("2", { title: "Emma", author: "Jane Austen" });
+        assert.equal((await one.read("2")).author, "Jane Austen");
+        await two.remove("2");
+        assert.equal(await one.isReserved("2"), false);
+        for (
+          const gone of [
+            () => one.read("2"),
+            () => one.replace("2", seed[0]),
+            () => one.reserve("2"),
+          ]
+        ) {
+          await assert.rejects(gone, (error) => error instanceof HttpError && error.status === 404);
+        }
+        // A book removed is not written back by a late replace (checked and written at once).
+        assert.equal(await server.cli("HEXISTS", "ramify:bookstore:books", "2"), "0");
+        assert.deepEqual(await (await redisBookStore(other)).list(), []);
+      } finally {
+        await Promise.all([a, b, other].map((redis) => redis.close()));
+      }
+    });
+  },
+});
+
+/** A redis-server of this test's own, on `port`: stopped and started again at will. */
+function redisServer(port: number) {
+  const child = new Deno.Command("redis-server", {
+    args: ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  return {
+    async ready() {
+      for (let tries = 0; tries < 200; tries++) {
+        const up = await Deno.connect({ hostname: "127.0.0.1", port }).then((c) => {
+          c.close();
+          return true;
+        }, () => false);
+        if (up) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error("redis-server did not start");
+    },
+    async stop() {
+      child.kill("SIGKILL");
+      await child.status;
+    },
+  };
+}
+
+Deno.test({
+  name:
+    "example on Redis: while Redis is away every operation answers 503 problem+json, then recovers",
+  ignore: missing !== undefined,
+  async fn() {
+    const port = freePort();
+    let redisProcess = redisServer(port);
+    await redisProcess.ready();
+    const redis = await connectRedis({ url: `redis://127.0.0.1:${port}`, app: "bookstore" });
+    const server = await serveBookstore(
+      0,
+      await redisBookStore(redis, [{ title: "Dune", author: "Frank Herbert" }]),
+      DEV_TOKEN,
+      true,
+    );
+    try {
+      assert.equal((await call(server.url, "GET", "/books/1")).status, 200);
+      await redisProcess.stop();
+      for (
+        const [method, path, body] of [
+          ["GET", "/books/list"],
+          ["GET", "/books/1"],
+          ["POST", "/books/add", { title: "Emma", author: "Austen" }],
+          ["PUT", "/books/1/checkout/reserve"],
+          ["GET", "/catalog/search?q=dune"],
+        ] as const
+      ) {
+        const answer = await call(server.url, method, path, body);
+        assert.equal(answer.status, 503, `${method} ${path}`);
+        assert.equal(answer.headers.get("content-type"), "application/problem+json");
+        assert.equal(answer.headers.get("retry-after"), "1");
+        assert.equal(answer.body.status, 503);
+      }
+      redisProcess = redisServer(port);
+      await redisProcess.ready();
+      // Reconnected with back-off; this Redis kept nothing (no persistence), so the list is empty.
+      for (let tries = 0; (await call(server.url, "GET", "/books/list")).status !== 200; tries++) {
+        if (tries === 300) throw new Error("gave up waiting for the store to come back");
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const added = await call(server.url, "POST", "/books/add", { title: "Emma", author: "A" });
+      assert.equal(added.status, 201);
+    } finally {
+      await server.close();
+      await redis.close();
+      await redisProcess.stop();
+    }
+  },
+});
+
+/** `deno task server`'s command with `env`, until it exits: its code and its stderr. */
+async function serverTask(env: Record<string, string>) {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: await serverTaskArgs(),
+    env: { ...env, PORT: String(freePort()), NO_COLOR: "1" },
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  return { code: output.code, stderr: new TextDecoder().decode(output.stderr) };
+}
+
+Deno.test("example: an empty or unreachable REDIS_URL stops the start in one clear line", async () => {
+  const empty = await serverTask({ REDIS_URL: "" });
+  assert.notEqual(empty.code, 0);
+  assert.equal(
+    empty.stderr,
+    "ramify: the Redis URL is empty: give redis://host:port, or leave it unset\n",
+  );
+  const away = await serverTask({ REDIS_URL: "redis://127.0.0.1:1" });
+  assert.notEqual(away.code, 0);
+  assert.match(away.stderr, /^ramify: cannot reach Redis at redis:\/\/127\.0\.0\.1:1: .+\n$/);
+});
+
+Deno.test("example: `deno task server` without REDIS_URL keeps its books in memory", async () => {
+  assert.equal(Deno.env.get("REDIS_URL"), undefined, "the test runs without REDIS_URL");
+  await withInstances({ count: 2, env: { BOOKSTORE_TOKEN: DEV_TOKEN } }, async ([a, b]) => {
+    const added = await call(a.url, "POST", "/books/add", { title: "Emma", author: "Austen" });
+    assert.equal(added.body.id, "3", "after the two seeded books");
+    assert.equal((await call(b.url, "GET", "/books/3")).status, 404, "each its own books");
+  });
 });

@@ -93,21 +93,24 @@ Deno.test("README MCP section: the tools it prints and serves, and the stdio con
 
 Deno.test("README CLI section: each command runs against the example tree as shown", async () => {
   const { runCli } = await import("@ramify/api/cli");
-  const { bookstore, bookstoreHandler, BookStore } = await import("../examples/bookstore.ts");
+  const { bookstore, bookstoreHandler, MemoryBookStore } = await import("../examples/bookstore.ts");
   const { memoryIo } = await import("./support/cli_io.ts");
   const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
   const section = readme.slice(readme.indexOf("## A command line from the same tree"));
   const commands = section.match(/```sh\n([\s\S]*?)```/)![1].trim().split("\n")
     .map((line) => line.replace(/\s+#.*$/, ""));
   const seed = [{ title: "Dune", author: "Frank Herbert" }];
-  const handler = await bookstoreHandler(new BookStore(seed));
+  const handler = await bookstoreHandler(new MemoryBookStore(seed));
   await withServer(async (request) => (await handler.fetch(request))!, async (base) => {
     for (const command of commands) {
       const words = [...command.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]);
       assert.deepEqual(words.slice(0, 3), ["deno", "task", "cli"], command);
       const args = words.slice(4).map((word) => word.replace("http://localhost:8000", base));
       const io = memoryIo();
-      const code = await runCli(bookstore(new BookStore(seed)), args, { io, name: "bookstore" });
+      const code = await runCli(bookstore(new MemoryBookStore(seed)), args, {
+        io,
+        name: "bookstore",
+      });
       // Without a terminal the destructive command must refuse, as the comment says it asks.
       const expected = command.includes("remove") ? 1 : 0;
       assert.equal(code, expected, `${command}: ${io.stderr.join("")}`);

@@ -12,6 +12,7 @@ import { Cancelled, type Failure, failureLine } from "../tree/failure.ts";
 import { isAsyncIterable, isPlainObject, setOwn } from "../tree/plain_data.ts";
 import { failureOf, runCall } from "../tree/run.ts";
 import { bytesOf, isBytes, responseBytes } from "../tree/bytes.ts";
+import { type GapNotice, StreamEvent, StreamGap } from "../tree/stream_events.ts";
 import type { ToolEntry } from "./_collect.ts";
 import { type BytesContent, bytesContent } from "./_bytes.ts";
 
@@ -22,9 +23,17 @@ export interface ToolResult {
   readonly isError?: true;
 }
 
+/**
+ * A stream's step as it comes, counted from 1 (items and gaps alike): an
+ * item's JSON value (and its position in its topic), or a gap's notice.
+ */
+export type StreamStep =
+  & { readonly count: number }
+  & ({ readonly value: unknown; readonly eventId?: string } | { readonly gap: GapNotice });
+
 export interface RunOptions {
   /** Each item of a stream, as it comes. */
-  readonly onItem?: (item: unknown, index: number) => void | Promise<void>;
+  readonly onItem?: (step: StreamStep) => void | Promise<void>;
   /** Observes a fault before the masked result is sent. */
   readonly onError: (error: unknown) => void;
   /** Milliseconds the call may run (the server's `timeoutMs`). */
@@ -56,9 +65,15 @@ export async function runTool(
     }
     if (isAsyncIterable(result)) {
       const items: unknown[] = [];
-      for await (const item of result) {
+      let steps = 0;
+      for await (const step of result) {
         // A cancelled call stops pulling; leaving the loop ends the handler's stream.
         if (context.signal?.aborted === true) throw new Cancelled(context.signal.reason);
+        if (step instanceof StreamGap) {
+          await opts.onItem?.({ gap: step.notice(), count: ++steps });
+          continue;
+        }
+        const item = step instanceof StreamEvent ? step.value : step;
         // Bytes are a whole result's content, never an item's JSON (which would be `{}`).
         if (isBytes(item) || item instanceof Response) {
           throw new TypeError(
@@ -66,7 +81,11 @@ export async function runTool(
           );
         }
         const json = jsonOf(item);
-        await opts.onItem?.(json, items.length);
+        await opts.onItem?.(
+          step instanceof StreamEvent
+            ? { value: json, count: ++steps, eventId: step.id }
+            : { value: json, count: ++steps },
+        );
         items.push(json);
       }
       return success(items, entry);

@@ -1,25 +1,27 @@
-// 2025-era MCP over Streamable HTTP, with sessions: each `initialize` gets
-// one server instance that every later request of its session reaches, so a
-// client's `notifications/cancelled` finds the call it cancels. Sessions are
-// bounded: past the limit the least recently used is closed, and sessions
-// idle past the timeout are closed when a new one starts.
+// 2025-era MCP over Streamable HTTP, with sessions that need no server
+// instance: a session is a record in a store (what `initialize` negotiated),
+// so every instance behind a balancer serves its requests. Each request gets
+// a fresh SDK server on a one-request transport. A `notifications/cancelled`
+// reaching any instance goes out on the cancellation channel, and the
+// instance running the call hands it to that call's server.
 
 import type {
+  InitializeRequestParams,
+  JSONRPCMessage,
+  RequestId,
   Server,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
+import type { McpCancellations, McpSessionRecord, McpSessionStore } from "./sessions.ts";
 
 type Sdk = typeof import("@modelcontextprotocol/server");
 
-interface Session {
-  readonly transport: WebStandardStreamableHTTPServerTransport;
-  readonly server: Server;
-  lastUsed: number;
-}
-
-export interface SessionLimits {
-  readonly maxSessions: number;
-  readonly idleMs: number;
+export interface SessionOptions {
+  readonly store: McpSessionStore;
+  /** Default: this process only. */
+  readonly cancellations: McpCancellations | undefined;
+  /** Observes the store's and the channel's failures. */
+  readonly onError: (error: unknown) => void;
 }
 
 export interface LegacySessions {
@@ -27,64 +29,273 @@ export interface LegacySessions {
   close(): Promise<void>;
 }
 
+/** The ids this server hands out: 128 random bits, as lower-case hex. */
+const SESSION_ID = /^[0-9a-f]{32}$/;
+const CANCEL_TOPIC = "mcp:cancel";
+
+export function newSessionId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
 export function legacySessions(
   loaded: Sdk,
   makeServer: () => Server,
-  limits: SessionLimits,
+  opts: SessionOptions,
 ): LegacySessions {
-  const sessions = new Map<string, Session>();
-  const end = async (id: string) => {
-    const session = sessions.get(id);
-    sessions.delete(id);
-    await session?.transport.close().catch(() => {});
-    await session?.server.close().catch(() => {});
+  const { store, onError } = opts;
+  const channel = opts.cancellations ?? localChannel();
+  // The calls running here, by session and request id: how to hand each its cancellation.
+  const running = new Map<string, (message: JSONRPCMessage) => void>();
+  // Every exchange in flight here, to end at close().
+  const live = new Set<() => void>();
+  let listening: Promise<(() => Promise<void>) | undefined> | undefined;
+  // Node-redis resubscribes after a reconnect; a failed first subscription is tried again later.
+  const listen = () =>
+    listening ??= channel.subscribe(CANCEL_TOPIC, (text) => {
+      const cancel = cancelOf(text);
+      if (cancel === undefined) return;
+      running.get(callKey(cancel.session, cancel.requestId))?.({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: {
+          requestId: cancel.requestId,
+          ...(cancel.reason === undefined ? {} : { reason: cancel.reason }),
+        },
+      });
+    }).catch((error) => {
+      listening = undefined;
+      onError(error);
+      return undefined;
+    });
+
+  const publishCancel = async (session: string, params: unknown) => {
+    const { requestId, reason } = (params ?? {}) as { requestId?: unknown; reason?: unknown };
+    if (typeof requestId !== "string" && typeof requestId !== "number") return;
+    const message = JSON.stringify({
+      session,
+      requestId,
+      ...(typeof reason === "string" ? { reason } : {}),
+    });
+    // Best effort, as MCP makes cancellation: a lost one lets the call finish.
+    await channel.publish(CANCEL_TOPIC, message).catch(onError);
   };
-  const makeRoom = async () => {
-    const now = Date.now();
-    for (const [id, session] of sessions) {
-      if (now - session.lastUsed > limits.idleMs) await end(id);
+
+  /** A POST without a session: an `initialize` begins one, anything else is a 400. */
+  const begin = async (request: Request): Promise<Response> => {
+    const id = newSessionId();
+    const server = makeServer();
+    // One JSON answer, so that the negotiated revision is read before the session is stored.
+    const transport = new loaded.WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => id,
+      enableJsonResponse: true,
+    });
+    await server.connect(transport);
+    let asked: InitializeRequestParams | undefined;
+    const inner = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      if (loaded.isInitializeRequest(message)) asked = message.params;
+      inner?.(message, extra);
+    };
+    try {
+      const response = await transport.handleRequest(request);
+      if (transport.sessionId === undefined || asked === undefined) return response;
+      const text = await response.text();
+      const headers = new Headers(response.headers);
+      headers.delete("mcp-session-id");
+      const protocolVersion = negotiatedOf(text);
+      if (protocolVersion === undefined) {
+        return new Response(text, { status: response.status, headers });
+      }
+      try {
+        await store.create(id, {
+          protocolVersion,
+          clientCapabilities: asked.capabilities,
+          clientInfo: { name: asked.clientInfo.name, version: asked.clientInfo.version },
+          createdAt: Date.now(),
+        });
+      } catch (error) {
+        onError(error);
+        return storeDown();
+      }
+      headers.set("mcp-session-id", id);
+      return new Response(text, { status: response.status, headers });
+    } finally {
+      await transport.close().catch(() => {});
+      await server.close().catch(() => {});
     }
-    // Map order is insertion order; a used session is moved to the end.
-    while (sessions.size >= limits.maxSessions) await end(sessions.keys().next().value!);
   };
+
+  /**
+   * A POST of a known session, on a fresh server. Tools need nothing of the
+   * handshake: the SDK serves a call on a server that never saw `initialize`.
+   */
+  const serve = async (request: Request, session: string): Promise<Response> => {
+    // Subscribed before the first call here, so that its cancellation finds it.
+    await listen();
+    const server = makeServer();
+    const transport: WebStandardStreamableHTTPServerTransport = new loaded
+      .WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    await server.connect(transport);
+    const inner = transport.onmessage;
+    const mine = new Map<string, (message: JSONRPCMessage) => void>();
+    const published: Promise<void>[] = [];
+    // Straight to the server: through `onmessage` a cancellation would go out again.
+    const handOver = (message: JSONRPCMessage) => inner?.(message);
+    transport.onmessage = (message, extra) => {
+      if (loaded.isJSONRPCRequest(message)) {
+        const key = callKey(session, message.id);
+        running.set(key, handOver);
+        mine.set(key, handOver);
+      } else if (
+        loaded.isJSONRPCNotification(message) && message.method === "notifications/cancelled"
+      ) {
+        published.push(publishCancel(session, message.params));
+      }
+      inner?.(message, extra);
+    };
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      live.delete(end);
+      for (const [key, own] of mine) if (running.get(key) === own) running.delete(key);
+      void transport.close().catch(() => {});
+      void server.close().catch(() => {});
+    };
+    live.add(end);
+    request.signal.addEventListener("abort", end, { once: true });
+    const response = await transport.handleRequest(request);
+    await Promise.all(published);
+    return untilDelivered(response, end);
+  };
+
   return {
     async handle(request) {
       const id = request.headers.get("mcp-session-id");
-      if (id !== null) {
-        const session = sessions.get(id);
-        if (session === undefined) {
-          await request.body?.cancel().catch(() => {});
-          return Response.json(
-            { jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null },
-            { status: 404 },
-          );
+      // Clients probing for the GET stream before `initialize` take only a 405 as "none here".
+      if (id === null && request.method === "GET") return noStream();
+      if (id === null) return await begin(request);
+      const refuse = async (response: Response) => {
+        await request.body?.cancel().catch(() => {});
+        return response;
+      };
+      // Malformed ids never reach the store: no session has one.
+      if (!SESSION_ID.test(id)) return refuse(notFound());
+      let record: McpSessionRecord | undefined;
+      try {
+        if (request.method === "DELETE") {
+          return refuse(await store.delete(id) ? new Response(null, { status: 200 }) : notFound());
         }
-        session.lastUsed = Date.now();
-        sessions.delete(id);
-        sessions.set(id, session);
-        return await session.transport.handleRequest(request);
+        record = await store.get(id);
+      } catch (error) {
+        onError(error);
+        return refuse(storeDown());
       }
-      await makeRoom();
-      const server = makeServer();
-      const transport: WebStandardStreamableHTTPServerTransport = new loaded
-        .WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: () => crypto.randomUUID(),
-        onsessioninitialized: (sessionId) => {
-          sessions.set(sessionId, { transport, server, lastUsed: Date.now() });
-        },
-        onsessionclosed: (sessionId) => void sessions.delete(sessionId),
-      });
-      await server.connect(transport);
-      const response = await transport.handleRequest(request);
-      // Anything but an initialize starts no session: nothing to keep.
-      if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) {
-        await transport.close().catch(() => {});
-        await server.close().catch(() => {});
-      }
-      return response;
+      if (record === undefined) return refuse(notFound());
+      if (request.method === "POST") return await serve(request, id);
+      return refuse(noStream());
     },
     async close() {
-      for (const id of [...sessions.keys()]) await end(id);
+      for (const end of [...live]) end();
+      const stop = await listening;
+      listening = undefined;
+      await stop?.().catch(() => {});
     },
   };
 }
+
+/**
+ * The response, whose stream (a POST's SSE answer) ends the exchange when it
+ * is delivered or abandoned; any other answer ends it at once.
+ */
+function untilDelivered(response: Response, end: () => void): Response {
+  if (response.body === null || !response.headers.get("content-type")?.includes("event-stream")) {
+    end();
+    return response;
+  }
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          end();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        end();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      end();
+      return reader.cancel(reason).catch(() => {});
+    },
+  });
+  return new Response(body, { status: response.status, headers: response.headers });
+}
+
+function callKey(session: string, requestId: RequestId): string {
+  // JSON keeps the number 1 and the string "1" apart, as JSON-RPC does.
+  return `${session} ${JSON.stringify(requestId)}`;
+}
+
+/** A cancellation off the channel, or undefined for anything malformed. */
+function cancelOf(
+  text: string,
+): { session: string; requestId: RequestId; reason?: string } | undefined {
+  try {
+    const { session, requestId, reason } = JSON.parse(text);
+    if (typeof session !== "string") return undefined;
+    if (typeof requestId !== "string" && typeof requestId !== "number") return undefined;
+    return { session, requestId, ...(typeof reason === "string" ? { reason } : {}) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The revision an `initialize` answer negotiated, or undefined for an error answer. */
+function negotiatedOf(text: string): string | undefined {
+  try {
+    const version = JSON.parse(text)?.result?.protocolVersion;
+    return typeof version === "string" ? version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function localChannel(): McpCancellations {
+  const listeners = new Set<(message: string) => void>();
+  return {
+    publish(_topic, message) {
+      for (const deliver of [...listeners]) deliver(message);
+      return Promise.resolve();
+    },
+    subscribe(_topic, deliver) {
+      listeners.add(deliver);
+      return Promise.resolve(() => Promise.resolve(void listeners.delete(deliver)));
+    },
+  };
+}
+
+function jsonRpcError(
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
+  return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, {
+    status,
+    headers,
+  });
+}
+
+/** No server-initiated messages here: the GET stream is not offered (the spec's 405). */
+const noStream = () => jsonRpcError(405, -32000, "Method not allowed.", { allow: "POST, DELETE" });
+
+const notFound = () => jsonRpcError(404, -32001, "Session not found");
+
+/** Fail closed: no session is served, or begun, without its record. */
+const storeDown = () =>
+  jsonRpcError(503, -32000, "Session store unavailable", { "retry-after": "1" });

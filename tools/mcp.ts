@@ -41,9 +41,10 @@ import type { Node } from "../tree/node.ts";
 import type { ContextFunction, ContextSource } from "../tree/context.ts";
 import { collectTools, type ToolEntry } from "./_collect.ts";
 import type { ToolsOptions } from "./describe.ts";
-import { runTool } from "./_result.ts";
+import { runTool, type StreamStep } from "./_result.ts";
 import { type LegacySessions, legacySessions } from "./_sessions.ts";
-import { type RateLimit, rateLimited, retryAfter } from "../http/web/rate_limit.ts";
+import { type McpCancellations, type McpSessionStore, memoryMcpSessions } from "./sessions.ts";
+import { type RateLimit, rateLimited, withRateHeaders } from "../http/web/rate_limit.ts";
 
 /**
  * Options of the MCP server, over either transport.
@@ -71,8 +72,9 @@ export interface McpOptions extends ToolsOptions {
   readonly pageSize?: number;
   /**
    * Observes a fault (a crash, a result breaking its output schema, an
-   * undeclared error) before the masked result is sent; never the caller's
-   * mistakes, declared errors, cancellations or timeouts. Default: `console.error`.
+   * undeclared error) before the masked result is sent, and a session store
+   * or cancellation channel failing; never the caller's mistakes, declared
+   * errors, cancellations or timeouts. Default: `console.error`.
    */
   readonly onError?: (error: unknown) => void;
   /**
@@ -114,9 +116,22 @@ export interface McpHandlerOptions extends McpOptions {
   readonly allowedOrigins?: readonly string[];
   /** When given, the hostnames the `Host` header may name (403 otherwise). */
   readonly allowedHosts?: readonly string[];
-  /** 2025-era sessions kept at once; past it the least recently used is closed. Default 1000. */
+  /**
+   * Where 2025-era sessions live: any instance that reads the store serves a
+   * session (`redisMcpSessions` of `@ramify/api/redis` for several instances).
+   * While the store is unreachable, session requests are a `503`. Default: in
+   * this process, bounded by `maxSessions` and `sessionIdleMs`.
+   */
+  readonly sessions?: McpSessionStore;
+  /**
+   * Carries a client's `notifications/cancelled` to the instance running the
+   * call (a `PubSubBus`, or `redisMcpCancellations` of `@ramify/api/redis`).
+   * Default: this process only.
+   */
+  readonly cancellations?: McpCancellations;
+  /** With the default store: sessions kept at once; past it the least recently used ends. Default 1000. */
   readonly maxSessions?: number;
-  /** A 2025-era session idle this long (ms) is closed when another starts. Default 30 minutes. */
+  /** With the default store: a session unused this long (ms) ends. Default 30 minutes. */
   readonly sessionIdleMs?: number;
   /** A rate limit: over it, `429` with `Retry-After` and a JSON-RPC error. Default none. */
   readonly rateLimit?: RateLimit;
@@ -179,6 +194,8 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
   const tools = collectTools(tree, "createMcpHandler", opts.warnMissingHints);
   const origins = opts.allowedOrigins;
   const hosts = opts.allowedHosts;
+  const sessions = opts.sessions ??
+    memoryMcpSessions({ maxSessions: opts.maxSessions, idleMs: opts.sessionIdleMs });
   let served: { modern: McpHttpHandler; legacy: LegacySessions } | undefined;
   const answer = async (request: Request): Promise<Response> => {
     const loaded = await loadSdk();
@@ -191,30 +208,35 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
           origins === undefined ? loaded.localhostAllowedOrigins() : [...origins],
         );
     if (rejected !== undefined) return rejected;
-    const wait = opts.rateLimit === undefined
-      ? undefined
-      : await rateLimited(opts.rateLimit, request);
-    if (wait !== undefined) {
-      await request.body?.cancel().catch(() => {});
-      return Response.json(
-        { jsonrpc: "2.0", error: { code: -32000, message: "Too many requests" }, id: null },
-        { status: 429, headers: { "retry-after": retryAfter(wait) } },
-      );
-    }
     const makeServer = () => serverOf(loaded, tools, opts);
     served ??= {
       // 2026-07-28 clients: one instance per request; cancelling closes the request.
       modern: loaded.createMcpHandler(makeServer, { legacy: "reject", onerror: () => {} }),
       legacy: legacySessions(loaded, makeServer, {
-        maxSessions: opts.maxSessions ?? 1000,
-        idleMs: opts.sessionIdleMs ?? 30 * 60_000,
+        store: sessions,
+        cancellations: opts.cancellations,
+        onError: opts.onError ?? ((error) => console.error("ramify: MCP sessions:", error)),
       }),
     };
     return await loaded.isLegacyRequest(request)
       ? await served.legacy.handle(request)
       : await served.modern.fetch(request);
   };
-  const fetch = async (request: Request) => lowerCaseHeaders(await answer(request));
+  const rateLimit = opts.rateLimit;
+  const fetch = async (request: Request) => {
+    if (rateLimit === undefined) return lowerCaseHeaders(await answer(request));
+    const verdict = await rateLimited(rateLimit, request);
+    if (verdict.refused === undefined) {
+      return withRateHeaders(lowerCaseHeaders(await answer(request)), verdict);
+    }
+    await request.body?.cancel().catch(() => {});
+    const { status, message } = verdict.refused;
+    return Response.json({
+      jsonrpc: "2.0",
+      error: { code: -32000, message: status === 429 ? "Too many requests" : message },
+      id: null,
+    }, { status, headers: verdict.headers });
+  };
   return Object.assign(fetch, {
     close: async () => {
       await served?.modern.close();
@@ -312,11 +334,9 @@ function serverOf(loaded: Sdk, tools: readonly ToolEntry[], opts: McpOptions): S
         onError,
         timeoutMs: opts.timeoutMs,
         context: opts.context,
-        onItem: progressToken === undefined ? undefined : (item, index) =>
-          ctx.mcpReq.notify({
-            method: "notifications/progress",
-            params: { progressToken, progress: index + 1, message: JSON.stringify(item) },
-          }),
+        onItem: progressToken === undefined
+          ? undefined
+          : (step) => ctx.mcpReq.notify(progressOf(progressToken, step)),
       },
     );
     return server.projectCallToolResult(
@@ -325,6 +345,25 @@ function serverOf(loaded: Sdk, tools: readonly ToolEntry[], opts: McpOptions): S
     );
   });
   return server;
+}
+
+/**
+ * A stream's step as a progress notification: an item's JSON as its message
+ * (its position in `_meta.eventId`, for a call again with `lastEventId`), or
+ * a gap's notice.
+ */
+function progressOf(progressToken: string | number, step: StreamStep) {
+  const message = JSON.stringify("gap" in step ? step.gap : step.value);
+  const eventId = "gap" in step ? undefined : step.eventId;
+  return {
+    method: "notifications/progress" as const,
+    params: {
+      progressToken,
+      progress: step.count,
+      message,
+      ...(eventId === undefined ? {} : { _meta: { eventId } }),
+    },
+  };
 }
 
 /**

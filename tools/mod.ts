@@ -20,3 +20,10 @@ export { toTools } from "./describe.ts";
 export type { ToolAnnotations, ToolDescriptor, ToolsOptions } from "./describe.ts";
 export { createMcpHandler, serveMcpStdio } from "./mcp.ts";
 export type { McpFetchHandler, McpHandlerOptions, McpOptions } from "./mcp.ts";
+export { memoryMcpSessions } from "./sessions.ts";
+export type {
+  McpCancellations,
+  McpSessionRecord,
+  McpSessionStore,
+  MemoryMcpSessionsOptions,
+} from "./sessions.ts";

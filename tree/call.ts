@@ -41,6 +41,7 @@ import { datePathsOf, normalizeIssue, type ValidationIssue } from "./schema.ts";
 import { reviveDates } from "./dates.ts";
 import { isBytes } from "./bytes.ts";
 import { isAsyncIterable, isPlainObject, setOwn } from "./plain_data.ts";
+import { positioned, StreamEvent, StreamGap } from "./stream_events.ts";
 import { chained, middlewareOf } from "./middleware.ts";
 import { declared, type ErrorDeclarations } from "./errors.ts";
 import { Reply } from "./reply.ts";
@@ -240,7 +241,9 @@ function withoutPromises(result: unknown): unknown {
     if (isBytes(result)) return result;
   }
   // An object literal may be a stream too (`[Symbol.asyncIterator]`).
-  if (isAsyncIterable(result) && !(result instanceof Reply)) return promiseFreeItems(result);
+  if (isAsyncIterable(result) && !(result instanceof Reply)) {
+    return promiseFreeItems(positioned(result));
+  }
   const value = result instanceof Reply ? result.value : result;
   if (!holdsPromise(value, 0)) return result;
   const at = promisePath(value, 0);
@@ -287,7 +290,11 @@ function promisePath(value: unknown, depth: number): string {
 }
 
 async function* promiseFreeItems(source: AsyncIterable<unknown>): AsyncGenerator<unknown> {
-  for await (const item of source) yield withoutPromises(item);
+  for await (const item of source) {
+    yield item instanceof StreamEvent
+      ? item.with(await withoutPromises(item.value))
+      : withoutPromises(item);
+  }
 }
 
 /** A declared error thrown by the call (at once or later) comes out matched with its declaration. */
@@ -315,7 +322,7 @@ async function* raisingItems(
   errors: ErrorDeclarations,
 ): AsyncGenerator<unknown> {
   try {
-    yield* source;
+    yield* positioned(source);
   } catch (error) {
     await declared(error, errors);
   }
@@ -382,7 +389,11 @@ async function* checkedItems(
   source: AsyncIterable<unknown>,
   check: (item: unknown) => unknown,
 ): AsyncGenerator<unknown> {
-  for await (const item of source) yield await check(item);
+  for await (const item of source) {
+    if (item instanceof StreamGap) yield item;
+    else if (item instanceof StreamEvent) yield item.with(await check(item.value));
+    else yield await check(item);
+  }
 }
 
 // A web `Response` is the HTTP surface's escape hatch: it is sent as it is.

@@ -55,6 +55,8 @@ export type { Failure, FailureKind } from "./failure.ts";
 export { failureOf, runCall } from "./run.ts";
 export { labelOf, leavesOf } from "./leaves.ts";
 export { bytesOf, declaredBytes, isBytes, OCTET_STREAM } from "./bytes.ts";
+export { eventsOf, positioned, StreamEvent, streamEvent, StreamGap } from "./stream_events.ts";
+export type { GapNotice, PositionedSource } from "./stream_events.ts";
 export type { Bytes } from "./bytes.ts";
 export type { LeafEntry } from "./leaves.ts";
 export type { ContextFunction, ContextSource, RequestContextSource, Surface } from "./context.ts";

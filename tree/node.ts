@@ -72,6 +72,8 @@ export interface HttpMeta {
   readonly status?: number;
   /** The response headers the leaf sets (with `reply()`), by name, for the documentation. */
   readonly headers?: Readonly<Record<string, { readonly description?: string }>>;
+  /** Takes an `Idempotency-Key` (`"required"`: 400 without one); see docs/http.md. */
+  readonly idempotencyKey?: "optional" | "required";
   /** Further HTTP settings of later projections. */
   readonly [key: string]: unknown;
 }

@@ -7,7 +7,7 @@
  *
  * @example
  * ```ts
- * import { createGraphQLClientFromManifest, httpTransport } from "@ramify/api/graphql/client";
+import { createGraphQLClientFromManifest, httpTransport } from "@ramify/api/graphql/client";
  * import { api, op } from "@ramify/api/tree";
  * import { createHttpGraphQLServer, toGraphQLClientManifest } from "@ramify/api/graphql";
  *
@@ -23,6 +23,7 @@
 
 import type { GraphQLFormattedError } from "graphql";
 import type { Node } from "../../tree/node.ts";
+import type { GapNotice } from "../../tree/stream_events.ts";
 import type { CallOptions } from "../../http/client/extension.ts";
 import type { Client } from "../../http/client/client_types.ts";
 import { isPlainObject, setOwn } from "../../tree/plain_data.ts";
@@ -73,6 +74,8 @@ export interface GraphQLResponse {
   readonly data?: Readonly<Record<string, unknown>> | null;
   /** What went wrong. */
   readonly errors?: readonly GraphQLFormattedError[];
+  /** What else the server says: a subscription event's position as `eventId`. */
+  readonly extensions?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -214,7 +217,7 @@ async function run(
     variables: variablesOf(field, captures, input, context),
   };
   if (field.kind === "subscription") {
-    return events(context.transport.subscribe(operation, options), field, context);
+    return events(context.transport.subscribe(operation, options), field, context, options);
   }
   const response = await context.transport.request(operation, options);
   return resultOf(response, field, context);
@@ -256,12 +259,27 @@ function resultOf(
   return field.dates.length === 0 ? result : reviveDates(result, field.dates);
 }
 
+/**
+ * A subscription's values. A gap the server tells (an error with code
+ * `EVENTS_MISSED`) goes to `onGap` and the stream goes on; an event's id
+ * (`extensions.eventId`) to `onEventId`, as over SSE.
+ */
 async function* events(
   source: AsyncIterable<GraphQLResponse>,
   field: GraphQLManifestOperation,
   context: Context,
+  options: CallOptions,
 ): AsyncGenerator<unknown> {
-  for await (const response of source) yield resultOf(response, field, context);
+  for await (const response of source) {
+    const gap = response.errors?.find((error) => error.extensions?.code === "EVENTS_MISSED");
+    if (gap !== undefined) {
+      options.onGap?.({ ...gap.extensions, message: gap.message } as GapNotice);
+      continue;
+    }
+    const eventId = response.extensions?.eventId;
+    if (typeof eventId === "string") options.onEventId?.(eventId);
+    yield resultOf(response, field, context);
+  }
 }
 
 /**

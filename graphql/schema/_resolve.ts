@@ -5,6 +5,7 @@
 // resolver map for any executor) and `toSchema`.
 
 import type { HandlerContext } from "../../tree/node.ts";
+import { StreamEvent } from "../../tree/stream_events.ts";
 import { createCall } from "../../tree/call.ts";
 import { labelOf } from "../../tree/leaves.ts";
 import { runCall } from "../../tree/run.ts";
@@ -140,12 +141,13 @@ async function* rendered(
 ): AsyncGenerator<unknown> {
   let refused: unknown;
   try {
-    for await (const value of source) {
+    for await (const item of source) {
+      const value = item instanceof StreamEvent ? item.value : item;
       if (isBytes(value) || value instanceof Response) {
         refused = value;
         break;
       }
-      yield value;
+      yield item;
     }
   } catch (error) {
     throw toClient(error, context);

@@ -23,6 +23,7 @@ import type { Node } from "../../tree/node.ts";
 import { projectGraphQL, type ProjectGraphQLOptions } from "./projection.ts";
 import type { ProjectGraphQLResult } from "./projection.ts";
 import { inputTypesOf, leafResolver, subscriptionResolver } from "./_resolve.ts";
+import { eventPayload } from "./stream_events.ts";
 import { clientError } from "./errors.ts";
 import type { ResolveOptions } from "./errors.ts";
 import { scalarImplementations } from "./scalars.ts";
@@ -82,7 +83,10 @@ export function resolversOf(projection: ProjectGraphQLResult, opts: ResolveOptio
     if (field.kind === "subscription") {
       on("Subscription")[field.name] = {
         subscribe: subscriptionResolver(field, opts, inputs, toClient),
-        resolve: (payload: unknown) => field.voidResult ? true : payload,
+        resolve: (payload: unknown, _args: unknown, context: unknown) => {
+          const value = eventPayload(payload, context);
+          return field.voidResult ? true : value;
+        },
       };
     } else {
       on(field.parent)[field.name] = leafResolver(field, opts, inputs, toClient);

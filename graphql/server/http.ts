@@ -76,7 +76,7 @@ import {
 } from "./_http_media.ts";
 import { fromJson, fromSearch, type Params, readJson, Refusal } from "./_http_params.ts";
 import { isMultipart, readMultipart } from "./_http_multipart.ts";
-import { rateLimited, retryAfter } from "../../http/web/rate_limit.ts";
+import { rateLimited, withRateHeaders } from "../../http/web/rate_limit.ts";
 import { getSafety } from "./_http_safe.ts";
 
 export type { HttpGraphQLServerOptions, HttpGraphQLTransportOptions } from "./http_options.ts";
@@ -281,23 +281,6 @@ export function createHttpGraphQLServer(
 
   const cors = opts.cors === undefined ? undefined : corsPolicy(opts.cors);
   const respond = async (request: Request): Promise<Response> => {
-    const wait = opts.rateLimit === undefined
-      ? undefined
-      : await rateLimited(opts.rateLimit, request);
-    if (wait !== undefined) {
-      return new Response(
-        JSON.stringify({
-          errors: [{
-            message: "Too many requests; try again later",
-            extensions: { code: "TOO_MANY_REQUESTS" },
-          }],
-        }),
-        {
-          status: 429,
-          headers: { "content-type": "application/json", "retry-after": retryAfter(wait) },
-        },
-      );
-    }
     const method = request.method;
     if (method !== "POST" && method !== "GET") {
       if (method === "OPTIONS") {
@@ -332,13 +315,25 @@ export function createHttpGraphQLServer(
       return masked(media);
     }
   };
+  const rateLimit = opts.rateLimit;
+  const limited = rateLimit === undefined ? respond : async (request: Request) => {
+    const verdict = await rateLimited(rateLimit, request);
+    const { refused, headers } = verdict;
+    if (refused === undefined) return withRateHeaders(await respond(request), verdict);
+    return new Response(
+      JSON.stringify({
+        errors: [{ message: refused.message, extensions: { code: refused.code } }],
+      }),
+      { status: refused.status, headers: { "content-type": "application/json", ...headers } },
+    );
+  };
   return async (request) => {
     if (splitUrl(request.url).path !== path) return problem(404);
-    if (cors === undefined) return respond(request);
+    if (cors === undefined) return limited(request);
     if (request.method === "OPTIONS" && request.headers.has("access-control-request-method")) {
       return cors.preflight(request, ALLOW);
     }
-    return withCors(await respond(request), cors, request.headers.get("origin"));
+    return withCors(await limited(request), cors, request.headers.get("origin"));
   };
 }
 

@@ -37,6 +37,7 @@ import { printProjection } from "../schema/sdl.ts";
 import { toSchema } from "../schema/executable.ts";
 import type { CreateResolverOptions } from "../schema/resolvers.ts";
 import { clientError, observer } from "../schema/errors.ts";
+import { takeEventId } from "../schema/stream_events.ts";
 
 /**
  * Limits on one document. Each has a safe default.
@@ -270,16 +271,23 @@ export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {})
     async subscribe(request) {
       const prepared = documentOf(request);
       if ("errors" in prepared) return { errors: prepared.errors };
+      const contextValue = request.context ?? {};
       const result = await subscribe({
         schema,
         document: prepared.document,
         variableValues: request.variables ?? undefined,
         operationName: request.operationName ?? undefined,
-        contextValue: request.context ?? {},
+        contextValue,
       });
       if (!(Symbol.asyncIterator in result)) return finish(result);
       return (async function* () {
-        for await (const item of result) yield finish(item);
+        for await (const item of result) {
+          const eventId = takeEventId(contextValue);
+          const finished = finish(item);
+          yield eventId === undefined
+            ? finished
+            : { ...finished, extensions: { ...finished.extensions, eventId } };
+        }
       })();
     },
   };

@@ -109,7 +109,7 @@
 import { handleProtocols } from "graphql-ws";
 import { HttpError } from "../../http/web/problem.ts";
 import { errorResponse, problem } from "../../http/web/respond.ts";
-import { rateLimited, retryAfter } from "../../http/web/rate_limit.ts";
+import { rateLimited, type RateVerdict, withRateHeaders } from "../../http/web/rate_limit.ts";
 import type { GraphQLServer } from "./server.ts";
 import { type Connect, createConnect, type ProtocolConnection } from "./_ws_protocol.ts";
 import type { WsHandlerOptions } from "./ws_options.ts";
@@ -325,8 +325,10 @@ export function createWsHandler(
   const limit = opts.rateLimit;
   if (limit === undefined) return open;
   return async (request) => {
-    const wait = await rateLimited(limit, request);
-    return wait === undefined ? open(request) : tooMany(wait);
+    const verdict = await rateLimited(limit, request);
+    return verdict.refused === undefined
+      ? withRateHeaders(open(request), verdict)
+      : refusal(verdict);
   };
 }
 
@@ -341,12 +343,11 @@ function upgradeBun(request: Request, bunServer: BunServerLike): Response | unde
   return upgraded ? undefined : problem(400, "The WebSocket handshake is malformed");
 }
 
-function tooMany(waitMs: number): Response {
-  return errorResponse(
-    new HttpError(429, "Too many connections; try again later", {
-      headers: { "retry-after": retryAfter(waitMs) },
-    }),
-  );
+function refusal({ refused, headers }: RateVerdict): Response {
+  const message = refused!.status === 429
+    ? "Too many connections; try again later"
+    : refused!.message;
+  return errorResponse(new HttpError(refused!.status, message, { headers }));
 }
 
 /**
@@ -392,8 +393,8 @@ export function handleBunWebSocket(
       const limit = opts.rateLimit;
       // Without a limit the upgrade stays synchronous, as Bun prefers it.
       if (limit === undefined) return upgradeBun(request, bunServer);
-      return Promise.resolve(rateLimited(limit, request)).then((wait) =>
-        wait === undefined ? upgradeBun(request, bunServer) : tooMany(wait)
+      return rateLimited(limit, request).then((verdict) =>
+        verdict.refused === undefined ? upgradeBun(request, bunServer) : refusal(verdict)
       );
     },
     websocket: {

@@ -7,6 +7,8 @@
 export interface ServerEvent {
   readonly event: string;
   readonly data: string;
+  /** The event's `id:`, when it has one. */
+  readonly id?: string;
 }
 
 /** The events of an event-stream body, as they arrive. */
@@ -39,6 +41,7 @@ const BLANK_LINE = /\r\n\r\n|\n\n|\r\r/;
 
 function parseBlock(block: string): ServerEvent | undefined {
   let event = "message";
+  let id: string | undefined;
   const data: string[] = [];
   for (const line of block.split(/\r\n|\n|\r/)) {
     if (line === "" || line.startsWith(":")) continue;
@@ -48,6 +51,8 @@ function parseBlock(block: string): ServerEvent | undefined {
     if (value.startsWith(" ")) value = value.slice(1);
     if (field === "data") data.push(value);
     else if (field === "event") event = value;
+    else if (field === "id") id = value;
   }
-  return data.length === 0 ? undefined : { event, data: data.join("\n") };
+  if (data.length === 0) return undefined;
+  return id === undefined ? { event, data: data.join("\n") } : { event, data: data.join("\n"), id };
 }

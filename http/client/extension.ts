@@ -12,7 +12,7 @@
  *
  * @example A header-stamping extension
  * ```ts
- * import type { ClientExtension } from "@ramify/api/client";
+import type { ClientExtension } from "@ramify/api/client";
  *
  * const stamp: ClientExtension = {
  *   name: "stamp",
@@ -27,6 +27,8 @@
  */
 
 import type { HttpVerb, Tags, TreeStep } from "../../tree/node.ts";
+import type { IdempotencyKeyMode } from "../route/idempotency.ts";
+import type { GapNotice } from "../../tree/stream_events.ts";
 
 /**
  * What the client knows of the operation being called, from the tree.
@@ -48,6 +50,8 @@ export interface ClientOperation {
   readonly steps: readonly TreeStep[];
   /** The leaf's own tags with implications (readOnly, idempotent, streaming, ...). */
   readonly tags: Tags;
+  /** Whether it takes an `Idempotency-Key` header (`meta.http.idempotencyKey`). */
+  readonly idempotencyKey?: IdempotencyKeyMode;
 }
 
 /**
@@ -68,6 +72,13 @@ export interface CallOptions {
   readonly headers?: ConstructorParameters<typeof Headers>[0];
   /** Milliseconds before this call times out (read by the `timeout` extension). */
   readonly timeout?: number;
+  /**
+   * A stream's positions: told each event's id as it arrives, before the
+   * value is given. Pass the last as the leaf's `lastEventId` to resume.
+   */
+  readonly onEventId?: (id: string) => void;
+  /** Told where the server says events were missed; the stream goes on after. */
+  readonly onGap?: (notice: GapNotice) => void;
   /** Further values for extensions. */
   readonly [key: string]: unknown;
 }

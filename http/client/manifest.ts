@@ -22,6 +22,7 @@
  */
 
 import type { HttpVerb, Tags, TreeStep } from "../../tree/node.ts";
+import type { IdempotencyKeyMode } from "../route/idempotency.ts";
 import type { DatePath } from "../../tree/dates.ts";
 
 /**
@@ -62,6 +63,11 @@ export interface ManifestOperation {
   readonly dates: readonly DatePath[];
   /** The error codes the leaf declares. */
   readonly errors: readonly string[];
+  /**
+   * Whether it takes an `Idempotency-Key` (absent: no): the `retry`
+   * extension then sends one key on every attempt, and retries.
+   */
+  readonly idempotencyKey?: IdempotencyKeyMode;
 }
 
 /**
@@ -94,7 +100,7 @@ export function checkedManifest(value: unknown): ClientManifest {
   (operations as unknown[]).forEach((operation, index) => {
     const where = `operation ${index}`;
     if (!isRecord(operation)) return fail(`${where} is not an object`);
-    const { steps, method, path, tags, stream, bytes, dates, errors } = operation;
+    const { steps, method, path, tags, stream, bytes, dates, errors, idempotencyKey } = operation;
     const stepsOk = Array.isArray(steps) &&
       steps.every((step) =>
         isRecord(step) && (step.kind === "child" || step.kind === "fallback") &&
@@ -106,6 +112,11 @@ export function checkedManifest(value: unknown): ClientManifest {
     if (!isRecord(tags)) fail(`${where}: tags`);
     if (typeof stream !== "boolean") fail(`${where}: stream`);
     if (bytes !== undefined && typeof bytes !== "boolean") fail(`${where}: bytes`);
+    if (
+      idempotencyKey !== undefined && idempotencyKey !== "optional" && idempotencyKey !== "required"
+    ) {
+      fail(`${where}: idempotencyKey`);
+    }
     const datesOk = Array.isArray(dates) &&
       dates.every((at) => Array.isArray(at) && at.every((key) => typeof key === "string"));
     if (!datesOk) fail(`${where}: dates`);

@@ -33,6 +33,7 @@ import type {
 } from "./extension.ts";
 import { encodeSegment } from "../route/path.ts";
 import { readEvents } from "./_sse.ts";
+import type { GapNotice } from "../../tree/stream_events.ts";
 import type { Client } from "./client_types.ts";
 import { type Captures, materialize, shapeOf } from "./shape.ts";
 import { checkedManifest, type ClientManifest, type ManifestOperation } from "./manifest.ts";
@@ -194,6 +195,9 @@ function prepare(operation: ManifestOperation): Prepared {
       path: operation.path,
       steps: operation.steps,
       tags: operation.tags,
+      ...(operation.idempotencyKey === undefined
+        ? {}
+        : { idempotencyKey: operation.idempotencyKey }),
     },
     segments,
     inQuery: QUERY_VERBS.has(operation.method),
@@ -353,8 +357,12 @@ async function* eventsOf(
   request: ClientRequest,
   declared: readonly string[],
 ) {
-  for await (const { event, data } of readEvents(body)) {
+  for await (const { event, data, id } of readEvents(body)) {
     const value: unknown = JSON.parse(data);
+    if (event === "gap") {
+      request.options.onGap?.(value as GapNotice);
+      continue;
+    }
     if (event === "error") {
       const problem = value as { status?: number; title?: string };
       throw new ClientError({
@@ -367,6 +375,7 @@ async function* eventsOf(
         declared,
       });
     }
+    if (id !== undefined) request.options.onEventId?.(id);
     yield value;
   }
 }

@@ -18,6 +18,7 @@ import type { Node } from "../../tree/node.ts";
 import { datePathsOf } from "../../tree/schema.ts";
 import { httpProjection, type HttpProjectionOptions } from "../route/projection.ts";
 import { type HttpRoute, listOperations } from "../route/route.ts";
+import { type IdempotencyKeyMode, idempotencyKeyOf } from "../route/idempotency.ts";
 import type { ClientManifest } from "./manifest.ts";
 
 /**
@@ -53,6 +54,12 @@ export function manifestOfRoute(route: HttpRoute): ClientManifest {
         ? []
         : datePathsOf(operation.node.meta.output, "output"),
       errors: Object.keys(operation.node.meta?.errors ?? {}),
+      ...keyed(idempotencyKeyOf(operation)),
     })),
   };
+}
+
+/** Only when it takes one, so that manifests of other trees stay as they were. */
+function keyed(mode: IdempotencyKeyMode | undefined): { idempotencyKey?: IdempotencyKeyMode } {
+  return mode === undefined ? {} : { idempotencyKey: mode };
 }

@@ -12,6 +12,7 @@ import { declaredBytesOf, type HttpOperation } from "../route/route.ts";
 import { OCTET_STREAM } from "../../tree/bytes.ts";
 import { coercionPlan } from "../web/coerce.ts";
 import type { ComponentRegistry } from "./_components.ts";
+import { addIdempotencyKey } from "./_idempotency.ts";
 
 /**
  * One OpenAPI operation object.
@@ -110,6 +111,7 @@ export function describeOperation(
     responses["403"] = problem("The credential does not allow this operation");
   }
   addDeclaredErrors(responses, meta.errors ?? {}, operation, registry, hint);
+  addIdempotencyKey(operation, parameters, responses);
   return {
     operationId,
     ...(summary === undefined ? {} : { summary }),

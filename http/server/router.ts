@@ -49,7 +49,8 @@ import {
 } from "../web/request.ts";
 import { coerceStrings, type CoercionPlan, coercionPlan } from "../web/coerce.ts";
 import { headOf, problem, replyResponse, resultResponse, valueResponse } from "../web/respond.ts";
-import { type RateLimit, rateLimited, retryAfter } from "../web/rate_limit.ts";
+import { type RateLimit, rateLimited, withRateHeaders } from "../web/rate_limit.ts";
+import { idempotencyKeyOf, type IdempotencyOptions, keyedRun } from "./idempotency.ts";
 
 /**
  * Options of the routers and of `createFetch`.
@@ -67,7 +68,7 @@ import { type RateLimit, rateLimited, retryAfter } from "../web/rate_limit.ts";
  * };
  * ```
  */
-export interface RouterOptions {
+export interface RouterOptions extends IdempotencyOptions {
   /** A path prefix every route is served under, like `/api`. Default none. */
   readonly basePath?: string;
   /** The largest body accepted, in bytes (413 above it). Default 1 MiB. */
@@ -130,6 +131,7 @@ interface Compiled {
   readonly status: number;
   /** A stream whose input takes `lastEventId`, so a client can resume it. */
   readonly resumable: boolean;
+  readonly keyed: ReturnType<typeof idempotencyKeyOf>;
   readonly plan: CoercionPlan | undefined;
   /** Whether the leaf has an input schema: without one it takes its captures alone. */
   readonly takesInput: boolean;
@@ -238,6 +240,7 @@ export function createRouter(
     }
   };
 
+  const keyed = keyedRun(opts, limits, invoke);
   // Apart from `invoke`, whose every success pays for its size: with this body
   // inline, V8 optimized `invoke` less well and a GET ran 5k more instructions
   // (bench/serve/count.ts).
@@ -274,7 +277,8 @@ export function createRouter(
         return Promise.resolve(withCors(unmatchedMethod(method, slot), cors, origin));
       }
     }
-    const answered = invoke(request, compiled, slot.params, found.params, query);
+    const run = compiled.keyed === undefined ? invoke : keyed;
+    const answered = run(request, compiled, slot.params, found.params, query);
     if (head) return answered.then(headOf).then((response) => withCors(response, cors, origin));
     return cors === undefined
       ? answered
@@ -291,14 +295,11 @@ export function createRouter(
   const rateLimit = opts.rateLimit;
   if (rateLimit === undefined) return dispatch;
   return async (request: Request): Promise<Response> => {
-    const wait = await rateLimited(rateLimit, request);
-    if (wait === undefined) return await dispatch(request);
+    const verdict = await rateLimited(rateLimit, request);
+    const { refused, headers } = verdict;
+    if (refused === undefined) return withRateHeaders(await dispatch(request), verdict);
     const origin = cors === undefined ? undefined : request.headers.get("origin");
-    return withCors(
-      problem(429, "Too many requests; try again later", { "retry-after": retryAfter(wait) }),
-      cors,
-      origin,
-    );
+    return withCors(problem(refused.status, refused.message, headers), cors, origin);
   };
 }
 
@@ -421,6 +422,7 @@ function compile(operation: HttpOperation, captures: readonly string[]): Compile
     call: createCall(operation.node, { captures, replies: "keep" }),
     status: successStatus(operation),
     resumable: operation.response === "event-stream" && acceptsLastEventId(operation),
+    keyed: idempotencyKeyOf(operation),
     plan: takesInput ? planFor(operation) : undefined,
     takesInput,
     readsBody: takesInput && !BODYLESS.has(method),

@@ -1,9 +1,13 @@
 /**
  * Rate limiting, once for every surface: a {@linkcode RateLimiter} decides per
  * key (a client's address, a token), and each server given one (`createFetch`,
- * `createHttpGraphQLServer`, `createMcpHandler`) answers `429 Too Many
- * Requests` with `Retry-After` when it says no. {@linkcode tokenBucket} is an
- * in-memory limiter for one process.
+ * `createHttpGraphQLServer`, `createWsHandler`, `createMcpHandler`) answers
+ * `429 Too Many Requests` with `Retry-After` when it says no. A limiter that
+ * tells its quota ({@linkcode RateLimiter.decide}) also has every response
+ * carry the IETF `RateLimit-Policy` and `RateLimit` fields
+ * (draft-ietf-httpapi-ratelimit-headers), allowed or refused.
+ * {@linkcode tokenBucket} is an in-memory limiter for one process;
+ * `redisRateLimiter` (`@ramify/api/redis`) holds across instances.
  *
  * @example
  * ```ts
@@ -16,6 +20,8 @@
  *     key: (request) => request.headers.get("authorization") ?? "anonymous",
  *   },
  * });
+ * const response = await handler(new Request("http://x/ping"));
+ * console.log(response.headers.get("ratelimit")); // "default";r=19;t=1
  * ```
  *
  * @module
@@ -34,6 +40,62 @@
 export interface RateLimiter {
   /** Takes one request for `key`: `undefined` when allowed, else the milliseconds to wait. */
   take(key: string): number | undefined | Promise<number | undefined>;
+  /**
+   * Takes one request for `key`, as `take` does, telling the quota too. When
+   * present, servers call it instead of `take` (one call per request) and
+   * answer with the `RateLimit-Policy` and `RateLimit` fields.
+   */
+  decide?(key: string): RateDecision | Promise<RateDecision>;
+}
+
+/**
+ * A quota: `quota` requests per `windowSeconds`, named (the policy's name in
+ * the `RateLimit-Policy` and `RateLimit` fields).
+ *
+ * @example
+ * ```ts
+ * import type { RatePolicy } from "@ramify/api/http";
+ *
+ * const perMinute: RatePolicy = { name: "default", quota: 100, windowSeconds: 60 };
+ * ```
+ */
+export interface RatePolicy {
+  /** Printable ASCII (in the fields, a quote or backslash is escaped). */
+  readonly name: string;
+  readonly quota: number;
+  readonly windowSeconds: number;
+}
+
+/**
+ * One request's answer from a limiter that tells its quota.
+ *
+ * @example
+ * ```ts
+ * import type { RateDecision } from "@ramify/api/http";
+ *
+ * const refused: RateDecision = {
+ *   allowed: false,
+ *   waitMs: 1_500,
+ *   remaining: 0,
+ *   resetMs: 60_000,
+ *   policy: { name: "default", quota: 100, windowSeconds: 60 },
+ * };
+ * ```
+ */
+export interface RateDecision {
+  readonly allowed: boolean;
+  /** Milliseconds until the key's next request would be allowed (0 while it has some left). */
+  readonly waitMs: number;
+  /** Requests the key may still make at once; absent when the limiter cannot tell (its store is away). */
+  readonly remaining?: number;
+  /** Milliseconds until the key's whole quota is back; absent with `remaining`. */
+  readonly resetMs?: number;
+  readonly policy?: RatePolicy;
+  /**
+   * Refused because the limiter could not decide (its store is away), not
+   * because the key is over its quota: servers answer `503` rather than `429`.
+   */
+  readonly unavailable?: boolean;
 }
 
 /**
@@ -79,7 +141,8 @@ export interface TokenBucketOptions {
 
 /**
  * An in-memory token bucket per key: `capacity` requests at once, refilled at
- * `refillPerSecond`.
+ * `refillPerSecond`. Its policy is `capacity` requests per the seconds an
+ * empty bucket takes to fill.
  *
  * @example
  * ```ts
@@ -87,9 +150,10 @@ export interface TokenBucketOptions {
  *
  * const limiter = tokenBucket({ capacity: 2, refillPerSecond: 1 });
  * console.log(limiter.take("a"), limiter.take("a"), limiter.take("a") !== undefined); // undefined undefined true
+ * console.log(limiter.decide("b")); // { allowed: true, waitMs: 0, remaining: 1, resetMs: 1000, policy: {...} }
  * ```
  */
-export function tokenBucket(opts: TokenBucketOptions): RateLimiter {
+export function tokenBucket(opts: TokenBucketOptions): Required<RateLimiter> {
   const { capacity, refillPerSecond } = opts;
   if (!(capacity >= 1) || !(refillPerSecond > 0)) {
     throw new RangeError("tokenBucket: capacity must be at least 1 and refillPerSecond above 0");
@@ -97,40 +161,123 @@ export function tokenBucket(opts: TokenBucketOptions): RateLimiter {
   const maxKeys = opts.maxKeys ?? 10_000;
   const now = opts.now ?? Date.now;
   const buckets = new Map<string, { tokens: number; at: number }>();
+  const policy: RatePolicy = {
+    name: "default",
+    quota: Math.floor(capacity),
+    windowSeconds: Math.max(1, Math.ceil(capacity / refillPerSecond)),
+  };
+  const msFor = (tokens: number) => Math.ceil(tokens / refillPerSecond * 1000);
+  const decide = (key: string): RateDecision => {
+    const time = now();
+    const bucket = buckets.get(key) ?? { tokens: capacity, at: time };
+    bucket.tokens = Math.min(
+      capacity,
+      bucket.tokens + (time - bucket.at) / 1000 * refillPerSecond,
+    );
+    bucket.at = time;
+    // Most recently seen last: the first key is the one to forget.
+    buckets.delete(key);
+    buckets.set(key, bucket);
+    if (buckets.size > maxKeys) buckets.delete(buckets.keys().next().value!);
+    const allowed = bucket.tokens >= 1;
+    if (allowed) bucket.tokens -= 1;
+    return {
+      allowed,
+      waitMs: bucket.tokens >= 1 ? 0 : msFor(1 - bucket.tokens),
+      remaining: Math.floor(bucket.tokens),
+      resetMs: msFor(capacity - bucket.tokens),
+      policy,
+    };
+  };
   return {
     take(key) {
-      const time = now();
-      const bucket = buckets.get(key) ?? { tokens: capacity, at: time };
-      bucket.tokens = Math.min(
-        capacity,
-        bucket.tokens + (time - bucket.at) / 1000 * refillPerSecond,
-      );
-      bucket.at = time;
-      // Most recently seen last: the first key is the one to forget.
-      buckets.delete(key);
-      buckets.set(key, bucket);
-      if (buckets.size > maxKeys) buckets.delete(buckets.keys().next().value!);
-      if (bucket.tokens >= 1) {
-        bucket.tokens -= 1;
-        return undefined;
-      }
-      return Math.ceil((1 - bucket.tokens) / refillPerSecond * 1000);
+      const decision = decide(key);
+      return decision.allowed ? undefined : decision.waitMs;
     },
+    decide,
   };
 }
 
 /**
- * The milliseconds a request must wait, or `undefined` when it may go on.
- * Servers call it only when they have a limit: a request pays nothing otherwise.
+ * What a server does with one request under its limit: the headers for its
+ * response (whatever it is), and, when refused, the status and words of the
+ * refusal, which each surface puts in its own shape.
  */
-export function rateLimited(
-  limit: RateLimit,
-  request: Request,
-): number | undefined | Promise<number | undefined> {
-  return limit.limiter.take(limit.key?.(request) ?? "*");
+export interface RateVerdict {
+  /** `RateLimit-Policy` and `RateLimit` when the limiter tells them, `Retry-After` on a refusal. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Absent when the request may go on. */
+  readonly refused?: {
+    /** 429, or 503 when the limiter could not decide. */
+    readonly status: 429 | 503;
+    readonly message: string;
+    /** For GraphQL's `extensions.code`. */
+    readonly code: "TOO_MANY_REQUESTS" | "SERVICE_UNAVAILABLE";
+  };
 }
 
-/** `Retry-After` in whole seconds, at least 1. */
-export function retryAfter(waitMs: number): string {
-  return String(Math.max(1, Math.ceil(waitMs / 1000)));
+/**
+ * Takes one request from the limit (one call to the limiter) and says what
+ * the response carries. Servers call it only when they have a limit: a
+ * request pays nothing otherwise.
+ */
+export async function rateLimited(limit: RateLimit, request: Request): Promise<RateVerdict> {
+  const key = limit.key?.(request) ?? "*";
+  const limiter = limit.limiter;
+  if (limiter.decide !== undefined) return verdictOf(await limiter.decide(key));
+  const waitMs = await limiter.take(key);
+  return verdictOf(waitMs === undefined ? ALLOWED : { allowed: false, waitMs });
+}
+
+const ALLOWED: RateDecision = { allowed: true, waitMs: 0 };
+
+/** The one place a decision becomes headers and a status. */
+function verdictOf(decision: RateDecision): RateVerdict {
+  const headers: Record<string, string> = {};
+  const policy = decision.policy;
+  if (policy !== undefined) {
+    // A structured-field string: a quote or backslash in the name is escaped.
+    const name = `"${policy.name.replace(/["\\]/g, "\\$&")}"`;
+    headers["ratelimit-policy"] = `${name};q=${policy.quota};w=${policy.windowSeconds}`;
+    const { remaining, resetMs } = decision;
+    if (remaining !== undefined && resetMs !== undefined) {
+      // With none left the quota stays 0 until the next request is allowed
+      // (Retry-After, which must not come before the window ends); else the
+      // window runs until the whole quota is back.
+      const seconds = remaining > 0 ? Math.ceil(resetMs / 1000) : seconds1(decision.waitMs);
+      headers["ratelimit"] = `${name};r=${remaining};t=${seconds}`;
+    }
+  }
+  if (decision.allowed) return { headers };
+  headers["retry-after"] = String(seconds1(decision.waitMs));
+  return {
+    headers,
+    refused: decision.unavailable
+      ? {
+        status: 503,
+        message: "The rate limit cannot be checked now; try again later",
+        code: "SERVICE_UNAVAILABLE",
+      }
+      : { status: 429, message: "Too many requests; try again later", code: "TOO_MANY_REQUESTS" },
+  };
+}
+
+/** Whole seconds, at least 1. */
+function seconds1(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
+}
+
+/** The response with the verdict's headers (a copy when its headers are immutable). */
+export function withRateHeaders(response: Response, verdict: RateVerdict): Response {
+  const entries = Object.entries(verdict.headers);
+  if (entries.length === 0) return response;
+  try {
+    for (const [name, value] of entries) response.headers.set(name, value);
+    return response;
+  } catch {
+    // A passed-through Response (a fetch's, Response.redirect's) has immutable headers.
+    const copy = new Response(response.body, response);
+    for (const [name, value] of entries) copy.headers.set(name, value);
+    return copy;
+  }
 }

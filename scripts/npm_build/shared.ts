@@ -14,7 +14,7 @@ export const SUITE = join(ROOT, "scripts", "npm_test");
 
 /** What ships: the root module and these folders, without tests. */
 export const LIBRARY_FILES = ["mod.ts"];
-export const LIBRARY_DIRS = ["tree", "http", "graphql", "tools", "cli", "serve", "pubsub"];
+export const LIBRARY_DIRS = ["tree", "http", "graphql", "tools", "cli", "serve", "pubsub", "redis"];
 
 /**
  * Packages the application provides: one copy of graphql (two graphql-js

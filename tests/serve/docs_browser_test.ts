@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { api, op, use } from "@ramify/api/tree";
 import { auth } from "@ramify/api/http";
 import { serve } from "@ramify/api/serve";
-import { BookStore, bookstore } from "../../examples/bookstore.ts";
+import { bookstore, MemoryBookStore } from "../../examples/bookstore.ts";
 import { chromiumMissing, withPage } from "../support/chromium.ts";
 
 const missing = await chromiumMissing();
@@ -54,7 +54,7 @@ Deno.test({
   name: "docs: Swagger UI renders every operation, and try it out calls this server",
   ignore,
 }, async () => {
-  const tree = bookstore(new BookStore([{ title: "Dune", author: "Frank Herbert" }]));
+  const tree = bookstore(new MemoryBookStore([{ title: "Dune", author: "Frank Herbert" }]));
   const server = await serve(tree, { port: 0, hostname: "127.0.0.1", quiet: true, mcp: false });
   try {
     const origin = `http://127.0.0.1:${server.port}`;

@@ -8,6 +8,13 @@ export interface RedisServer {
   readonly url: string;
   readonly port: number;
   restart(): Promise<void>;
+  /** Stops the server (Redis unreachable) until `start()`; idempotent. */
+  stop(): Promise<void>;
+  /** Starts it again, empty, on the same port. */
+  start(): Promise<void>;
+  /** Freezes the process (SIGSTOP): connections stay open and nothing answers, until `resume()`. */
+  pause(): void;
+  resume(): void;
   cli(...args: string[]): Promise<string>;
 }
 
@@ -40,10 +47,14 @@ export async function withRedis(body: (redis: RedisServer) => Promise<void>): Pr
     }
     throw new Error("redis-server did not start");
   };
-  let server = await start();
+  let server: Deno.ChildProcess | undefined = await start();
   const stop = async () => {
-    server.kill();
-    await server.status;
+    const running = server;
+    server = undefined;
+    if (running === undefined) return;
+    running.kill("SIGCONT");
+    running.kill();
+    await running.status;
   };
   try {
     await body({
@@ -53,6 +64,12 @@ export async function withRedis(body: (redis: RedisServer) => Promise<void>): Pr
         await stop();
         server = await start();
       },
+      stop,
+      async start() {
+        server ??= await start();
+      },
+      pause: () => server?.kill("SIGSTOP"),
+      resume: () => server?.kill("SIGCONT"),
       async cli(...args) {
         const output = await new Deno.Command("redis-cli", {
           args: ["-p", String(port), ...args],

@@ -13,8 +13,11 @@
  * ```
  *
  * Only operations safe to repeat are retried by default: those tagged
- * `readOnly` or `idempotent` in the tree. A call whose signal is aborted is
- * never retried.
+ * `readOnly` or `idempotent` in the tree, and those that take an
+ * `Idempotency-Key` (`meta.http.idempotencyKey`: a POST, say), to which it
+ * sends one generated key on every attempt of a call, so that the server runs
+ * the call once and answers a retry with the first answer. A call whose
+ * signal is aborted is never retried.
  *
  * @example
  * ```ts
@@ -56,7 +59,8 @@ export interface RetryOptions {
   readonly statuses?: readonly number[];
   /**
    * Whether this request may be sent again. Replaces the default, which allows
-   * operations tagged `readOnly` or `idempotent`.
+   * operations tagged `readOnly` or `idempotent`, and those that take an
+   * `Idempotency-Key` when the request carries one.
    */
   readonly when?: (request: ClientRequest) => boolean;
   /**
@@ -74,6 +78,12 @@ const DEFAULT_STATUSES: readonly number[] = [408, 425, 429, 500, 502, 503, 504];
 
 /**
  * Retries transient failures of operations safe to repeat.
+ *
+ * To an operation that takes an `Idempotency-Key` (the client's manifest says
+ * which), a call without one of its own (in `headers`) is sent with a new key
+ * (`crypto.randomUUID()`, as the draft's quoted string), the same on every
+ * attempt; such a call is retried as the others, and also on a `409` with
+ * `Retry-After` (the key's first request still running on the server).
  *
  * An attempt is retried when the request is allowed (`when`), attempts remain,
  * the caller has not aborted, and either the response status is one of
@@ -93,17 +103,25 @@ const DEFAULT_STATUSES: readonly number[] = [408, 425, 429, 500, 502, 503, 504];
  * @returns the extension
  * @throws {RangeError} when `attempts` is not a positive integer, or a delay is negative
  *
- * @example Retrying a POST the server deduplicates by idempotency key
+ * @example Retrying a POST that takes an idempotency key
+ * ```ts
+ * import { api, op } from "@ramify/api/tree";
+ * import { http } from "@ramify/api/http/verbs";
+ * import { createClient, createFetch } from "@ramify/api/http";
+ * import { retry } from "@ramify/api/http/extensions/retry";
+ *
+ * const tree = api({
+ *   pay: op(() => ({ paid: true }), http.post, { http: { idempotencyKey: "required" } }),
+ * });
+ * const client = createClient(tree, { fetch: createFetch(tree), extensions: [retry()] });
+ * console.log(await client.pay()); // { paid: true }, the key sent on every attempt
+ * ```
+ *
+ * @example Retrying no POST at all
  * ```ts
  * import { retry } from "@ramify/api/http/extensions/retry";
  *
- * const extension = retry({
- *   attempts: 5,
- *   when: (request) =>
- *     request.operation.tags.readOnly === true ||
- *     request.operation.tags.idempotent === true ||
- *     request.headers.has("idempotency-key"),
- * });
+ * const extension = retry({ attempts: 5, when: (request) => request.method !== "POST" });
  * ```
  */
 export function retry(options: RetryOptions = {}): ClientExtension {
@@ -125,13 +143,17 @@ export function retry(options: RetryOptions = {}): ClientExtension {
   return {
     name: "retry",
     wrap: (next) => async (request) => {
+      const keyed = request.operation.idempotencyKey !== undefined;
+      if (keyed && !request.headers.has(KEY)) {
+        request.headers.set(KEY, `"${crypto.randomUUID()}"`);
+      }
       if (attempts === 1 || !when(request)) return next(request);
       for (let attempt = 1;; attempt++) {
         const last = attempt === attempts;
         let delay: number;
         try {
           const response = await next(copyOf(request));
-          if (last || aborted(request) || !statuses.has(response.status)) return response;
+          if (last || aborted(request) || !retried(response, keyed)) return response;
           delay = retryAfter(response.headers.get("retry-after"), now()) ??
             backoff(attempt);
           // Nobody will read this body; cancelling frees the connection now.
@@ -147,6 +169,11 @@ export function retry(options: RetryOptions = {}): ClientExtension {
     },
   };
 
+  function retried(response: Response, keyed: boolean): boolean {
+    return statuses.has(response.status) ||
+      (keyed && response.status === 409 && response.headers.has("retry-after"));
+  }
+
   function backoff(attempt: number): number {
     return random() * Math.min(maxDelay, baseDelay * 2 ** (attempt - 1));
   }
@@ -154,8 +181,12 @@ export function retry(options: RetryOptions = {}): ClientExtension {
 
 /** The default policy: only what the tree says can be repeated without harm. */
 function isSafeToRepeat(request: ClientRequest): boolean {
-  return request.operation.tags.readOnly === true || request.operation.tags.idempotent === true;
+  const { tags, idempotencyKey } = request.operation;
+  return tags.readOnly === true || tags.idempotent === true ||
+    (idempotencyKey !== undefined && request.headers.has(KEY));
 }
+
+const KEY = "idempotency-key";
 
 // Both signals count: the caller's, and the one the request is sent with
 // (they differ when an outer extension combined the caller's with its own).

@@ -12,11 +12,11 @@ import {
 } from "@ramify/api/graphql";
 import { GraphQLClientError } from "@ramify/api/graphql/client";
 import { z } from "zod";
-import { BookStore, bookstore } from "../../../examples/bookstore.ts";
+import { bookstore, MemoryBookStore } from "../../../examples/bookstore.ts";
 import { assertType, type Equal } from "../../support/types.ts";
 
 function bookstoreClient() {
-  const tree = bookstore(new BookStore([{ title: "Dune", author: "Frank Herbert" }]));
+  const tree = bookstore(new MemoryBookStore([{ title: "Dune", author: "Frank Herbert" }]));
   return createGraphQLClient(tree, { transport: serverTransport(createGraphQLServer(tree)) });
 }
 

@@ -10,10 +10,10 @@ import {
 } from "@ramify/api/graphql";
 import { api, op } from "@ramify/api/tree";
 import { z } from "zod";
-import { BookStore, bookstore } from "../../../examples/bookstore.ts";
+import { bookstore, MemoryBookStore } from "../../../examples/bookstore.ts";
 
 Deno.test("the generated client type-checks standalone and calls a live server", async () => {
-  const tree = bookstore(new BookStore([{ title: "Dune", author: "Frank Herbert" }]));
+  const tree = bookstore(new MemoryBookStore([{ title: "Dune", author: "Frank Herbert" }]));
   const dir = await Deno.makeTempDir({ prefix: "ramify-generated-" });
   const server = Deno.serve(
     { port: 0, hostname: "127.0.0.1", onListen() {} },

@@ -17,7 +17,7 @@ import {
 } from "@ramify/api/graphql";
 import { z } from "zod";
 import { bookstoreTree } from "../../support/bookstore.ts";
-import { BookStore, bookstore } from "../../../examples/bookstore.ts";
+import { bookstore, MemoryBookStore } from "../../../examples/bookstore.ts";
 
 /** graphql-js results hold null-prototype objects; compare them as plain JSON. */
 const plain = (value: unknown) => JSON.parse(JSON.stringify(value));
@@ -173,7 +173,7 @@ Deno.test("a fallback name that cannot be a GraphQL argument name is refused", (
 
 Deno.test("the example bookstore executes: queries, captures, mutations, void results", async () => {
   const server = createGraphQLServer(
-    bookstore(new BookStore([{ title: "Dune", author: "Frank" }])),
+    bookstore(new MemoryBookStore([{ title: "Dune", author: "Frank" }])),
   );
   const read = await server.execute({
     query: "query ($id: String!) { books { read(bookId: $id) { id title } list { title } } }",
@@ -285,7 +285,7 @@ Deno.test("unmapped handler errors are masked; graphqlErrors maps by name, code 
 });
 
 Deno.test("the SDL and resolver map work in a standard executor (makeExecutableSchema)", async () => {
-  const store = new BookStore([{ title: "Dune", author: "Frank" }]);
+  const store = new MemoryBookStore([{ title: "Dune", author: "Frank" }]);
   const tree = bookstore(store);
   const schema = makeExecutableSchema({ typeDefs: toSDL(tree), resolvers: createResolver(tree) });
   const result = await graphql({
@@ -302,7 +302,7 @@ Deno.test("the SDL and resolver map work in a standard executor (makeExecutableS
 });
 
 Deno.test("toSchema gives the same answers as the server", async () => {
-  const tree = bookstore(new BookStore([{ title: "Dune", author: "Frank" }]));
+  const tree = bookstore(new MemoryBookStore([{ title: "Dune", author: "Frank" }]));
   const schema = toSchema(projectGraphQL(tree));
   const result = await graphql({ schema, source: "{ books { list { title } } }" });
   assert.deepEqual(JSON.parse(JSON.stringify(result)), {

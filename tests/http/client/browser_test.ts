@@ -6,11 +6,11 @@ import assert from "node:assert/strict";
 import { createClient, toClientManifest } from "@ramify/api/http";
 import { type Client, createClientFromManifest } from "@ramify/api/client";
 import {
-  BookStore,
   type Bookstore,
   bookstore,
   bookstoreHandler,
   DEV_TOKEN,
+  MemoryBookStore,
 } from "../../../examples/bookstore.ts";
 import { graphqlRoutes, routes } from "../../../examples/bookstore_routes.ts";
 import { createGraphQLClient, toGraphQLClientManifest } from "@ramify/api/graphql";
@@ -70,9 +70,11 @@ Deno.test("browser GraphQL client: the bundle holds neither server code nor the 
 
 Deno.test("browser client: the bundle holds no server code and fits its budget; extensions only when imported", async () => {
   const code = await bundle(ENTRY);
-  const server = await Deno.readTextFile(
-    new URL("../../../examples/bookstore.ts", import.meta.url),
-  );
+  const server = (await Promise.all(
+    ["bookstore.ts", "bookstore_store.ts"].map((file) =>
+      Deno.readTextFile(new URL(`../../../examples/${file}`, import.meta.url))
+    ),
+  )).join("\n");
   // Strings only the server side holds: handler messages, descriptions, the dev token, seeds.
   for (const secret of ["There is no book", "is reserved", DEV_TOKEN, "Dune", "Adds a book"]) {
     assert.ok(server.includes(secret), `the check looks for something real: ${secret}`);
@@ -145,7 +147,7 @@ Deno.test({
   const code = await bundle(ENTRY);
   const graphqlCode = await bundle(GRAPHQL_ENTRY);
   const bookstoreApi = await bookstoreHandler(
-    new BookStore([{ title: "Dune", author: "Frank Herbert" }]),
+    new MemoryBookStore([{ title: "Dune", author: "Frank Herbert" }]),
   );
   // The page, its script and the API from one origin, as an app served beside its API.
   const app = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (request) => {

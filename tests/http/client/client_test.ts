@@ -6,7 +6,7 @@ import { createClient, createClientFromRoute, createFetch } from "@ramify/api/ht
 import { ClientError } from "@ramify/api/client";
 import { HttpError } from "@ramify/api/tree";
 import { z } from "zod";
-import { BookStore, bookstore } from "../../../examples/bookstore.ts";
+import { bookstore, MemoryBookStore } from "../../../examples/bookstore.ts";
 
 /** Serves a handler on a real port for the test body, then shuts it down. */
 async function withServer(
@@ -25,7 +25,7 @@ async function withServer(
   }
 }
 
-const store = () => new BookStore([{ title: "Dune", author: "Frank Herbert" }]);
+const store = () => new MemoryBookStore([{ title: "Dune", author: "Frank Herbert" }]);
 
 Deno.test("client: branches are objects, leaves calls, fallbacks functions of the capture", async () => {
   const tree = bookstore(store());

@@ -7,7 +7,12 @@ import openapiTS, { astToString } from "openapi-typescript";
 import { api, createFetch, http, op, toOpenApi } from "@ramify/api";
 import { z } from "zod";
 import type { OpenApiDocument } from "@ramify/api/http";
-import { BookStore, bookstore, DEV_TOKEN, serveBookstore } from "../../../examples/bookstore.ts";
+import {
+  bookstore,
+  DEV_TOKEN,
+  MemoryBookStore,
+  serveBookstore,
+} from "../../../examples/bookstore.ts";
 import { generatedTree } from "../../support/generated_tree.ts";
 
 const options = {
@@ -61,7 +66,7 @@ async function typedProgram(
 Deno.test("the document the example server serves is valid OpenAPI 3.1 and lints clean", async () => {
   // As `deno task server` runs it: guarded (security schemes, 201 with Location, 401/403), with
   // the example's own title, version and license.
-  const server = await serveBookstore(0, new BookStore(), DEV_TOKEN, true);
+  const server = await serveBookstore(0, new MemoryBookStore(), DEV_TOKEN, true);
   try {
     const doc: OpenApiDocument = await (await fetch(`${server.url}/openapi.json`)).json();
     assert.deepEqual(Object.keys(doc.components.securitySchemes ?? {}), ["bearerAuth"]);
@@ -103,7 +108,7 @@ Deno.test("a generated tree of hundreds of operations is valid and lints clean",
 Deno.test("openapi-typescript types and openapi-fetch drive the live bookstore", async () => {
   const server = await serveBookstore(
     0,
-    new BookStore([{ title: "Dune", author: "Frank Herbert" }]),
+    new MemoryBookStore([{ title: "Dune", author: "Frank Herbert" }]),
     DEV_TOKEN,
     true,
   );

@@ -1,6 +1,7 @@
 // Limits on a bad day, on every surface: a handler that never answers (503,
 // its signal aborted), a body dribbled a byte at a time (408), and a rate
-// limit (429 with Retry-After) over HTTP, GraphQL, WebSocket and MCP.
+// limit (429 with Retry-After, RateLimit fields on every answer) over HTTP,
+// GraphQL, WebSocket and MCP.
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { api, op } from "@ramify/api/tree";
@@ -182,4 +183,144 @@ Deno.test("MCP: a rate limit answers 429; a tool past timeoutMs is a 503 tool er
     await client.close().catch(() => {});
   });
   await mcp.close();
+});
+
+/** A limiter of two requests per key (one back every 1000 s) that counts its calls. */
+function counted() {
+  const bucket = tokenBucket({ capacity: 2, refillPerSecond: 0.001 });
+  const limiter = {
+    calls: 0,
+    take: (key: string) => (limiter.calls++, bucket.take(key)),
+    decide: (key: string) => (limiter.calls++, bucket.decide(key)),
+  };
+  return limiter;
+}
+
+/** The rate limit fields of three answers in a row: two allowed, then refused. */
+const THREE = [
+  ['"default";q=2;w=2000', '"default";r=1;t=1000', null],
+  ['"default";q=2;w=2000', '"default";r=0;t=1000', null],
+  ['"default";q=2;w=2000', '"default";r=0;t=1000', "1000"],
+];
+const fields = (headers: Headers) =>
+  ["ratelimit-policy", "ratelimit", "retry-after"].map((name) => headers.get(name));
+
+/** The head of a WebSocket handshake's answer, over a raw connection. */
+async function handshake(port: number): Promise<string> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  try {
+    await conn.write(new TextEncoder().encode(
+      "GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n" +
+        "Sec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n",
+    ));
+    const buffer = new Uint8Array(4096);
+    const read = await conn.read(buffer);
+    return new TextDecoder().decode(buffer.subarray(0, read ?? 0)).split("\r\n\r\n")[0];
+  } finally {
+    conn.close();
+  }
+}
+
+Deno.test("RateLimit fields on every surface, allowed and refused, from one take per request", async () => {
+  const rest = counted();
+  const handler = createFetch(tree, { rateLimit: { limiter: rest } });
+  const answers = [];
+  for (let i = 0; i < 3; i++) {
+    const response = await handler(new Request("http://x/ping"));
+    await response.body?.cancel();
+    answers.push(fields(response.headers));
+  }
+  assert.deepEqual(answers, THREE);
+  assert.equal(rest.calls, 3);
+
+  const gql = counted();
+  const graphql = createHttpGraphQLServer(tree, { rateLimit: { limiter: gql } });
+  answers.length = 0;
+  for (let i = 0; i < 3; i++) {
+    const response = await graphql(
+      new Request("http://x/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: "{ ping }" }),
+      }),
+    );
+    await response.body?.cancel();
+    answers.push(fields(response.headers));
+  }
+  assert.deepEqual(answers, THREE);
+  assert.equal(gql.calls, 3);
+
+  const sockets = counted();
+  await withServer(
+    createWsHandler(createGraphQLServer(tree), { rateLimit: { limiter: sockets } }),
+    async (base) => {
+      const port = Number(new URL(base).port);
+      const heads = [await handshake(port), await handshake(port), await handshake(port)];
+      assert.match(heads[0], /^HTTP\/1.1 101/);
+      assert.match(heads[0], /\r\nratelimit: "default";r=1;t=1000/i);
+      assert.match(heads[1], /\r\nratelimit-policy: "default";q=2;w=2000/i);
+      assert.match(heads[2], /^HTTP\/1.1 429/);
+      assert.match(heads[2], /\r\nratelimit: "default";r=0;t=1000/i);
+      assert.match(heads[2], /\r\nretry-after: 1000/i);
+    },
+  );
+  assert.equal(sockets.calls, 3);
+
+  const tools = counted();
+  const mcp = createMcpHandler(tree, { warnMissingHints: false, rateLimit: { limiter: tools } });
+  await withServer(mcp, async (base) => {
+    answers.length = 0;
+    for (let i = 0; i < 3; i++) {
+      const response = await fetch(`${base}/mcp`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+      });
+      await response.body?.cancel();
+      answers.push(fields(response.headers));
+    }
+  });
+  await mcp.close();
+  assert.deepEqual(answers, THREE);
+  assert.equal(tools.calls, 3);
+
+  // A limiter that only says how long to wait: Retry-After alone.
+  const plain = createFetch(tree, { rateLimit: { limiter: { take: () => 5_000 } } });
+  const refused = await plain(new Request("http://x/ping"));
+  await refused.body?.cancel();
+  assert.deepEqual(fields(refused.headers), [null, null, "5"]);
+});
+
+Deno.test("RateLimit fields reach a passed-through Response whose headers are immutable", async () => {
+  const moved = api({
+    old: op(() => Response.redirect("http://x/new", 308), { tags: { readOnly: true } }),
+  });
+  const handler = createFetch(moved, { rateLimit: { limiter: counted() } });
+  const response = await handler(new Request("http://x/old"));
+  assert.equal(response.status, 308);
+  assert.equal(response.headers.get("location"), "http://x/new");
+  assert.deepEqual(fields(response.headers), THREE[0]);
+});
+
+Deno.test("RateLimit fields: a policy name is written as a structured-field string", async () => {
+  const policy = { name: 'per "user" \\ day', quota: 5, windowSeconds: 86_400 };
+  const handler = createFetch(tree, {
+    rateLimit: {
+      limiter: {
+        take: () => undefined,
+        decide: () => ({ allowed: true, waitMs: 0, remaining: 4, resetMs: 17_280_000, policy }),
+      },
+    },
+  });
+  const response = await handler(new Request("http://x/ping"));
+  await response.body?.cancel();
+  assert.deepEqual(fields(response.headers), [
+    '"per \\"user\\" \\\\ day";q=5;w=86400',
+    '"per \\"user\\" \\\\ day";r=4;t=17280',
+    null,
+  ]);
 });

@@ -1,0 +1,31 @@
+/**
+ * Every piece of server state on Redis, on one connection (`connectRedis`,
+ * over the node-redis client: the `redis` package, an optional peer):
+ * events that resume anywhere (`redisStreams`), events at most once
+ * (`redisBus`). Each store has an in-memory default for one process; these
+ * make a service of several instances behind a balancer behave as one.
+ *
+ * @example
+ * ```ts ignore
+ * import { createPubSub } from "@ramify/api/pubsub";
+ * import { connectRedis, redisStreams } from "@ramify/api/redis";
+ *
+ * const redis = await connectRedis({ url: Deno.env.get("REDIS_URL"), app: "bookstore" });
+ * const pubsub = createPubSub<{ "books.added": { id: string } }>({ bus: redisStreams(redis) });
+ * ```
+ *
+ * @module
+ */
+
+export { connectRedis } from "./connection.ts";
+export type {
+  Redis,
+  RedisAppName,
+  RedisConnectionOptions,
+  RedisOptions,
+  RedisPrefix,
+} from "./connection.ts";
+export { redisBus } from "./bus.ts";
+export { redisStreams } from "./streams.ts";
+export { redisIdempotency } from "./idempotency.ts";
+export type { RedisIdempotencyOptions } from "./idempotency.ts";
