@@ -9,7 +9,7 @@
  */
 
 import { createPubSub } from "@ramify/api/pubsub";
-import { redisBus } from "@ramify/api/pubsub/redis";
+import { connectRedis, redisBus } from "@ramify/api/redis";
 
 const rounds = Number(Deno.args[0] ?? 3);
 const events = Number(Deno.args[1] ?? 2000);
@@ -25,7 +25,8 @@ const redis = new Deno.Command("redis-server", {
 }).spawn();
 await new Promise((resolve) => setTimeout(resolve, 500));
 const url = `redis://127.0.0.1:${port}`;
-const publisher = createPubSub<{ bench: number }>({ bus: await redisBus({ url, app: "bench" }) });
+const connection = await connectRedis({ url, app: "bench" });
+const publisher = createPubSub<{ bench: number }>({ bus: redisBus(connection) });
 
 async function lines(child: Deno.ChildProcess, onLine: (line: string) => void) {
   for await (const text of child.stdout.pipeThrough(new TextDecoderStream())) {
@@ -61,6 +62,7 @@ for (let round = 0; round < rounds; round++) {
   });
 }
 await publisher.close();
+await connection.close();
 redis.kill();
 await redis.status;
 const median = (values: number[]) =>

@@ -3,15 +3,13 @@
 // subscriber has received `events` messages (ms from the first message).
 //   deno run -A bench/pubsub/subscribers.ts <redis-url> <count> <events>
 import { createPubSub } from "@ramify/api/pubsub";
-import { redisBus } from "@ramify/api/pubsub/redis";
+import { connectRedis, redisBus } from "@ramify/api/redis";
 
 const [url, countText, eventsText] = Deno.args;
 const count = Number(countText);
 const events = Number(eventsText);
-const pubsub = createPubSub<{ bench: number }>({
-  bus: await redisBus({ url, app: "bench" }),
-  bufferSize: events,
-});
+const redis = await connectRedis({ url, app: "bench" });
+const pubsub = createPubSub<{ bench: number }>({ bus: redisBus(redis), bufferSize: events });
 let first = 0;
 const finished = Array.from({ length: count }, async () => {
   let seen = 0;
@@ -26,3 +24,4 @@ console.log("ready");
 await Promise.all(finished);
 console.log(`done ${(performance.now() - first).toFixed(1)}`);
 await pubsub.close();
+await redis.close();

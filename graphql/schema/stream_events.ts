@@ -27,9 +27,14 @@ export function eventPayload(payload: unknown, context: unknown): unknown {
   return payload.value;
 }
 
-/** The id of the event last resolved for this subscription, once. */
-export function takeEventId(context: object): string | undefined {
-  const id = noted.get(context);
+/** A subscription's result with the id of the event it resolved (noted once) in its extensions. */
+export function withEventId<R extends { readonly extensions?: Readonly<Record<string, unknown>> }>(
+  result: R,
+  context: unknown,
+): R {
+  if (typeof context !== "object" || context === null) return result;
+  const eventId = noted.get(context);
+  if (eventId === undefined) return result;
   noted.delete(context);
-  return id;
+  return { ...result, extensions: { ...result.extensions, eventId } };
 }

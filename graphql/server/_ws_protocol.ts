@@ -15,6 +15,7 @@ import {
   type GraphQLFormattedError,
 } from "graphql";
 import { CloseCode, type Context, makeServer, type OperationResult } from "graphql-ws";
+import { withEventId } from "../schema/stream_events.ts";
 import type { HandlerContext } from "../../tree/node.ts";
 import { isAsyncIterable, nestsDeeper } from "../../tree/plain_data.ts";
 import { observer } from "../schema/errors.ts";
@@ -152,8 +153,8 @@ export function createConnect(server: GraphQLServer, opts: WsHandlerOptions = {}
     onSubscribe: (ctx, id, payload) =>
       prepare(ctx, id, payload.query, payload.variables, payload.operationName),
     onOperation: (ctx, id, _payload, _args, result) => abortingOnReturn(result, ctx.extra, id),
-    onNext: (_ctx, _id, _payload, _args, result) =>
-      maskExecution(result, observe, server.introspection),
+    onNext: (_ctx, _id, _payload, args, result) =>
+      withEventId(maskExecution(result, observe, server.introspection), args.contextValue),
     onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatError(error, observe)),
     onComplete: (ctx, id) => {
       if (ctx.extra.operations.delete(id)) total--;

@@ -37,7 +37,7 @@ import { printProjection } from "../schema/sdl.ts";
 import { toSchema } from "../schema/executable.ts";
 import type { CreateResolverOptions } from "../schema/resolvers.ts";
 import { clientError, observer } from "../schema/errors.ts";
-import { takeEventId } from "../schema/stream_events.ts";
+import { withEventId } from "../schema/stream_events.ts";
 
 /**
  * Limits on one document. Each has a safe default.
@@ -281,13 +281,7 @@ export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {})
       });
       if (!(Symbol.asyncIterator in result)) return finish(result);
       return (async function* () {
-        for await (const item of result) {
-          const eventId = takeEventId(contextValue);
-          const finished = finish(item);
-          yield eventId === undefined
-            ? finished
-            : { ...finished, extensions: { ...finished.extensions, eventId } };
-        }
+        for await (const item of result) yield withEventId(finish(item), contextValue);
       })();
     },
   };

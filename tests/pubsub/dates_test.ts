@@ -8,7 +8,7 @@ import { z } from "zod";
 import { api, op } from "@ramify/api/tree";
 import { createFetch } from "@ramify/api/http";
 import { createPubSub, memoryBus, type PubSubBus } from "@ramify/api/pubsub";
-import { redisBus } from "@ramify/api/pubsub/redis";
+import { connectRedis, redisBus, redisStreams } from "@ramify/api/redis";
 import { redisMissing, withRedis } from "../support/redis.ts";
 import { withServer } from "../support/server.ts";
 
@@ -98,14 +98,18 @@ const missing = await redisMissing();
 if (missing !== undefined) console.warn(`skipped: ${missing}`);
 
 Deno.test({
-  name: "pubsub dates: a topic's schema revives its dates, so a z.date() stream is served (Redis)",
+  name:
+    "pubsub dates: a topic's schema revives its dates, so a z.date() stream is served (Redis pub/sub and Streams)",
   ignore: missing !== undefined,
   async fn() {
-    await withRedis(async (redis) => {
-      assert.deepEqual(
-        await streamedThrough(await redisBus({ url: redis.url, app: "t" })),
-        expected,
-      );
+    await withRedis(async (server) => {
+      const redis = await connectRedis({ url: server.url, app: "t" });
+      try {
+        assert.deepEqual(await streamedThrough(redisBus(redis)), expected);
+        assert.deepEqual(await streamedThrough(redisStreams(redis)), expected);
+      } finally {
+        await redis.close();
+      }
     });
   },
 });

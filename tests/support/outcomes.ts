@@ -38,3 +38,12 @@ export async function unhandledDuring(run: () => Promise<void>): Promise<unknown
   }
   return unhandled;
 }
+
+/** A gate a test opens when it is ready: what awaits `passed` waits until then. */
+export class Gate {
+  readonly passed: Promise<void>;
+  open!: () => void;
+  constructor() {
+    this.passed = new Promise((resolve) => this.open = resolve);
+  }
+}

@@ -1,11 +1,13 @@
-// Server-Sent Events as createFetch writes them: the first item is pulled
-// before the status is sent, events carry ids, a quiet stream gets heartbeat
-// comments, and a client resumes with Last-Event-ID where the leaf takes it.
+// Server-Sent Events as createFetch writes them: the first item is waited for
+// a short while before the status is sent (then the stream opens without it),
+// events carry ids, a quiet stream gets heartbeat comments, and a client
+// resumes with Last-Event-ID where the leaf takes it.
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { api, op } from "@ramify/api/tree";
 import { createClient, createFetch } from "@ramify/api/http";
 import { HttpError } from "@ramify/api/tree";
+import { Gate } from "../../support/outcomes.ts";
 import { withServer } from "../../support/server.ts";
 
 const streaming = { tags: { readOnly: true, streaming: true } };
@@ -51,6 +53,52 @@ Deno.test("SSE: an HttpError before the first item answers with its status; a cr
     const client = createClient(tree, { baseUrl: base });
     const error = await client.missing().catch((e) => e);
     assert.equal(error.status, 404);
+  });
+});
+
+Deno.test("SSE: a stream whose first item is not ready opens at once; a late failure is an error event", async () => {
+  const first = new Gate();
+  const lateFailure = new Gate();
+  const waiting = api({
+    quiet: op(async function* () {
+      await first.passed;
+      yield "first";
+    }, streaming),
+    // deno-lint-ignore require-yield
+    failsLate: op(async function* () {
+      await lateFailure.passed;
+      throw new HttpError(404, "Gone meanwhile");
+    }, streaming),
+  });
+  await withServer(createFetch(waiting, { heartbeatMs: 0 }), async (base) => {
+    // The headers arrive while the handler still waits: the client sees the
+    // subscription open. (Without it they would come only once the gate opens
+    // by itself, which the check below catches instead of hanging.)
+    let item = "waiting";
+    const fallback = setTimeout(() => {
+      item = "given";
+      first.open();
+    }, 5000);
+    const response = await fetch(`${base}/quiet`);
+    clearTimeout(fallback);
+    assert.equal(item, "waiting", "the headers came before the first item");
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get("content-type"), "text/event-stream");
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    assert.equal((await reader.read()).value, ": open\n\n");
+    first.open();
+    let text = "";
+    for (let step = await reader.read(); !step.done; step = await reader.read()) text += step.value;
+    assert.equal(text, 'id: 1\ndata: "first"\n\n');
+
+    // Past the bound the status is sent: a failure then is the stream's error event.
+    const late = await fetch(`${base}/failsLate`);
+    assert.equal(late.status, 200);
+    lateFailure.open();
+    assert.match(
+      await late.text(),
+      /event: error\ndata: \{.*"status":404.*"detail":"Gone meanwhile"/,
+    );
   });
 });
 
