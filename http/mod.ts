@@ -42,7 +42,13 @@ export type { AuthOptions, CredentialSource } from "./web/auth.ts";
 export { corsPolicy, withCors } from "./web/cors.ts";
 export type { CorsOptions, CorsPolicy } from "./web/cors.ts";
 export { tokenBucket } from "./web/rate_limit.ts";
-export type { RateLimit, RateLimiter, TokenBucketOptions } from "./web/rate_limit.ts";
+export type {
+  RateDecision,
+  RateLimit,
+  RateLimiter,
+  RatePolicy,
+  TokenBucketOptions,
+} from "./web/rate_limit.ts";
 export { memoryIdempotency } from "./web/idempotency.ts";
 export type {
   IdempotencyState,

@@ -1,9 +1,13 @@
 /**
  * Every piece of server state on Redis, on one connection (`connectRedis`,
  * over the node-redis client: the `redis` package, an optional peer):
- * events that resume anywhere (`redisStreams`), events at most once
- * (`redisBus`). Each store has an in-memory default for one process; these
- * make a service of several instances behind a balancer behave as one.
+ * events that resume anywhere (`redisStreams`) or at most once (`redisBus`),
+ * rate limits (`redisRateLimiter`), idempotency records
+ * (`redisIdempotency`), MCP sessions and cancellations (`redisMcpSessions`,
+ * `redisMcpCancellations`). Each store has an in-memory default for one
+ * process; these make a service of several instances behind a balancer
+ * behave as one. docs/deploy.md says what each holds and what happens when
+ * Redis goes away.
  *
  * @example
  * ```ts ignore
@@ -29,3 +33,7 @@ export { redisBus } from "./bus.ts";
 export { redisStreams } from "./streams.ts";
 export { redisIdempotency } from "./idempotency.ts";
 export type { RedisIdempotencyOptions } from "./idempotency.ts";
+export { redisMcpCancellations, redisMcpSessions } from "./mcp_sessions.ts";
+export type { RedisMcpCancellationsOptions, RedisMcpSessionsOptions } from "./mcp_sessions.ts";
+export { redisRateLimiter } from "./rate_limit.ts";
+export type { RedisRateLimiterOptions } from "./rate_limit.ts";

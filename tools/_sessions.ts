@@ -33,7 +33,7 @@ export interface LegacySessions {
 const SESSION_ID = /^[0-9a-f]{32}$/;
 const CANCEL_TOPIC = "mcp:cancel";
 
-export function newSessionId(): string {
+function newSessionId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }

@@ -8,11 +8,9 @@
 // client begins anew) and Redis unreachable a 503 (fail closed).
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-// The 2025-era client most MCP users run; inline until import_map.json names it.
-// deno-lint-ignore no-import-prefix
-import { Client as V1Client } from "npm:@modelcontextprotocol/sdk@^1/client/index.js";
-// deno-lint-ignore no-import-prefix
-import { StreamableHTTPClientTransport as V1Transport } from "npm:@modelcontextprotocol/sdk@^1/client/streamableHttp.js";
+// The 2025-era client most MCP users run (the v1 SDK).
+import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as V1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createMcpHandler } from "@ramify/api/tools";
 import { connectRedis, type Redis } from "../../redis/connection.ts";
 import { redisMcpCancellations, redisMcpSessions } from "../../redis/mcp_sessions.ts";
@@ -157,6 +155,15 @@ Deno.test({
         assert.deepEqual(result.structuredContent, { id: "b1", title: `Book ${i}`, pages: i + 1 });
       }
       assert.ok(a.served.length > 5 && b.served.length > 5, "both instances answered");
+      let aborted = false;
+      cancelled.resolve = () => aborted = true;
+      const controller = new AbortController();
+      const call = client.callTool({ name: "wait", arguments: {} }, undefined, {
+        signal: controller.signal,
+      });
+      setTimeout(() => controller.abort(new Error("user gave up")), 50);
+      await assert.rejects(call);
+      await eventually(() => aborted, "the v1 client's cancellation to abort the call");
       assert.deepEqual([...a.faults, ...b.faults], []);
     } finally {
       await client.close();
@@ -445,6 +452,7 @@ Deno.test({
       redis.resume();
     }
     await redis.stop();
+    await eventually(() => !connections[0].isReady, "the connection to see Redis gone");
     await assert.rejects(
       cancellations.subscribe("mcp:cancel", () => {}),
       /Redis is unreachable/,

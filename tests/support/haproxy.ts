@@ -34,11 +34,14 @@ export interface Balancer {
   until(state: "UP" | "DOWN", names: readonly string[]): Promise<void>;
 }
 
-/** The HAProxy config for backends behind `port`; `socket` is its admin socket. */
-export function haproxyConfig(port: number, backends: readonly Backend[], socket: string): string {
+/** The HAProxy config for backends behind `port`; its stats (CSV) on `statsPort`. */
+export function haproxyConfig(
+  port: number,
+  backends: readonly Backend[],
+  statsPort: number,
+): string {
   return `global
   maxconn 4096
-  stats socket ${socket} level admin
 
 defaults
   mode http
@@ -70,19 +73,13 @@ backend app
   http-response set-header x-backend %s
   default-server check inter 200ms fall 1 rise 1
 ${backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port}`).join("\n")}
-`;
-}
 
-/** Asks HAProxy's admin socket one command. */
-async function ask(socket: string, command: string): Promise<string> {
-  const connection = await Deno.connect({ transport: "unix", path: socket });
-  try {
-    await connection.write(new TextEncoder().encode(`${command}\n`));
-    return await new Response(connection.readable).text();
-  } catch (error) {
-    connection.close();
-    throw error;
-  }
+# Each instance's state as HAProxy sees it, for tests (a TCP port: the tests may use no other).
+frontend stats
+  bind 127.0.0.1:${statsPort}
+  stats enable
+  stats uri /stats
+`;
 }
 
 /** Starts HAProxy in front of `backends`, runs `body`, stops it. */
@@ -92,8 +89,8 @@ export async function withHaproxy(
 ): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "ramify-haproxy-" });
   const port = freePort();
-  const socket = `${dir}/admin.sock`;
-  const config = haproxyConfig(port, backends, socket);
+  const statsPort = freePort();
+  const config = haproxyConfig(port, backends, statsPort);
   await Deno.writeTextFile(`${dir}/haproxy.cfg`, config);
   const child = new Deno.Command("haproxy", {
     args: ["-db", "-f", `${dir}/haproxy.cfg`],
@@ -108,7 +105,7 @@ export async function withHaproxy(
   let exited = false;
   child.status.then(() => exited = true);
   const states = async () => {
-    const csv = await ask(socket, "show stat");
+    const csv = await (await fetch(`http://127.0.0.1:${statsPort}/stats;csv`)).text();
     const [header, ...rows] = csv.trim().split("\n");
     const columns = header.replace(/^# /, "").split(",");
     const at = (name: string) => columns.indexOf(name);

@@ -33,8 +33,10 @@ export type WithBus = (
   body: (bus: PubSubBus) => Promise<void>,
 ) => Promise<void>;
 
-/** Registers the cases for one kind of bus. */
-export function resumeCases(kind: string, withBus: WithBus, ignore = false) {
+/** Registers the cases for one kind of bus; `missing` says why they cannot run here. */
+export function resumeCases(kind: string, withBus: WithBus, missing?: string) {
+  const ignore = missing !== undefined;
+  if (ignore) console.warn(`skipped resume (${kind}): ${missing}`);
   const test = (name: string, fn: (pubsub: TickPubSub) => Promise<void>, retention?: Retention) =>
     Deno.test({
       name: `resume (${kind}): ${name}`,
