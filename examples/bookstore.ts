@@ -29,11 +29,19 @@
 import { api, auth, HttpError, op, reply, use } from "@ramify/api";
 import { serveMcpStdio } from "@ramify/api/tools";
 import { createHandler, type RunningServer, serve, type ServeHandler } from "@ramify/api/serve";
-import { createPubSub, type PubSub } from "@ramify/api/pubsub";
-import { redisBus } from "@ramify/api/pubsub/redis";
+import { createPubSub, memoryStreams, type PubSub } from "@ramify/api/pubsub";
+import type { CreateFetchOptions, RateLimit } from "@ramify/api/http";
+import type { McpHandlerOptions } from "@ramify/api/tools";
 import { http } from "@ramify/api/http/verbs";
 import { z } from "zod";
-import { connectRedis } from "@ramify/api/redis";
+import {
+  connectRedis,
+  redisIdempotency,
+  redisMcpCancellations,
+  redisMcpSessions,
+  redisRateLimiter,
+  redisStreams,
+} from "@ramify/api/redis";
 import {
   Book,
   BookFields,
@@ -52,27 +60,16 @@ export interface BookstoreOptions {
    * mutation needs one (`Authorization: Bearer <token>`); reads stay open.
    */
   readonly tokens?: Readonly<Record<string, string>>;
-  /** Where `books.added` events go: in memory by default, Redis to reach every process. */
+  /**
+   * Where `books.added` events go: kept in memory by default (a subscriber
+   * resumes within this process), Redis Streams to reach and resume on every
+   * instance.
+   */
   readonly events?: BookEvents;
 }
 
 /** The bookstore's events: `books.added` carries the new book. */
 export type BookEvents = PubSub<{ "books.added": Book }>;
-
-/** A stream that ends after `limit` items (none: it goes on), closing its source. */
-async function* upTo<T>(source: AsyncIterableIterator<T>, limit: number | undefined) {
-  let count = 0;
-  try {
-    if (limit === undefined || limit > 0) {
-      for await (const item of source) {
-        yield item;
-        if (limit !== undefined && ++count >= limit) break;
-      }
-    }
-  } finally {
-    await source.return?.();
-  }
-}
 
 /** The token the example server accepts unless `BOOKSTORE_TOKEN` names another. */
 export const DEV_TOKEN = "bookstore-dev-token";
@@ -88,7 +85,8 @@ export function bookstore(store: BookStore = new MemoryBookStore(), opts: Bookst
   })];
   // Every mutation is guarded by the same explicit contribution; reads are not.
   const mutation = use(...staff);
-  const events: BookEvents = opts.events ?? createPubSub<{ "books.added": Book }>();
+  const events: BookEvents = opts.events ??
+    createPubSub<{ "books.added": Book }>({ bus: memoryStreams() });
   return api({
     books: api({
       list: op(() => store.list(), {
@@ -98,23 +96,33 @@ export function bookstore(store: BookStore = new MemoryBookStore(), opts: Bookst
       }),
       add: op(async (fields) => {
         const book = await store.add(fields);
-        // At most once: a book added while the bus is down is added, its event lost.
+        // A book added while the bus is down is added, its event lost.
         await events.publish("books.added", book).catch(() => {});
         return reply(book, { headers: { location: `/books/${encodeURIComponent(book.id)}` } });
       }, {
         tags: { destructive: false },
         input: BookFields,
         output: Book,
-        http: { status: 201, headers: { location: { description: "Where the new book is" } } },
+        http: {
+          status: 201,
+          headers: { location: { description: "Where the new book is" } },
+          // A client retrying with the same key gets the first answer: one book, not two.
+          idempotencyKey: "optional",
+        },
         description: "Adds a book",
       }, mutation),
       events: op(
-        ({ limit }, ctx) => upTo(events.subscribe("books.added", { signal: ctx.signal }), limit),
+        ({ limit, lastEventId }, ctx) =>
+          events.subscribe("books.added", { signal: ctx.signal, limit, lastEventId }),
         {
           tags: { readOnly: true, streaming: true },
-          input: z.object({ limit: z.number().int().min(1).optional() }),
+          input: z.object({
+            limit: z.number().int().min(1).optional(),
+            lastEventId: z.string().max(64).optional(),
+          }),
           output: Book,
-          description: "Each book added from now on, in every server process (up to limit)",
+          description:
+            "Each book added from now on (or since lastEventId), on every instance (up to limit)",
         },
       ),
     }, {
@@ -200,6 +208,34 @@ const HANDLER_OPTIONS = {
 } as const;
 
 /**
+ * What instances of the bookstore share when several serve it (`REDIS_URL`):
+ * the books, the events, the rate limit, idempotency records and MCP sessions.
+ */
+export interface Shared {
+  readonly store: BookStore;
+  readonly events: BookEvents;
+  /** Options every surface takes, over the defaults. */
+  readonly serving: HandlerExtras;
+}
+
+/** The per-surface options the shared state adds. */
+interface HandlerExtras {
+  readonly rest?: Partial<CreateFetchOptions>;
+  readonly graphql?: { readonly rateLimit?: RateLimit };
+  readonly mcp?: Partial<McpHandlerOptions>;
+}
+
+/** The handler options, with what the shared state adds. */
+function handlerOptions(extras: HandlerExtras = {}) {
+  return {
+    ...HANDLER_OPTIONS,
+    rest: { ...HANDLER_OPTIONS.rest, ...extras.rest },
+    graphql: extras.graphql ?? {},
+    mcp: { ...SERVER_INFO, ...extras.mcp },
+  };
+}
+
+/**
  * The bookstore's one fetch handler (`createHandler`): the REST API with
  * `/openapi.json` and Swagger UI at `/docs`, GraphQL (and GraphiQL) at
  * `/graphql`, MCP at `/mcp`, `/health`; mutations need a bearer token
@@ -220,9 +256,10 @@ export async function serveBookstore(
   token: string = DEV_TOKEN,
   quiet = false,
   events?: BookEvents,
+  serving?: HandlerExtras,
 ): Promise<RunningServer> {
   const server = await serve(bookstore(store, { tokens: { [token]: "staff" }, events }), {
-    ...HANDLER_OPTIONS,
+    ...handlerOptions(serving),
     port,
     quiet,
   });
@@ -230,14 +267,55 @@ export async function serveBookstore(
   return server;
 }
 
-/** The books and events of every instance, in the Redis at `url`. */
-async function onRedis(url: string, seed: readonly BookFields[]) {
+/**
+ * Requests that may change something (all but GET, HEAD and OPTIONS, so
+ * never a health check) count against the caller's token, else its address
+ * as the balancer forwards it.
+ */
+function rateKey(request: Request): string | undefined {
+  if (["GET", "HEAD", "OPTIONS"].includes(request.method)) return undefined;
+  const token = request.headers.get("authorization");
+  if (token !== null) return `token:${token}`;
+  return `address:${request.headers.get("x-forwarded-for")?.split(",")[0].trim() ?? "local"}`;
+}
+
+/**
+ * What every instance shares through the Redis at `url`: books, events (kept
+ * a day, so a subscriber resumes on any instance), idempotency records, MCP
+ * sessions and, with `perMinute`, a rate limit.
+ */
+export async function onRedis(
+  url: string,
+  seed: readonly BookFields[],
+  perMinute?: number,
+): Promise<Shared & { close(): Promise<void> }> {
   const redis = await connectRedis({ url, app: "bookstore" });
   const store = await redisBookStore(redis, seed);
   const events = createPubSub<{ "books.added": Book }>({
-    bus: await redisBus({ url, app: "bookstore" }),
+    bus: redisStreams(redis, { maxLen: 10_000, maxAgeMs: 24 * 60 * 60_000 }),
   });
-  return { store, events };
+  const rateLimit: RateLimit | undefined = perMinute === undefined ? undefined : {
+    limiter: redisRateLimiter(redis, { limit: perMinute, windowMs: 60_000 }),
+    key: rateKey,
+  };
+  const limited = rateLimit === undefined ? {} : { rateLimit };
+  return {
+    store,
+    events,
+    serving: {
+      rest: { ...limited, idempotency: redisIdempotency(redis) },
+      graphql: limited,
+      mcp: {
+        ...limited,
+        sessions: redisMcpSessions(redis),
+        cancellations: redisMcpCancellations(redis),
+      },
+    },
+    async close() {
+      await events.close();
+      await redis.close();
+    },
+  };
 }
 
 if (import.meta.main) {
@@ -253,17 +331,33 @@ if (import.meta.main) {
       headers: { authorization: `Bearer ${token}` },
     });
   } else {
-    // With REDIS_URL, every instance shares the books, and `books.added`
-    // reaches the subscribers of every instance. A Redis that is not there
+    // With REDIS_URL, every instance shares the books, the events, the rate
+    // limit, idempotency records and MCP sessions. A Redis that is not there
     // (or an empty URL) stops the start, in one line: no half-configured server.
     const url = Deno.env.get("REDIS_URL");
-    const shared = url === undefined ? undefined : await onRedis(url, seed).catch((error) => {
-      console.error(error instanceof Error ? error.message : String(error));
+    const limit = Deno.env.get("RATE_LIMIT_PER_MINUTE");
+    const perMinute = limit === undefined ? undefined : Number(limit);
+    if (perMinute !== undefined && !(Number.isInteger(perMinute) && perMinute > 0)) {
+      console.error(
+        `RATE_LIMIT_PER_MINUTE must be a positive integer, got ${JSON.stringify(limit)}`,
+      );
       Deno.exit(1);
-    });
+    }
+    if (perMinute !== undefined && url === undefined) {
+      console.error("RATE_LIMIT_PER_MINUTE needs REDIS_URL: the limit is shared by every instance");
+      Deno.exit(1);
+    }
+    const shared = url === undefined ? undefined : await onRedis(url, seed, perMinute).catch(
+      (error) => {
+        console.error(error instanceof Error ? error.message : String(error));
+        Deno.exit(1);
+      },
+    );
     const port = Number(Deno.env.get("PORT") ?? 8000);
     const store = shared?.store ?? new MemoryBookStore(seed);
-    await serveBookstore(port, store, token, false, shared?.events);
-    if (url !== undefined) console.log("Books and events shared through Redis (REDIS_URL)");
+    await serveBookstore(port, store, token, false, shared?.events, shared?.serving);
+    if (url !== undefined) {
+      console.log("Books, events and sessions shared through Redis (REDIS_URL)");
+    }
   }
 }

@@ -46,6 +46,7 @@ export const routes: ClientManifest = {
       "stream": false,
       "dates": [],
       "errors": [],
+      "idempotencyKey": "optional",
     },
     {
       "steps": [
@@ -324,7 +325,7 @@ export const graphqlRoutes: GraphQLClientManifest = {
       ],
       "kind": "subscription",
       "query":
-        "subscription BooksEvents($limit: Int) { booksEvents(limit: $limit) { id title author year } }",
+        "subscription BooksEvents($limit: Int, $lastEventId: String) { booksEvents(limit: $limit, lastEventId: $lastEventId) { id title author year } }",
       "operationName": "BooksEvents",
       "path": [
         "booksEvents",
@@ -333,6 +334,10 @@ export const graphqlRoutes: GraphQLClientManifest = {
         {
           "name": "limit",
           "type": "Int",
+        },
+        {
+          "name": "lastEventId",
+          "type": "String",
         },
       ],
       "type": "Book",

@@ -1,7 +1,7 @@
 /**
  * The transport under a pub/sub: where messages go between processes. The
- * in-memory bus delivers inside this process only; `redisBus` (from
- * `@ramify/api/pubsub/redis`) through Redis, to every process.
+ * in-memory buses deliver inside this process only; `redisBus` and
+ * `redisStreams` (from `@ramify/api/redis`) through Redis, to every instance.
  *
  * @example
  * ```ts

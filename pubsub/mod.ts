@@ -1,7 +1,8 @@
 /**
  * Publish/subscribe for streaming leaves: `createPubSub()` with typed topics
- * over a bus, in memory by default; `redisBus` from `@ramify/api/pubsub/redis`
- * carries it between processes. A leaf returns `pubsub.subscribe(topic)` and
+ * over a bus, in memory by default; `redisStreams` and `redisBus` from
+ * `@ramify/api/redis` carry it between instances (resumable, or at most
+ * once). A leaf returns `pubsub.subscribe(topic)` and
  * every surface streams it.
  *
  * @example

@@ -442,7 +442,6 @@ Deno.test("architecture: the public subpaths are exactly these, and each target 
     "./serve",
     "./serve/node",
     "./pubsub",
-    "./pubsub/redis",
     "./redis",
   ]);
   for (const target of Object.values(config.exports) as string[]) {

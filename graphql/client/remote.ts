@@ -7,7 +7,7 @@
  *
  * @example
  * ```ts
-import { createGraphQLClientFromManifest, httpTransport } from "@ramify/api/graphql/client";
+ * import { createGraphQLClientFromManifest, httpTransport } from "@ramify/api/graphql/client";
  * import { api, op } from "@ramify/api/tree";
  * import { createHttpGraphQLServer, toGraphQLClientManifest } from "@ramify/api/graphql";
  *

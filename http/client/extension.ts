@@ -12,7 +12,7 @@
  *
  * @example A header-stamping extension
  * ```ts
-import type { ClientExtension } from "@ramify/api/client";
+ * import type { ClientExtension } from "@ramify/api/client";
  *
  * const stamp: ClientExtension = {
  *   name: "stamp",

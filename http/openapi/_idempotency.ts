@@ -41,9 +41,17 @@ export function addIdempotencyKey(
       description: existing === undefined ? description : `${existing.description}; ${description}`,
       content: {
         "application/problem+json": {
-          schema: before === undefined ? PROBLEM_REF : { anyOf: [before, PROBLEM_REF] },
+          schema: before === undefined || isProblemRef(before)
+            ? PROBLEM_REF
+            : { anyOf: [before, PROBLEM_REF] },
         },
       },
     };
   }
+}
+
+/** Whether a schema is the plain problem already: then nothing is added to it. */
+function isProblemRef(schema: unknown): boolean {
+  return typeof schema === "object" && schema !== null &&
+    (schema as { $ref?: unknown }).$ref === PROBLEM_REF.$ref && Object.keys(schema).length === 1;
 }

@@ -111,11 +111,13 @@ export interface RateDecision {
 export interface RateLimit {
   readonly limiter: RateLimiter;
   /**
-   * The key a request counts against. Default: one key for every request (a
-   * limit on the whole server). A `Request` does not carry the client's
-   * address: key by a token, or by `x-forwarded-for` behind a proxy you trust.
+   * The key a request counts against, or `undefined` for a request the limit
+   * leaves alone (a balancer's health check, say). Default: one key for every
+   * request (a limit on the whole server). A `Request` does not carry the
+   * client's address: key by a token, or by `x-forwarded-for` behind a proxy
+   * you trust.
    */
-  readonly key?: (request: Request) => string;
+  readonly key?: (request: Request) => string | undefined;
 }
 
 /**
@@ -222,7 +224,8 @@ export interface RateVerdict {
  * request pays nothing otherwise.
  */
 export async function rateLimited(limit: RateLimit, request: Request): Promise<RateVerdict> {
-  const key = limit.key?.(request) ?? "*";
+  const key = limit.key === undefined ? "*" : limit.key(request);
+  if (key === undefined) return UNLIMITED;
   const limiter = limit.limiter;
   if (limiter.decide !== undefined) return verdictOf(await limiter.decide(key));
   const waitMs = await limiter.take(key);
@@ -230,6 +233,7 @@ export async function rateLimited(limit: RateLimit, request: Request): Promise<R
 }
 
 const ALLOWED: RateDecision = { allowed: true, waitMs: 0 };
+const UNLIMITED: RateVerdict = { headers: {} };
 
 /** The one place a decision becomes headers and a status. */
 function verdictOf(decision: RateDecision): RateVerdict {

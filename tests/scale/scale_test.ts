@@ -7,11 +7,9 @@
 import assert from "node:assert/strict";
 import { createClient as createWsClient } from "graphql-ws";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-// The 2025-era client most MCP users run; inline until import_map.json names it.
-// deno-lint-ignore no-import-prefix
-import { Client as ClientV1 } from "npm:@modelcontextprotocol/sdk@^1/client/index.js";
-// deno-lint-ignore no-import-prefix
-import { StreamableHTTPClientTransport as TransportV1 } from "npm:@modelcontextprotocol/sdk@^1/client/streamableHttp.js";
+// The 2025-era client most MCP users run (the v1 SDK).
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { DEV_TOKEN } from "../../examples/bookstore.ts";
 import { ensureCommands } from "../support/commands.ts";
 import { type Balancer, haproxyMissing, withHaproxy } from "../support/haproxy.ts";
@@ -25,6 +23,9 @@ const wrkMissing = (await ensureCommands({ wrk: "wrk" })).length > 0
   ? "wrk could not be installed (apt-get install wrk)"
   : undefined;
 if (wrkMissing !== undefined) console.warn(`skipped the wrk scenario: ${wrkMissing}`);
+
+/** The rate limit the instances run with: requests that may change something, per caller per minute. */
+const PER_MINUTE = 500;
 
 /** What a scenario runs against: the deployment, reached through `url` (the balancer). */
 interface Scale {
@@ -145,8 +146,7 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
-    // Needs MCP sessions kept in Redis (issue 31): until then the second
-    // request of a session lands on another instance and gets 404.
+    // A session is a record in Redis: its requests may reach any instance.
     name: "MCP 2025 sessions (the v1 SDK client): 15 tool calls through the balancer",
     async run(scale) {
       const backends = new Set<string>();
@@ -220,6 +220,116 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    name: "an SSE client whose instance is killed resumes through the balancer with Last-Event-ID",
+    async run(scale) {
+      const leaving = new AbortController();
+      const first = await fetch(`${scale.url}/books/events`, { signal: leaving.signal });
+      const backend = first.headers.get("x-backend")!;
+      const victim = scale.instances.find((instance) => instance.name === backend)!;
+      const reader = first.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = "";
+      let n = 0;
+      // Open once it has seen an event: probe until it has.
+      const probing = (async () => {
+        while (!/^id: /m.test(text)) {
+          await add(scale, `Resume probe ${++n}`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      })();
+      while (!/^id: /m.test(text)) text += (await reader.read()).value ?? "";
+      await probing;
+      // Every probe it will ever see: then its last id is the newest event.
+      await until("the probes", async () => {
+        text += await Promise.race([
+          reader.read().then((step) => step.value ?? ""),
+          new Promise<string>((resolve) => setTimeout(() => resolve(""), 200)),
+        ]);
+        return (text.match(/^id: /gm) ?? []).length >= n;
+      });
+      const ids = [...text.matchAll(/^id: (.+)$/gm)].map((match) => match[1]);
+      const lastEventId = ids.at(-1)!;
+      await victim.kill();
+      await scale.balancer.until("DOWN", [victim.name]);
+      leaving.abort();
+      // Published while the client is away, on the instances left.
+      const missed = [await add(scale, "Missed 1"), await add(scale, "Missed 2")];
+      const resumed = await fetch(`${scale.url}/books/events?limit=2`, {
+        headers: { "last-event-id": lastEventId },
+      });
+      assert.equal(resumed.status, 200);
+      assert.notEqual(resumed.headers.get("x-backend"), victim.name);
+      const body = await resumed.text();
+      const titles = [...body.matchAll(/^data: (.+)$/gm)].map((m) => JSON.parse(m[1]).title);
+      assert.deepEqual(titles, missed.map((book) => book.title), "exactly the events it missed");
+      assert.doesNotMatch(body, /event: gap/);
+      const resumedIds = [...body.matchAll(/^id: (.+)$/gm)].map((match) => match[1]);
+      assert.ok(resumedIds.every((id) => !ids.includes(id)), "none it had seen");
+      await victim.restart();
+      await scale.balancer.until("UP", [victim.name]);
+    },
+  },
+  {
+    name: `a rate limit of ${PER_MINUTE} a minute holds across the instances`,
+    async run(scale) {
+      // A caller of its own, so that no other scenario's requests count.
+      const token = `Bearer probe-${crypto.randomUUID()}`;
+      const statuses: number[] = [];
+      const backends = new Set<string>();
+      const post = async () => {
+        const response = await fetch(`${scale.url}/books/add`, {
+          method: "POST",
+          headers: { authorization: token, "content-type": "application/json" },
+          body: JSON.stringify({ title: "Never added", author: "Probe" }),
+        });
+        await response.body?.cancel();
+        statuses.push(response.status);
+        backends.add(response.headers.get("x-backend")!);
+        return response;
+      };
+      const started = Date.now();
+      for (let sent = 0; sent < PER_MINUTE + 50; sent += 25) {
+        await Promise.all(Array.from({ length: 25 }, post));
+      }
+      // The limit comes first: an unknown token is a 401 once allowed through.
+      // A minute's quota at once, and what it earns back while the test runs.
+      const allowed = statuses.filter((status) => status === 401).length;
+      const earned = Math.ceil((Date.now() - started) / 60_000 * PER_MINUTE);
+      assert.ok(allowed >= PER_MINUTE && allowed <= PER_MINUTE + earned, `${allowed} allowed`);
+      assert.equal(statuses.filter((status) => status === 429).length, statuses.length - allowed);
+      assert.equal(backends.size, scale.instances.length, "every instance answered");
+      const refused = await post();
+      assert.equal(refused.status, 429);
+      assert.match(refused.headers.get("ratelimit-policy")!, new RegExp(`q=${PER_MINUTE};w=60`));
+      assert.ok(Number(refused.headers.get("retry-after")) >= 1);
+    },
+  },
+  {
+    name: "a POST retried with one Idempotency-Key on two instances creates one book",
+    async run(scale) {
+      const key = `"${crypto.randomUUID()}"`;
+      const send = () =>
+        fetch(`${scale.url}/books/add`, {
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${DEV_TOKEN}`,
+            "content-type": "application/json",
+            "idempotency-key": key,
+          },
+          body: JSON.stringify({ title: "Once only", author: "Retry" }),
+        });
+      const first = await send();
+      const again = await send();
+      assert.equal(first.status, 201);
+      assert.equal(again.status, 201);
+      assert.notEqual(first.headers.get("x-backend"), again.headers.get("x-backend"));
+      assert.equal(again.headers.get("idempotent-replayed"), "true");
+      assert.deepEqual(await again.json(), await first.json());
+      const listed = await scale.call("GET", "/books/list");
+      const copies = (listed.body as BookAnswer[]).filter((book) => book.title === "Once only");
+      assert.equal(copies.length, 1);
+    },
+  },
+  {
     name: "wrk through the balancer while an instance is killed: under 1% failed requests",
     ignore: wrkMissing !== undefined,
     async run(scale) {
@@ -259,7 +369,11 @@ Deno.test({
   ignore,
   async fn(t) {
     await withRedis(async (redis) => {
-      const env = { REDIS_URL: redis.url, BOOKSTORE_TOKEN: DEV_TOKEN };
+      const env = {
+        REDIS_URL: redis.url,
+        BOOKSTORE_TOKEN: DEV_TOKEN,
+        RATE_LIMIT_PER_MINUTE: String(PER_MINUTE),
+      };
       await withInstances({ count: 3, env }, async (instances) => {
         await withHaproxy(instances, async (balancer) => {
           const scale: Scale = {

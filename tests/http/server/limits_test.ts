@@ -107,6 +107,37 @@ Deno.test("HTTP: over the rate limit is a 429 problem with Retry-After, per key"
   assert.equal((await ask("b")).status, 200, "another key is not limited");
 });
 
+Deno.test("HTTP and GraphQL: a request whose key is undefined is left alone by the limit", async () => {
+  let asked = 0;
+  const limit: RateLimit = {
+    limiter: {
+      take: () => {
+        asked++;
+        return 60_000;
+      },
+    },
+    // Health checks are exempt; everything else is refused by this limiter.
+    key: (request) => new URL(request.url).pathname === "/ping" ? undefined : "everyone",
+  };
+  const rest = createFetch(tree, { rateLimit: limit });
+  for (let i = 0; i < 3; i++) {
+    const response = await rest(new Request("http://x/ping"));
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get("ratelimit-policy"), null);
+  }
+  assert.equal(asked, 0, "the limiter is not asked");
+  const graphql = createHttpGraphQLServer(tree, { rateLimit: limit });
+  const refused = await graphql(
+    new Request("http://x/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ ping }" }),
+    }),
+  );
+  assert.equal(refused.status, 429, "a keyed request is limited");
+  assert.equal(asked, 1);
+});
+
 Deno.test("GraphQL over HTTP and WebSocket: over the rate limit is a 429 with Retry-After", async () => {
   const graphql = createHttpGraphQLServer(tree, { rateLimit: oneRequest() });
   const post = () =>
