@@ -13,8 +13,7 @@
 
 import { api, op } from "@ramify/api/tree";
 import { createFetch, type RateLimiter, tokenBucket } from "@ramify/api/http";
-import { connectRedis } from "../../redis/connection.ts";
-import { redisRateLimiter } from "../../redis/rate_limit.ts";
+import { connectRedis, redisRateLimiter } from "@ramify/api/redis";
 
 const rounds = Number(Deno.args[0] ?? 5);
 const requests = Number(Deno.args[1] ?? 20_000);
