@@ -83,14 +83,15 @@ return id`;
 // The stream's newest id given and newest id trimmed (or deleted), with a
 // page of entries, at once.
 const READ = `${NEWER}
-if redis.call('EXISTS', KEYS[1]) == 0 then return {'', '', {}} end
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'', '', '', {}} end
 local info = redis.call('XINFO', 'STREAM', KEYS[1])
-local last, trimmed = '', redis.call('GET', KEYS[2]) or '0-0'
+local last, first, trimmed = '', '', redis.call('GET', KEYS[2]) or '0-0'
 for i = 1, #info, 2 do
   if info[i] == 'last-generated-id' then last = info[i + 1] end
+  if info[i] == 'first-entry' and info[i + 1] then first = info[i + 1][1] end
   if info[i] == 'max-deleted-entry-id' then trimmed = newer(info[i + 1], trimmed) end
 end
-return {last, trimmed, redis.call('XRANGE', KEYS[1], ARGV[1], '+', 'COUNT', ARGV[2])}`;
+return {last, first, trimmed, redis.call('XRANGE', KEYS[1], ARGV[1], '+', 'COUNT', ARGV[2])}`;
 
 /** Milliseconds a reader blocks per `XREAD` before asking again. */
 const BLOCK_MS = 5000;
@@ -122,13 +123,11 @@ export function redisStreams(redis: Redis, retention: Retention = {}): PubSubBus
   const keysOf = (topic: string) => [keyOf(topic), `${redis.prefix}stream-cut:${topic}`];
   const readers = new Set<() => Promise<void>>();
 
-  const read = async (topic: string, from: string, count: number) => {
-    const [last, trimmed, entries] = await redis.script<[string, string, Entry[]]>(
-      READ,
-      keysOf(topic),
-      [from, String(count)],
-    );
-    return { last, trimmed, events: entries.map(eventOf) };
+  const read = async (topic: string, from: string, count: number): Promise<Page> => {
+    const [last, first, trimmed, entries] = await redis.script<
+      [string, string, string, Entry[]]
+    >(READ, keysOf(topic), [from, String(count)]);
+    return { last, first, trimmed, events: entries.map(eventOf) };
   };
 
   return {
@@ -156,14 +155,13 @@ export function redisStreams(redis: Redis, retention: Retention = {}): PubSubBus
         while (running) {
           try {
             const page = await read(topic, `(${after}`, PAGE);
-            const recovering = failures > 0;
-            failures = 0;
-            const lost = compareEventIds(after, page.trimmed) < 0 ||
-              (recovering &&
-                (page.last === "" ? after !== "0-0" : compareEventIds(page.last, after) < 0));
-            if (lost) gap?.();
-            // The stream is new (Redis restarted): its ids start over.
-            if (recovering && page.last === "") after = "0-0";
+            if (lostAfter(after, page)) {
+              gap?.();
+              // Trimmed past: go on after the cut. Another stream than the one
+              // read (Redis restarted): read it from its start.
+              after = trimmedPast(after, page) ? page.trimmed : "0-0";
+              continue;
+            }
             for (const event of page.events) {
               after = event.id;
               if (running) deliver(event.message, event.id);
@@ -196,15 +194,42 @@ export function redisStreams(redis: Redis, retention: Retention = {}): PubSubBus
       if (page.last === "" || compareEventIds(lastEventId, page.last) > 0) {
         return { gap: true, events: [] };
       }
-      if (compareEventIds(lastEventId, page.trimmed) >= 0) {
-        return { gap: false, events: page.events };
-      }
+      if (!lostAfter(lastEventId, page)) return { gap: false, events: page.events };
       return { gap: true, events: (await read(topic, "-", count)).events };
     },
     async close() {
       await Promise.allSettled([...readers].map((stop) => stop()));
     },
   };
+}
+
+/** What one read of a stream finds, at once. */
+interface Page {
+  /** The newest id the stream gave (`""`: there is no stream). */
+  readonly last: string;
+  /** The oldest entry kept (`""`: none). */
+  readonly first: string;
+  /** The newest id trimmed or deleted (`"0-0"`: none). */
+  readonly trimmed: string;
+  readonly events: readonly BusEvent[];
+}
+
+/**
+ * Whether entries that followed `id` are gone: trimmed past it, or the
+ * stream is not the one that gave it (Redis restarted, or never gave it): it
+ * is gone, newer ids than it were given elsewhere, or it lies below where
+ * this stream starts without trimming to explain it.
+ */
+function lostAfter(id: string, page: Page): boolean {
+  if (page.last === "") return id !== "0-0";
+  if (compareEventIds(id, page.last) > 0 || trimmedPast(id, page)) return true;
+  return page.first !== "" && compareEventIds(id, page.first) < 0 &&
+    compareEventIds(id, page.trimmed) > 0;
+}
+
+/** Whether the stream was trimmed past `id`. */
+function trimmedPast(id: string, page: Page): boolean {
+  return compareEventIds(id, page.trimmed) < 0;
 }
 
 /** An entry as a bus event: its id and its one field, the message. */

@@ -12,19 +12,13 @@
 
 import { createPubSub, type PubSubBus } from "@ramify/api/pubsub";
 import { connectRedis, type Redis, redisBus, redisStreams } from "@ramify/api/redis";
+import { startRedis } from "../redis_server.ts";
 
 const rounds = Number(Deno.args[0] ?? 5);
 const events = Number(Deno.args[1] ?? 5000);
 
-const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-const port = (probe.addr as Deno.NetAddr).port;
-probe.close();
-const server = new Deno.Command("redis-server", {
-  args: ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-  stdout: "null",
-}).spawn();
-await new Promise((resolve) => setTimeout(resolve, 500));
-const url = `redis://127.0.0.1:${port}`;
+const server = await startRedis();
+const url = server.url;
 const [a, b] = [
   await connectRedis({ url, app: "bench" }),
   await connectRedis({ url, app: "bench" }),
@@ -71,8 +65,7 @@ for (let r = 0; r < rounds; r++) {
 }
 await a.close();
 await b.close();
-server.kill();
-await server.status;
+await server.stop();
 
 const median = (values: number[]) =>
   [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];

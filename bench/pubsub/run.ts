@@ -10,21 +10,15 @@
 
 import { createPubSub } from "@ramify/api/pubsub";
 import { connectRedis, redisBus } from "@ramify/api/redis";
+import { startRedis } from "../redis_server.ts";
 
 const rounds = Number(Deno.args[0] ?? 3);
 const events = Number(Deno.args[1] ?? 2000);
 const perProcess = 500;
 const here = new URL("./", import.meta.url).pathname;
 
-const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-const port = (probe.addr as Deno.NetAddr).port;
-probe.close();
-const redis = new Deno.Command("redis-server", {
-  args: ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-  stdout: "null",
-}).spawn();
-await new Promise((resolve) => setTimeout(resolve, 500));
-const url = `redis://127.0.0.1:${port}`;
+const redis = await startRedis();
+const url = redis.url;
 const connection = await connectRedis({ url, app: "bench" });
 const publisher = createPubSub<{ bench: number }>({ bus: redisBus(connection) });
 
@@ -63,8 +57,7 @@ for (let round = 0; round < rounds; round++) {
 }
 await publisher.close();
 await connection.close();
-redis.kill();
-await redis.status;
+await redis.stop();
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 console.log(

@@ -14,20 +14,14 @@
 import { api, op } from "@ramify/api/tree";
 import { createFetch, type RateLimiter, tokenBucket } from "@ramify/api/http";
 import { connectRedis, redisRateLimiter } from "@ramify/api/redis";
+import { startRedis } from "../redis_server.ts";
 
 const rounds = Number(Deno.args[0] ?? 5);
 const requests = Number(Deno.args[1] ?? 20_000);
 const KEYS = 1000;
 
-const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-const port = (probe.addr as Deno.NetAddr).port;
-probe.close();
-const server = new Deno.Command("redis-server", {
-  args: ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-  stdout: "null",
-}).spawn();
-await new Promise((resolve) => setTimeout(resolve, 500));
-const redis = await connectRedis({ url: `redis://127.0.0.1:${port}`, app: "bench" });
+const server = await startRedis();
+const redis = await connectRedis({ url: server.url, app: "bench" });
 
 const tree = api({ ping: op(() => "pong") });
 // Limits no request ever reaches: every one is allowed, as in normal traffic.
@@ -87,5 +81,4 @@ for (const concurrency of [1, 64]) {
 }
 
 await redis.close();
-server.kill();
-await server.status;
+await server.stop();

@@ -6,6 +6,7 @@
 
 import { idempotencyKeyOf } from "../route/idempotency.ts";
 import type { HttpOperation } from "../route/route.ts";
+import { addProblemAnswer } from "./_problem_answers.ts";
 
 const PROBLEM_REF = { $ref: "#/components/schemas/Problem" } as const;
 
@@ -32,26 +33,6 @@ export function addIdempotencyKey(
     schema: { type: "string", minLength: 1, maxLength: 255 },
   });
   for (const [status, description] of Object.entries(ANSWERS)) {
-    const existing = responses[status] as
-      | { description: string; content?: Record<string, { schema: unknown }> }
-      | undefined;
-    const before = existing?.content?.["application/problem+json"]?.schema;
-    responses[status] = {
-      ...existing,
-      description: existing === undefined ? description : `${existing.description}; ${description}`,
-      content: {
-        "application/problem+json": {
-          schema: before === undefined || isProblemRef(before)
-            ? PROBLEM_REF
-            : { anyOf: [before, PROBLEM_REF] },
-        },
-      },
-    };
+    addProblemAnswer(responses, status, description, PROBLEM_REF, "anyOf");
   }
-}
-
-/** Whether a schema is the plain problem already: then nothing is added to it. */
-function isProblemRef(schema: unknown): boolean {
-  return typeof schema === "object" && schema !== null &&
-    (schema as { $ref?: unknown }).$ref === PROBLEM_REF.$ref && Object.keys(schema).length === 1;
 }

@@ -13,6 +13,7 @@ import { OCTET_STREAM } from "../../tree/bytes.ts";
 import { coercionPlan } from "../web/coerce.ts";
 import type { ComponentRegistry } from "./_components.ts";
 import { addIdempotencyKey } from "./_idempotency.ts";
+import { addProblemAnswer } from "./_problem_answers.ts";
 
 /**
  * One OpenAPI operation object.
@@ -352,23 +353,8 @@ function addDeclaredErrors(
         required: data === undefined ? ["code"] : ["code", "data"],
       }],
     };
-    const status = String(declaration.status);
     const line = `${code}: ${declaration.description ?? declaration.message ?? code}`;
-    const existing = responses[status] as
-      | { description: string; content?: Record<string, { schema: unknown }> }
-      | undefined;
-    const before = existing?.content?.["application/problem+json"]?.schema;
-    responses[status] = {
-      ...existing,
-      description: existing === undefined ? line : `${existing.description}; ${line}`,
-      content: {
-        "application/problem+json": {
-          schema: before === undefined
-            ? schema
-            : { oneOf: [...((before as { oneOf?: unknown[] }).oneOf ?? [before]), schema] },
-        },
-      },
-    };
+    addProblemAnswer(responses, String(declaration.status), line, schema, "oneOf");
   }
 }
 

@@ -110,7 +110,8 @@ Deno.test({
         const events = pubsub.subscribe("tick")[eventsOf]();
         await new Promise((resolve) => setTimeout(resolve, 100));
         await pubsub.publish("tick", 1);
-        assert.equal((await next(events) as StreamEvent<number>).value, 1);
+        const first = await next(events) as StreamEvent<number>;
+        assert.equal(first.value, 1);
         // Redis runs without persistence here: the stream is gone with the restart.
         await server.restart();
         let published = false;
@@ -126,6 +127,10 @@ Deno.test({
         const after = await next(events);
         assert.ok(after instanceof StreamGap, "the subscriber is told what Redis lost");
         assert.equal((await next(events) as StreamEvent<number>).value, 2);
+        // A client resuming from before the restart is told too, then gets the new stream.
+        const resumed = pubsub.subscribe("tick", { lastEventId: first.id })[eventsOf]();
+        assert.ok(await next(resumed) instanceof StreamGap);
+        assert.equal((await next(resumed) as StreamEvent<number>).value, 2);
       } finally {
         await pubsub.close();
       }
