@@ -20,6 +20,7 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { ErrorDeclarations } from "./errors.ts";
 import type { Reply } from "./reply.ts";
+import type { StreamEvent, StreamGap } from "./stream_events.ts";
 import type { Security } from "./security.ts";
 
 /** An HTTP verb a directive can name. */
@@ -398,9 +399,16 @@ export interface LeafMeta<
  * const value: Produces<typeof Count> = Promise.resolve(3);
  * ```
  */
-export type Produces<S> = [S] extends [StandardSchemaV1<infer In, infer _Out>]
-  ? In | Reply<In> | Promise<In | Reply<In>> | AsyncIterable<In> | Promise<AsyncIterable<In>>
+export type Produces<S> = [S] extends [StandardSchemaV1<infer In, infer _Out>] ?
+    | In
+    | Reply<In>
+    | Promise<In | Reply<In>>
+    | AsyncIterable<Streamed<In>>
+    | Promise<AsyncIterable<Streamed<In>>>
   : unknown;
+
+/** A stream's item under an output schema: the value, or it with its position, or a gap. */
+type Streamed<In> = In | StreamEvent<In> | StreamGap;
 
 /**
  * A node with children, keeping the children's and the fallback's types so that

@@ -106,6 +106,20 @@ export interface GapNotice {
 }
 
 /**
+ * What a stream's item is to its receivers: the value of a
+ * {@linkcode StreamEvent}, nothing for a {@linkcode StreamGap} (each surface
+ * tells a gap its own way), any other item as it is.
+ *
+ * @example
+ * ```ts
+ * import type { StreamEvent, StreamGap, StreamItemOf } from "@ramify/api/tree";
+ *
+ * const n: StreamItemOf<StreamEvent<number> | StreamGap | string> = 1;
+ * ```
+ */
+export type StreamItemOf<I> = I extends StreamEvent<infer V> ? V : I extends StreamGap ? never : I;
+
+/**
  * Gives a stream's item its position, for a handler writing its own stream.
  *
  * @example

@@ -18,6 +18,7 @@
 
 import type { Fallback, Leaf, Node } from "../../tree/node.ts";
 import type { OutputOf } from "../../tree/schema.ts";
+import type { StreamItemOf } from "../../tree/stream_events.ts";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { CallOptions } from "./extension.ts";
 import type { ClientError } from "./client_error.ts";
@@ -64,8 +65,8 @@ export type BytesResult = Blob | ArrayBuffer | ArrayBufferView | ReadableStream<
  * ```
  */
 export type ResultOf<O> = Awaited<O> extends BytesResult ? Blob
-  : O extends AsyncIterable<infer E> ? AsyncIterable<E>
-  : Awaited<O> extends AsyncIterable<infer E> ? AsyncIterable<E>
+  : O extends AsyncIterable<infer E> ? AsyncIterable<StreamItemOf<E>>
+  : Awaited<O> extends AsyncIterable<infer E> ? AsyncIterable<StreamItemOf<E>>
   : Awaited<O> extends Response ? unknown
   : Awaited<O> extends Reply<infer V> ? ResultOf<V>
   : Awaited<O> extends void ? undefined
