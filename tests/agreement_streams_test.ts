@@ -153,6 +153,16 @@ Deno.test("agreement: an id the topic never gave is a gap on every surface, then
     assert.match(text, /event: gap\ndata: \{"code":"EVENTS_MISSED"/);
     assert.match(text, /data: \{"n":7\}/);
 
+    // A hostile id (10 KB) is a gap too, repeated only in part.
+    publishSoon();
+    const hostile = await (await fetch(`${surfaces.base}/feed?limit=1`, {
+      headers: { "last-event-id": "9".repeat(10_000) },
+    })).text();
+    const notice = JSON.parse(hostile.split("event: gap\ndata: ")[1].split("\n")[0]);
+    assert.equal(notice.code, "EVENTS_MISSED");
+    assert.ok(notice.lastEventId.length <= 65, "the id is not echoed whole");
+    assert.match(hostile, /data: \{"n":7\}/);
+
     // The typed client: onGap, then the value.
     publishSoon();
     const notices: unknown[] = [];

@@ -60,6 +60,9 @@ export class StreamEvent<T = unknown> {
   }
 }
 
+/** Characters of a client's id a notice repeats. */
+const MAX_SHOWN_ID = 64;
+
 /**
  * Stands in a stream where events were not delivered: they were older than
  * what the topic keeps, the position a client resumed from is unknown, or the
@@ -77,14 +80,21 @@ export class StreamGap {
   /** @param lastEventId the position the client had, when it named one */
   constructor(readonly lastEventId?: string) {}
 
-  /** What every surface tells the client, as JSON. */
+  /** What every surface tells the client, as JSON (a client's long id cut short). */
   notice(): GapNotice {
+    const id = this.lastEventId;
+    if (id === undefined) {
+      return {
+        code: "EVENTS_MISSED",
+        message: "Some events were not delivered: this subscriber fell behind",
+      };
+    }
+    const shown = id.length > MAX_SHOWN_ID ? `${id.slice(0, MAX_SHOWN_ID)}…` : id;
     return {
       code: "EVENTS_MISSED",
-      message: this.lastEventId === undefined
-        ? "Some events were not delivered: this subscriber fell behind"
-        : `Events after ${this.lastEventId} are no longer kept (or that id is unknown): the stream goes on from the oldest kept`,
-      ...(this.lastEventId === undefined ? {} : { lastEventId: this.lastEventId }),
+      message:
+        `Events after ${shown} are no longer kept (or that id is unknown): the stream goes on from the oldest kept`,
+      lastEventId: shown,
     };
   }
 }
