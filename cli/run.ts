@@ -255,6 +255,7 @@ async function localCall(
   opts: CliOptions,
 ): Promise<unknown> {
   const context: HandlerContext = {
+    surface: "cli",
     ...(opts.signal === undefined ? {} : { signal: opts.signal }),
     // A request standing for the command line, so guards read its credentials.
     ...([...headers].length === 0

@@ -37,6 +37,7 @@
  */
 
 import type { Node } from "../tree/node.ts";
+import { assertImplemented } from "../tree/contract.ts";
 import { createFetch, type CreateFetchOptions } from "../http/server/fetch.ts";
 import type { ContextFunction } from "../tree/context.ts";
 import { httpProjection } from "../http/route/projection.ts";
@@ -168,9 +169,11 @@ const FILE_CACHE = "public, max-age=86400";
  * console.log(handler.paths.docs); // "/docs"
  * ```
  *
- * @throws {TypeError} when two surfaces, or a surface and the tree, claim one path.
+ * @throws {TypeError} when two surfaces, or a surface and the tree, claim one path, or
+ * a leaf is a contract without a handler (see `implement`).
  */
 export async function createHandler(tree: Node, opts: HandlerOptions = {}): Promise<ServeHandler> {
+  assertImplemented(tree, "createHandler");
   // What every surface is given unless its own options say otherwise.
   const shared = {
     ...(opts.context === undefined ? {} : { context: opts.context }),

@@ -38,6 +38,7 @@ import type {
   ServerContext,
 } from "@modelcontextprotocol/server";
 import type { Node } from "../tree/node.ts";
+import { assertImplemented } from "../tree/contract.ts";
 import type { ContextFunction, ContextSource } from "../tree/context.ts";
 import { collectTools, type ToolEntry } from "./_collect.ts";
 import type { ToolsOptions } from "./describe.ts";
@@ -191,6 +192,7 @@ function loadSdk(): Promise<Sdk> {
  * ```
  */
 export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpFetchHandler {
+  assertImplemented(tree, "createMcpHandler");
   const tools = collectTools(tree, "createMcpHandler", opts.warnMissingHints);
   const origins = opts.allowedOrigins;
   const hosts = opts.allowedHosts;
@@ -327,6 +329,9 @@ function serverOf(loaded: Sdk, tools: readonly ToolEntry[], opts: McpOptions): S
       args,
       {
         signal: webSignal(ctx.mcpReq.signal),
+        surface: "mcp",
+        // The request's `_meta` (a `traceparent`, say), which stdio has no headers to carry.
+        ...(ctx.mcpReq._meta === undefined ? {} : { mcpMeta: ctx.mcpReq._meta }),
         ...(carrier === undefined ? {} : { request: carrier }),
       },
       source,

@@ -33,6 +33,7 @@ import { mergeMeta } from "./merge.ts";
 import { tagConflict } from "./tags.ts";
 import { inputShapeProblem, isStandardSchema } from "./schema.ts";
 import { isPlainObject, kindOf, setOwn } from "./plain_data.ts";
+import { type ContractLeaf, type ContractOutput, unimplemented } from "./contract.ts";
 
 /**
  * One contribution to a leaf's meta: a plain meta object, a verb bundle or a
@@ -145,6 +146,39 @@ export function op<
   if (fn.name) checkInputShape({ handler: fn as unknown as Handler, meta }, place);
   return freezeNode({ handler: fn as unknown as Handler, meta }) as unknown as Leaf<I, O, W, S, E>;
 }
+
+/**
+ * Makes a contract leaf: the leaf `op()` would make from the same
+ * contributions, without its handler (see `implement`). Its types come from
+ * the schemas: `input` types what callers send and the handler receives,
+ * `output` what it returns, `errors` the declared errors.
+ *
+ * @example
+ * ```ts
+ * import { api, op } from "@ramify/api/tree";
+ * import { http } from "@ramify/api/http/verbs";
+ * import { z } from "zod";
+ *
+ * const contract = api({ count: op.contract(http.get, { output: z.number() }) });
+ * ```
+ *
+ * @throws {TypeError} as `op()` does for its contributions.
+ */
+op.contract = function contract<
+  I = Record<string, unknown>,
+  W = I,
+  S extends StandardSchemaV1 | undefined = undefined,
+  E extends ErrorDeclarations = Record<never, never>,
+>(
+  ...contributions: ReadonlyArray<Contribution<I, W, S, E> | undefined>
+): ContractLeaf<NoInfer<I>, ContractOutput<NoInfer<S>>, NoInfer<W>, NoInfer<S>, NoInfer<E>> {
+  // The schemas type the leaf; op() checks and freezes it as any other.
+  const leafOf = op as unknown as (
+    fn: Handler,
+    ...metas: ReadonlyArray<Meta | undefined>
+  ) => unknown;
+  return leafOf(unimplemented(), ...contributions) as ContractLeaf<I, ContractOutput<S>, W, S, E>;
+};
 
 /**
  * Options of {@linkcode api}.

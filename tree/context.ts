@@ -45,7 +45,7 @@ export function extended(context: HandlerContext, added: unknown): HandlerContex
  * const textual: Surface[] = ["mcp", "cli"];
  * ```
  */
-export type Surface = "http" | "graphql" | "mcp" | "cli";
+export type Surface = NonNullable<HandlerContext["surface"]>;
 
 /**
  * What a server knows of a call when it makes its context: the surface, the

@@ -22,6 +22,14 @@
 
 export { api, op } from "./construct.ts";
 export type { ApiOptions, Contribution } from "./construct.ts";
+export { assertImplemented, implement, isContractLeaf, mock, unimplemented } from "./contract.ts";
+export type {
+  ContractLeaf,
+  ContractOutput,
+  HandlersOf,
+  Implemented,
+  Unimplemented,
+} from "./contract.ts";
 export { mergeMeta } from "./merge.ts";
 export { createCall, InputError, OutputError } from "./call.ts";
 export type { CreateCallOptions, LeafCall } from "./call.ts";

@@ -208,6 +208,8 @@ export interface HandlerContext {
   readonly request?: Request;
   /** Aborts when the caller goes away. */
   readonly signal?: AbortSignal;
+  /** The surface the call came through (tree/context.ts names the union `Surface`). */
+  readonly surface?: "http" | "graphql" | "mcp" | "cli";
   /** Transport-specific values. */
   readonly [key: string]: unknown;
 }

@@ -196,8 +196,16 @@ export function createGraphQLClientFromManifest<T extends Node = Node>(
     shape,
     [],
     (field, captures, input, options) => run(field, captures, input, options, context),
+    (field) => KIND_TAGS[field.kind],
   ) as Client<T>;
 }
+
+// What the query utils need of a field: a query reads, a subscription streams.
+const KIND_TAGS = {
+  query: { readOnly: true },
+  mutation: {},
+  subscription: { readOnly: true, streaming: true },
+} as const;
 
 interface Context {
   readonly transport: GraphQLTransport;

@@ -123,6 +123,7 @@ export function createConnect(server: GraphQLServer, opts: WsHandlerOptions = {}
     const contextValue: HandlerContext = {
       request: extra.request,
       signal: controller.signal,
+      surface: "graphql",
       connectionParams,
     };
     if (opts.context !== undefined) {

@@ -392,6 +392,7 @@ function statusOf(error: GraphQLError): number | undefined {
 function requestContext(request: Request): HandlerContext {
   return {
     request,
+    surface: "graphql",
     get signal() {
       return request.signal;
     },

@@ -31,6 +31,7 @@ import {
 import { checkLimits, type Limits } from "./_limits.ts";
 import { hideSuggestions, maskExecution } from "./_results.ts";
 import { Cancelled } from "../../tree/failure.ts";
+import { assertImplemented } from "../../tree/contract.ts";
 import type { HandlerContext, Node } from "../../tree/node.ts";
 import { projectGraphQL, type ProjectGraphQLResult } from "../schema/projection.ts";
 import { printProjection } from "../schema/sdl.ts";
@@ -194,6 +195,7 @@ export interface GraphQLServer {
  * ```
  */
 export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {}): GraphQLServer {
+  assertImplemented(tree, "createGraphQLServer");
   const projection = projectGraphQL(tree, opts);
   const schema = toSchema(projection, opts);
   const sdl = printProjection(projection);

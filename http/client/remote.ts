@@ -141,6 +141,7 @@ export function createClientFromManifest<T extends Node = Node>(
     shape,
     [],
     (prepared, captures, input, options) => call(prepared, captures, input, options, context),
+    (prepared) => prepared.operation.tags,
   ) as Client<T>;
 }
 

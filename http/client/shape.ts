@@ -4,13 +4,30 @@
  * and the generated client are built on it, so they cannot differ in shape.
  *
  * Internal: not a public subpath. Used by the HTTP client, the GraphQL client
- * and the generated GraphQL client.
+ * and the generated GraphQL client; the query utils (`query/`) read the
+ * {@linkcode POSITION} each client object carries.
  *
  * @module
  */
 
 import type { CallOptions } from "./extension.ts";
-import type { TreeStep } from "../../tree/node.ts";
+import type { Tags, TreeStep } from "../../tree/node.ts";
+
+/**
+ * The symbol under which every client object tells what its position is, for
+ * layers built over a client (the query utils): not enumerable, so the
+ * client's own shape is unchanged. A registered symbol, so two copies of the
+ * library in one bundle agree.
+ */
+export const POSITION: unique symbol = Symbol.for("@ramify/api/client-position") as never;
+
+/** What a client position is: a leaf (with its tags), and the name of its fallback. */
+export interface Position {
+  /** The leaf's tags, when the position is a leaf. */
+  readonly tags?: Tags;
+  /** The capture name, when the position has a fallback. */
+  readonly fallback?: string;
+}
 
 /** A position of the client's tree: children, a fallback, and a leaf's payload. */
 export interface Shape<P> {
@@ -57,14 +74,19 @@ export function shapeOf<P>(
  * or a function with properties where the position is a leaf too. A fallback
  * is a function of the captured value (refused when empty).
  */
-export function materialize<P>(shape: Shape<P>, captures: Captures, call: LeafCall<P>): unknown {
+export function materialize<P>(
+  shape: Shape<P>,
+  captures: Captures,
+  call: LeafCall<P>,
+  tagsOf: (payload: P) => Tags,
+): unknown {
   const payload = shape.payload;
   const target: Record<string, unknown> = payload === undefined
     ? {}
     : ((input?: Record<string, unknown>, options?: CallOptions) =>
       call(payload, captures, input ?? {}, options ?? {})) as unknown as Record<string, unknown>;
   for (const [name, child] of shape.children) {
-    define(target, name, materialize(child, captures, call));
+    define(target, name, materialize(child, captures, call, tagsOf));
   }
   const fallback = shape.fallback;
   if (fallback !== undefined) {
@@ -73,9 +95,14 @@ export function materialize<P>(shape: Shape<P>, captures: Captures, call: LeafCa
       if (captured === "") {
         throw new TypeError(`${fallback.name}: the captured value must not be empty`);
       }
-      return materialize(fallback.shape, [...captures, [fallback.name, captured]], call);
+      return materialize(fallback.shape, [...captures, [fallback.name, captured]], call, tagsOf);
     });
   }
+  const position: Position = {
+    ...(payload === undefined ? {} : { tags: tagsOf(payload) }),
+    ...(fallback === undefined ? {} : { fallback: fallback.name }),
+  };
+  Object.defineProperty(target, POSITION, { value: position });
   return Object.freeze(target);
 }
 

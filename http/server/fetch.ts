@@ -24,6 +24,7 @@ import { type HttpOperation, type HttpRoute, listOperations } from "../route/rou
 import { isVoidSchema, toJsonSchema } from "../../tree/schema.ts";
 import { api, op } from "../../tree/construct.ts";
 import { labelOf } from "../../tree/leaves.ts";
+import { assertImplemented } from "../../tree/contract.ts";
 import { http } from "../verbs.ts";
 
 /**
@@ -64,10 +65,12 @@ const DOCUMENT_SEGMENT = "openapi.json";
  * console.log(doc.info.title); // "Ping"
  * ```
  *
+ * @throws {TypeError} when a leaf is a contract without a handler (see `implement`).
  * @throws {Error} when the tree itself routes `GET /openapi.json` while the
  * document is on, and for every route error of `httpProjection`.
  */
 export function createFetch(tree: Node, opts: CreateFetchOptions = {}): FetchHandler {
+  assertImplemented(tree, "createFetch");
   const route = httpProjection(tree, opts);
   const compile = opts.router ?? toRouter;
   if (opts.openapi === false) return compile(route, opts);

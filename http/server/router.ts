@@ -493,4 +493,7 @@ class RequestContext implements HandlerContext {
   get signal(): AbortSignal {
     return this.request.signal;
   }
+  get surface(): "http" {
+    return "http";
+  }
 }

@@ -14,7 +14,18 @@ export const SUITE = join(ROOT, "scripts", "npm_test");
 
 /** What ships: the root module and these folders, without tests. */
 export const LIBRARY_FILES = ["mod.ts"];
-export const LIBRARY_DIRS = ["tree", "http", "graphql", "tools", "cli", "serve", "pubsub", "redis"];
+export const LIBRARY_DIRS = [
+  "tree",
+  "http",
+  "graphql",
+  "tools",
+  "cli",
+  "serve",
+  "pubsub",
+  "redis",
+  "otel",
+  "query",
+];
 
 /**
  * Packages the application provides: one copy of graphql (two graphql-js
@@ -28,6 +39,8 @@ export const PEERS: Readonly<Record<string, string>> = {
   ...UI_PACKAGES,
   ws: "^8.18.0",
   redis: "^5.8.0",
+  "@opentelemetry/api": "^1.9.0",
+  "@tanstack/query-core": "^5.85.0",
 };
 /** Peers an application may leave out: each is loaded only by the surface that needs it. */
 export const OPTIONAL_PEERS: readonly string[] = [
@@ -35,6 +48,8 @@ export const OPTIONAL_PEERS: readonly string[] = [
   ...Object.keys(UI_PACKAGES),
   "ws",
   "redis",
+  "@opentelemetry/api",
+  "@tanstack/query-core",
 ];
 /** The graphql majors the cross-runtime suite runs against, each a range for the consumer. */
 export const GRAPHQL_VERSIONS: Readonly<Record<string, string>> = {
