@@ -81,6 +81,8 @@ export const CONSUMER_DEPENDENCIES = [
   "@types/node",
   "@modelcontextprotocol/server",
   "@modelcontextprotocol/client",
+  "@opentelemetry/api",
+  "@tanstack/query-core",
 ];
 
 export const TOOLS = {
