@@ -25,8 +25,8 @@
 
 import type { MutationFunctionContext, Query, QueryFunctionContext } from "@tanstack/query-core";
 import type { CallOptions } from "../http/client/extension.ts";
+import { invalidationSteps } from "../tree/invalidation.ts";
 import { POSITION, type Position } from "../http/client/shape.ts";
-import type { Tags } from "../tree/node.ts";
 import type { ClientKind, InvalidationMeta, PagesOf, QueryUtils } from "./types.ts";
 
 /**
@@ -102,7 +102,7 @@ function utilsOf(node: unknown, key: Key, collection: Collection | undefined): u
   const source = node as Record<string, unknown>;
   const target: Record<string, unknown> = position.tags === undefined
     ? {}
-    : leafUtils(node as Call, position.tags, key, collection);
+    : leafUtils(node as Call, position, key, collection);
   const names = Object.keys(source);
   for (const name of names) {
     if (name === position.fallback) {
@@ -124,7 +124,7 @@ const notStream = (query: Query) => query.queryKey.at(-1) !== STREAM;
 
 function leafUtils(
   call: Call,
-  tags: Tags,
+  { tags = {}, invalidates: own }: Position,
   key: Key,
   collection: Collection | undefined,
 ): Record<string, unknown> {
@@ -163,7 +163,10 @@ function leafUtils(
     };
   }
   const invalidates = (): Key[] =>
-    collection === undefined
+    own !== undefined
+      // The leaf says (`meta.invalidates`): its paths, under this client's prefix.
+      ? own === false ? [] : own.map((path) => keyOfPath(path, key))
+      : collection === undefined
       // Not under a captured value: the subtree of the leaf's parent.
       ? [key.slice(0, -1)]
       // Under one: that value's subtree, and the collection's own positions.
@@ -202,6 +205,27 @@ function leafUtils(
     queryOptions: refuse("queryOptions", "not readOnly: use mutationOptions()"),
     infiniteOptions: refuse("infiniteOptions", "not readOnly: use mutationOptions()"),
   };
+}
+
+/**
+ * A tree path (`"books/{bookId}"`) as a key prefix: a `{capture}` is the
+ * value this call captured under that name, or, when it captured none, ends
+ * the prefix there (every value's queries).
+ */
+function keyOfPath(path: string, key: Key): Key {
+  const prefix: unknown[] = [key[0]];
+  for (const step of invalidationSteps(path)) {
+    if (typeof step === "string") {
+      prefix.push(step);
+      continue;
+    }
+    const captured = key.find((part) =>
+      typeof part === "object" && part !== null && Object.hasOwn(part, step.capture)
+    );
+    if (captured === undefined) break;
+    prefix.push(captured);
+  }
+  return prefix;
 }
 
 /** The items of a stream so far, set as the query's data as each arrives. */

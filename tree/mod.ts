@@ -64,6 +64,8 @@ export { failureOf, runCall } from "./run.ts";
 export { labelOf, leavesOf } from "./leaves.ts";
 export { bytesOf, declaredBytes, isBytes, OCTET_STREAM } from "./bytes.ts";
 export { eventsOf, positioned, StreamEvent, streamEvent, StreamGap } from "./stream_events.ts";
+export { invalidatesOf, invalidationSteps, isInvalidates } from "./invalidation.ts";
+export type { Invalidates } from "./invalidation.ts";
 export type { GapNotice, PositionedSource, StreamItemOf } from "./stream_events.ts";
 export type { Bytes } from "./bytes.ts";
 export type { LeafEntry } from "./leaves.ts";

@@ -21,6 +21,7 @@ import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { ErrorDeclarations } from "./errors.ts";
 import type { Reply } from "./reply.ts";
 import type { StreamEvent, StreamGap } from "./stream_events.ts";
+import type { Invalidates } from "./invalidation.ts";
 import type { Security } from "./security.ts";
 
 /** An HTTP verb a directive can name. */
@@ -185,6 +186,8 @@ export interface Meta {
   readonly use?: readonly AnyMiddleware[];
   /** The errors the leaf may raise, by code (see `LeafError`). */
   readonly errors?: ErrorDeclarations;
+  /** What a mutation makes stale, as tree paths (`"books/{bookId}"`); default its subtree. */
+  readonly invalidates?: Invalidates;
   /** Any further key. */
   readonly [key: string]: unknown;
 }
@@ -405,12 +408,9 @@ export type Produces<S> = [S] extends [StandardSchemaV1<infer In, infer _Out>] ?
     | In
     | Reply<In>
     | Promise<In | Reply<In>>
-    | AsyncIterable<Streamed<In>>
-    | Promise<AsyncIterable<Streamed<In>>>
+    | AsyncIterable<In | StreamEvent<In> | StreamGap>
+    | Promise<AsyncIterable<In | StreamEvent<In> | StreamGap>>
   : unknown;
-
-/** A stream's item under an output schema: the value, or it with its position, or a gap. */
-type Streamed<In> = In | StreamEvent<In> | StreamGap;
 
 /**
  * A node with children, keeping the children's and the fallback's types so that

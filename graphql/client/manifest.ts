@@ -15,6 +15,7 @@
  * @module
  */
 
+import { type Invalidates, isInvalidates } from "../../tree/invalidation.ts";
 import type { TreeStep } from "../../tree/node.ts";
 import type { DatePath } from "../../tree/dates.ts";
 
@@ -60,6 +61,8 @@ export interface GraphQLManifestOperation {
   readonly dates: readonly DatePath[];
   /** The error codes the leaf declares. */
   readonly errors: readonly string[];
+  /** What it makes stale, when its leaf says (`meta.invalidates`). */
+  readonly invalidates?: Invalidates;
 }
 
 /**
@@ -132,6 +135,9 @@ export function checkedGraphQLManifest(value: unknown): GraphQLClientManifest {
       if (!Array.isArray(operation[key])) fail(`${where}: ${key}`);
     }
     if (typeof operation.voidResult !== "boolean") fail(`${where}: voidResult`);
+    if (operation.invalidates !== undefined && !isInvalidates(operation.invalidates)) {
+      fail(`${where}: invalidates`);
+    }
   });
   (types as unknown[]).forEach((type, index) => {
     if (!isRecord(type) || typeof type.name !== "string") fail(`type ${index}`);

@@ -196,7 +196,10 @@ export function createGraphQLClientFromManifest<T extends Node = Node>(
     shape,
     [],
     (field, captures, input, options) => run(field, captures, input, options, context),
-    (field) => KIND_TAGS[field.kind],
+    (field) =>
+      field.invalidates === undefined
+        ? { tags: KIND_TAGS[field.kind] }
+        : { tags: KIND_TAGS[field.kind], invalidates: field.invalidates },
   ) as Client<T>;
 }
 

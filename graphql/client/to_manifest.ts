@@ -14,6 +14,7 @@
  * @module
  */
 
+import { invalidatesOf } from "../../tree/invalidation.ts";
 import type { Node } from "../../tree/node.ts";
 import { datePathsOf } from "../../tree/schema.ts";
 import { projectGraphQL, type ProjectGraphQLOptions } from "../schema/projection.ts";
@@ -74,6 +75,7 @@ export function toGraphQLClientManifest(
         voidResult: field.voidResult,
         dates: output === undefined ? [] : datePathsOf(output, "output"),
         errors: Object.keys(field.node.meta?.errors ?? {}),
+        ...invalidatesOf(field.node),
       };
     }),
     types,

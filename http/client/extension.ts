@@ -29,6 +29,7 @@
 import type { HttpVerb, Tags, TreeStep } from "../../tree/node.ts";
 import type { IdempotencyKeyMode } from "../route/idempotency.ts";
 import type { GapNotice } from "../../tree/stream_events.ts";
+import type { Invalidates } from "../../tree/invalidation.ts";
 
 /**
  * What the client knows of the operation being called, from the tree.
@@ -52,6 +53,8 @@ export interface ClientOperation {
   readonly tags: Tags;
   /** Whether it takes an `Idempotency-Key` header (`meta.http.idempotencyKey`). */
   readonly idempotencyKey?: IdempotencyKeyMode;
+  /** What it makes stale, when its leaf says (`meta.invalidates`). */
+  readonly invalidates?: Invalidates;
 }
 
 /**

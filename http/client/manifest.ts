@@ -21,6 +21,7 @@
  * @module
  */
 
+import { type Invalidates, isInvalidates } from "../../tree/invalidation.ts";
 import type { HttpVerb, Tags, TreeStep } from "../../tree/node.ts";
 import type { IdempotencyKeyMode } from "../route/idempotency.ts";
 import type { DatePath } from "../../tree/dates.ts";
@@ -68,6 +69,8 @@ export interface ManifestOperation {
    * extension then sends one key on every attempt, and retries.
    */
   readonly idempotencyKey?: IdempotencyKeyMode;
+  /** What it makes stale, when its leaf says (`meta.invalidates`). */
+  readonly invalidates?: Invalidates;
 }
 
 /**
@@ -101,6 +104,9 @@ export function checkedManifest(value: unknown): ClientManifest {
     const where = `operation ${index}`;
     if (!isRecord(operation)) return fail(`${where} is not an object`);
     const { steps, method, path, tags, stream, bytes, dates, errors, idempotencyKey } = operation;
+    if (operation.invalidates !== undefined && !isInvalidates(operation.invalidates)) {
+      fail(`${where}: invalidates`);
+    }
     const stepsOk = Array.isArray(steps) &&
       steps.every((step) =>
         isRecord(step) && (step.kind === "child" || step.kind === "fallback") &&

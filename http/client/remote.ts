@@ -141,7 +141,10 @@ export function createClientFromManifest<T extends Node = Node>(
     shape,
     [],
     (prepared, captures, input, options) => call(prepared, captures, input, options, context),
-    (prepared) => prepared.operation.tags,
+    ({ operation }) =>
+      operation.invalidates === undefined
+        ? { tags: operation.tags }
+        : { tags: operation.tags, invalidates: operation.invalidates },
   ) as Client<T>;
 }
 
@@ -199,6 +202,7 @@ function prepare(operation: ManifestOperation): Prepared {
       ...(operation.idempotencyKey === undefined
         ? {}
         : { idempotencyKey: operation.idempotencyKey }),
+      ...(operation.invalidates === undefined ? {} : { invalidates: operation.invalidates }),
     },
     segments,
     inQuery: QUERY_VERBS.has(operation.method),

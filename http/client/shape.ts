@@ -12,6 +12,7 @@
 
 import type { CallOptions } from "./extension.ts";
 import type { Tags, TreeStep } from "../../tree/node.ts";
+import type { Invalidates } from "../../tree/invalidation.ts";
 
 /**
  * The symbol under which every client object tells what its position is, for
@@ -21,10 +22,19 @@ import type { Tags, TreeStep } from "../../tree/node.ts";
  */
 export const POSITION: unique symbol = Symbol.for("@ramify/api/client-position") as never;
 
-/** What a client position is: a leaf (with its tags), and the name of its fallback. */
+/** What a client knows of a leaf beyond calling it: its tags, and what it makes stale. */
+export interface LeafFacts {
+  readonly tags: Tags;
+  /** The leaf's `meta.invalidates`, when it has one. */
+  readonly invalidates?: Invalidates;
+}
+
+/** What a client position is: a leaf (its facts), and the name of its fallback. */
 export interface Position {
   /** The leaf's tags, when the position is a leaf. */
   readonly tags?: Tags;
+  /** The leaf's `meta.invalidates`, when it has one. */
+  readonly invalidates?: Invalidates;
   /** The capture name, when the position has a fallback. */
   readonly fallback?: string;
 }
@@ -78,7 +88,7 @@ export function materialize<P>(
   shape: Shape<P>,
   captures: Captures,
   call: LeafCall<P>,
-  tagsOf: (payload: P) => Tags,
+  factsOf: (payload: P) => LeafFacts,
 ): unknown {
   const payload = shape.payload;
   const target: Record<string, unknown> = payload === undefined
@@ -86,7 +96,7 @@ export function materialize<P>(
     : ((input?: Record<string, unknown>, options?: CallOptions) =>
       call(payload, captures, input ?? {}, options ?? {})) as unknown as Record<string, unknown>;
   for (const [name, child] of shape.children) {
-    define(target, name, materialize(child, captures, call, tagsOf));
+    define(target, name, materialize(child, captures, call, factsOf));
   }
   const fallback = shape.fallback;
   if (fallback !== undefined) {
@@ -95,11 +105,11 @@ export function materialize<P>(
       if (captured === "") {
         throw new TypeError(`${fallback.name}: the captured value must not be empty`);
       }
-      return materialize(fallback.shape, [...captures, [fallback.name, captured]], call, tagsOf);
+      return materialize(fallback.shape, [...captures, [fallback.name, captured]], call, factsOf);
     });
   }
   const position: Position = {
-    ...(payload === undefined ? {} : { tags: tagsOf(payload) }),
+    ...(payload === undefined ? {} : factsOf(payload)),
     ...(fallback === undefined ? {} : { fallback: fallback.name }),
   };
   Object.defineProperty(target, POSITION, { value: position });

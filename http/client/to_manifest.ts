@@ -18,6 +18,7 @@ import type { Node } from "../../tree/node.ts";
 import { datePathsOf } from "../../tree/schema.ts";
 import { httpProjection, type HttpProjectionOptions } from "../route/projection.ts";
 import { type HttpRoute, listOperations } from "../route/route.ts";
+import { invalidatesOf } from "../../tree/invalidation.ts";
 import { type IdempotencyKeyMode, idempotencyKeyOf } from "../route/idempotency.ts";
 import type { ClientManifest } from "./manifest.ts";
 
@@ -55,6 +56,7 @@ export function manifestOfRoute(route: HttpRoute): ClientManifest {
         : datePathsOf(operation.node.meta.output, "output"),
       errors: Object.keys(operation.node.meta?.errors ?? {}),
       ...keyed(idempotencyKeyOf(operation)),
+      ...invalidatesOf(operation.node),
     })),
   };
 }
