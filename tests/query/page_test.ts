@@ -5,21 +5,9 @@
 import assert from "node:assert/strict";
 import { bookstoreHandler, DEV_TOKEN, MemoryBookStore } from "../../examples/bookstore.ts";
 import { chromiumMissing, withPage } from "../support/chromium.ts";
+import { bundle } from "../support/bundle.ts";
 
 const ENTRY = new URL("../../examples/query_page.tsx", import.meta.url).pathname;
-
-async function bundle(entry: string): Promise<string> {
-  const out = await Deno.makeTempFile({ suffix: ".js" });
-  const result = await new Deno.Command(Deno.execPath(), {
-    args: ["bundle", "--platform", "browser", "--minify", "-o", out, entry],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.ok(result.success, new TextDecoder().decode(result.stderr));
-  const code = await Deno.readTextFile(out);
-  await Deno.remove(out);
-  return code;
-}
 
 Deno.test("query page: its source writes no invalidation", async () => {
   const source = await Deno.readTextFile(ENTRY);

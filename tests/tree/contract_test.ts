@@ -22,6 +22,7 @@ import { z } from "zod";
 import { books } from "./_books_contract.ts";
 import { booksTree, HANDLER_MARKER } from "./_books_impl.ts";
 import { memoryIo } from "../support/cli_io.ts";
+import { bundle } from "../support/bundle.ts";
 
 Deno.test("contract: every describing projection equals the implemented tree's", async () => {
   const tree = booksTree();
@@ -182,23 +183,11 @@ Deno.test("contract: the typed client over the contract calls the implemented se
 });
 
 Deno.test("contract: a browser bundle of the contract and its client holds no handler code", async () => {
-  const entry = new URL("./_books_browser.ts", import.meta.url).pathname;
-  const out = await Deno.makeTempFile({ suffix: ".js" });
-  try {
-    const result = await new Deno.Command(Deno.execPath(), {
-      args: ["bundle", "--platform", "browser", "--minify", "-o", out, entry],
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    assert.ok(result.success, new TextDecoder().decode(result.stderr));
-    const code = await Deno.readTextFile(out);
-    assert.ok(code.includes("Lists the books of the contract"), "the contract is in the bundle");
-    assert.ok(!code.includes(HANDLER_MARKER), "no handler code");
-    for (const server of ["createFetch:", "createGraphQLServer", "createMcpHandler"]) {
-      assert.ok(!code.includes(server), `no server code (${server})`);
-    }
-  } finally {
-    await Deno.remove(out);
+  const code = await bundle(new URL("./_books_browser.ts", import.meta.url).pathname);
+  assert.ok(code.includes("Lists the books of the contract"), "the contract is in the bundle");
+  assert.ok(!code.includes(HANDLER_MARKER), "no handler code");
+  for (const server of ["createFetch:", "createGraphQLServer", "createMcpHandler"]) {
+    assert.ok(!code.includes(server), `no server code (${server})`);
   }
 });
 

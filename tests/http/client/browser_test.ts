@@ -16,24 +16,12 @@ import { graphqlRoutes, routes } from "../../../examples/bookstore_routes.ts";
 import { createGraphQLClient, toGraphQLClientManifest } from "@ramify/api/graphql";
 import { createGraphQLClientFromManifest, httpTransport } from "@ramify/api/graphql/client";
 import { chromiumMissing, withPage } from "../../support/chromium.ts";
+import { bundle } from "../../support/bundle.ts";
 
 const ENTRY = new URL("../../../examples/browser_client.ts", import.meta.url).pathname;
 const GRAPHQL_ENTRY = new URL("../../../examples/browser_graphql_client.ts", import.meta.url)
   .pathname;
 const BUDGET_GZIP = 8 * 1024;
-
-async function bundle(entry: string): Promise<string> {
-  const out = await Deno.makeTempFile({ suffix: ".js" });
-  const result = await new Deno.Command(Deno.execPath(), {
-    args: ["bundle", "--platform", "browser", "--minify", "-o", out, entry],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.ok(result.success, new TextDecoder().decode(result.stderr));
-  const code = await Deno.readTextFile(out);
-  await Deno.remove(out);
-  return code;
-}
 
 async function gzipSize(text: string): Promise<number> {
   const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
