@@ -2,12 +2,24 @@
 // browser --minify`): the tests read what ends up in it.
 import assert from "node:assert/strict";
 
-/** The minified browser bundle of `entry`, as text. */
-export async function bundle(entry: string): Promise<string> {
+/**
+ * The minified browser bundle of `entry`, as text; the `external` packages
+ * (bare specifiers such as "zod") stay imports, so the text is the rest's code.
+ */
+export async function bundle(entry: string, external: readonly string[] = []): Promise<string> {
   const out = await Deno.makeTempFile({ suffix: ".js" });
   try {
     const result = await new Deno.Command(Deno.execPath(), {
-      args: ["bundle", "--platform", "browser", "--minify", "-o", out, entry],
+      args: [
+        "bundle",
+        "--platform",
+        "browser",
+        "--minify",
+        ...external.flatMap((name) => ["--external", name]),
+        "-o",
+        out,
+        entry,
+      ],
       stdout: "piped",
       stderr: "piped",
     }).output();

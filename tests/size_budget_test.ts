@@ -1,0 +1,105 @@
+// Size budgets per entry point: each public entry an edge or browser app
+// imports, bundled as a user would (`deno bundle --platform browser --minify`),
+// with third-party packages (zod, graphql) left external so the figure is
+// ramify's own code. A budget is the size measured on the date written beside
+// it plus ~10% headroom: growing past it is a decision, made by raising the
+// figure here. Surfaces an entry does not import contribute nothing (string
+// checks on the bundle).
+import assert from "node:assert/strict";
+import { bundle } from "./support/bundle.ts";
+
+const THIRD_PARTY = ["zod", "graphql"];
+
+interface Budget {
+  /** The entry module under tests/support/size_entries/. */
+  readonly file: string;
+  /** Minified bytes of ramify's own code, at most. */
+  readonly minified: number;
+  /** The same, gzipped. */
+  readonly gzip: number;
+  /** Text that only code the entry does not import holds. */
+  readonly absent: readonly string[];
+  /** Text the entry's own code holds, so the absent checks look at a real bundle. */
+  readonly present: readonly string[];
+}
+
+// Measured 2026-11-25 (deno 2, esbuild via `deno bundle`): minified / gzip bytes.
+//   client 8,781 / 3,865   graphql_client 6,486 / 2,837   tree 8,034 / 3,097
+//   rest 70,679 / 25,336   rest_graphql 117,719 / 41,134
+// With zod and graphql bundled in: rest 524,716 / 119,050, rest_graphql 757,158 / 183,799.
+const BUDGETS: readonly Budget[] = [
+  {
+    // @ramify/api/client: the manifest-driven HTTP client.
+    file: "client.ts",
+    minified: 9_700,
+    gzip: 4_250,
+    absent: ["graphql", "GraphQL", "openapi", "No route matches", "zod", "Deno."],
+    present: ["application/json"],
+  },
+  {
+    // @ramify/api/graphql/client: the manifest-driven GraphQL client over HTTP.
+    file: "graphql_client.ts",
+    minified: 7_150,
+    gzip: 3_150,
+    absent: ['from"graphql"', "openapi", "No route matches", "GraphQLSchema", "zod", "Deno."],
+    present: ["application/graphql-response+json"],
+  },
+  {
+    // @ramify/api/tree: `api` and `op` alone.
+    file: "tree.ts",
+    minified: 8_850,
+    gzip: 3_400,
+    absent: ["graphql", "GraphQL", "openapi", "No route matches", 'from"zod"'],
+    present: ["must be a Standard Schema"],
+  },
+  {
+    // @ramify/api/http: createFetch over a GET with a capture and a zod POST, with /openapi.json.
+    file: "rest.ts",
+    minified: 77_750,
+    gzip: 27_900,
+    absent: ["graphql", "GraphQL"],
+    present: ["No route matches", "3.1.0", 'from"zod"'],
+  },
+  {
+    // The REST worker plus the same tree as GraphQL over HTTP (@ramify/api/graphql).
+    file: "rest_graphql.ts",
+    minified: 129_500,
+    gzip: 45_250,
+    absent: [],
+    present: ["No route matches", 'from"graphql"', 'from"zod"'],
+  },
+];
+
+async function gzipSize(text: string): Promise<number> {
+  const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"));
+  return (await new Response(stream).arrayBuffer()).byteLength;
+}
+
+function entry(file: string): string {
+  return new URL(`./support/size_entries/${file}`, import.meta.url).pathname;
+}
+
+for (const budget of BUDGETS) {
+  Deno.test(`size budget: ${budget.file} fits and holds only what it imports`, async () => {
+    const code = await bundle(entry(budget.file), THIRD_PARTY);
+    const minified = new TextEncoder().encode(code).byteLength;
+    const gzip = await gzipSize(code);
+    const figures = `${minified} bytes minified, ${gzip} gzipped`;
+    assert.ok(minified <= budget.minified, `${figures}: over ${budget.minified} minified`);
+    assert.ok(gzip <= budget.gzip, `${figures}: over ${budget.gzip} gzipped`);
+    for (const text of budget.present) {
+      assert.ok(code.includes(text), `the check looks at a real bundle: ${text} is missing`);
+    }
+    for (const text of budget.absent) {
+      assert.ok(!code.includes(text), `the bundle holds ${text}`);
+    }
+  });
+}
+
+Deno.test("size budget: third-party packages stay out of the measured figure", async () => {
+  // Without --external the same entry carries zod itself: the budget above would measure it.
+  const own = await bundle(entry("rest.ts"), THIRD_PARTY);
+  const whole = await bundle(entry("rest.ts"));
+  assert.ok(!whole.includes('from"zod"'), "zod is bundled in");
+  assert.ok(whole.length > own.length * 3, `${whole.length} vs ${own.length}`);
+});
