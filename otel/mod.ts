@@ -62,10 +62,9 @@ import {
   type Tracer,
   type TracerProvider,
 } from "@opentelemetry/api";
-import type { Middleware } from "../tree/middleware.ts";
-import { middlewareOf } from "../tree/middleware.ts";
+import { atLeaf, type Middleware, useAll } from "../tree/middleware.ts";
 import type { HandlerContext, Node } from "../tree/node.ts";
-import { mapNodes, withImplications } from "../tree/tags.ts";
+import { withImplications } from "../tree/tags.ts";
 import { failureOf } from "../tree/run.ts";
 import { declared, type ErrorDeclarations, LeafError } from "../tree/errors.ts";
 import { classify, type Failure, TimedOut } from "../tree/failure.ts";
@@ -94,10 +93,44 @@ export interface TracedOptions {
 }
 
 /**
- * The tree with a tracing middleware in front of every leaf's own, bound to
- * the leaf's place in the tree (a middleware alone does not know it): what
- * `useAll(tree, tracing)` would be if the one middleware knew each leaf.
- * Serve the result; it is traced on every surface.
+ * The tracing middleware, for `useAll(tree, tracing())`: `useAll` places it
+ * on every leaf, bound to the leaf's place (its span's name). Give it first,
+ * so that the span covers the other middleware. Used on one leaf by `use()`
+ * instead, where no place is known, each call fails naming `useAll`.
+ *
+ * @param opts where spans and metrics go
+ * @returns the middleware `useAll` places on each leaf
+ *
+ * @example
+ * ```ts
+ * import { api, op, useAll } from "@ramify/api/tree";
+ * import { tracing } from "@ramify/api/otel";
+ *
+ * const tree = useAll(api({ books: api({ list: op(() => []) }) }), tracing());
+ * ```
+ */
+export function tracing(opts: TracedOptions = {}): Middleware {
+  const tracer = (opts.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE);
+  const histogram = opts.metrics === false ? undefined : (opts.meterProvider ??
+    metrics.getMeterProvider()).getMeter(SCOPE).createHistogram("ramify.call.duration", {
+      description: "How long a leaf call took, middleware and handler",
+      unit: "s",
+    });
+  const unplaced: Middleware = () => {
+    throw new TypeError(
+      "tracing() names spans by the leaf's place, which only useAll(tree, tracing()) tells it",
+    );
+  };
+  return Object.assign(unplaced, {
+    [atLeaf]: (path: readonly string[], node: Node): Middleware =>
+      leafTracing(tracer, histogram, path.length === 0 ? "(root)" : path.join("/"), node),
+  });
+}
+
+/**
+ * The tree with {@linkcode tracing} in front of every leaf's own middleware:
+ * `useAll(tree, tracing(opts))`. Serve the result; it is traced on every
+ * surface.
  *
  * @param tree the tree to trace
  * @param opts where spans and metrics go
@@ -113,21 +146,7 @@ export interface TracedOptions {
  * ```
  */
 export function traced<T extends Node>(tree: T, opts: TracedOptions = {}): T {
-  const tracer = (opts.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE);
-  const histogram = opts.metrics === false ? undefined : (opts.meterProvider ??
-    metrics.getMeterProvider()).getMeter(SCOPE).createHistogram("ramify.call.duration", {
-      description: "How long a leaf call took, middleware and handler",
-      unit: "s",
-    });
-  return mapNodes(tree, (node, path) => {
-    if (typeof node.handler !== "function") return node;
-    const leaf = path.length === 0 ? "(root)" : path.join("/");
-    const tracing = leafTracing(tracer, histogram, leaf, node);
-    return Object.freeze({
-      ...node,
-      meta: Object.freeze({ ...node.meta, use: Object.freeze([tracing, ...middlewareOf(node)]) }),
-    });
-  }) as T;
+  return useAll(tree, tracing(opts));
 }
 
 /** The middleware that traces one leaf's calls. */

@@ -148,14 +148,41 @@ export function use<const M extends readonly AnyMiddleware[]>(...middleware: M):
  */
 export function useAll<T extends Node>(tree: T, ...middleware: readonly AnyMiddleware[]): T {
   use(...middleware);
-  return mapNodes(tree, (node) => {
+  return mapNodes(tree, (node, path) => {
     if (typeof node.handler !== "function") return node;
     const own = middlewareOf(node);
+    const placed = middleware.map((entry) => placedAt(entry, path, node));
     return Object.freeze({
       ...node,
-      meta: Object.freeze({ ...node.meta, use: Object.freeze([...middleware, ...own]) }),
+      meta: Object.freeze({ ...node.meta, use: Object.freeze([...placed, ...own]) }),
     });
   }) as T;
+}
+
+/**
+ * The method by which a middleware given to {@linkcode useAll} is told each
+ * leaf's place (its path of names, `{capture}` for a fallback's step), and
+ * gives the middleware to put on that leaf: a middleware alone sees the call,
+ * never where its leaf sits in the tree (tracing names its spans by it).
+ *
+ * @example
+ * ```ts
+ * import { api, atLeaf, op, useAll } from "@ramify/api/tree";
+ * import type { Middleware } from "@ramify/api/tree";
+ *
+ * const where = (path: readonly string[]): Middleware => (_call, next) => next({ leaf: path.join("/") });
+ * const placed = Object.assign(where([]), { [atLeaf]: where });
+ * const tree = useAll(api({ books: api({ list: op((_input, ctx) => ctx.leaf) }) }), placed);
+ * ```
+ */
+export const atLeaf: unique symbol = Symbol.for("ramify.atLeaf");
+
+/** An entry as it goes on one leaf: placed there when it asks to be. */
+function placedAt(entry: AnyMiddleware, path: readonly string[], leaf: Node): AnyMiddleware {
+  const place = (entry as { [atLeaf]?: (path: readonly string[], leaf: Node) => AnyMiddleware })[
+    atLeaf
+  ];
+  return typeof place === "function" ? place.call(entry, path, leaf) : entry;
 }
 
 /** A node's middleware list, outermost first. */

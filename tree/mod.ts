@@ -43,7 +43,7 @@ export {
   validateInput,
 } from "./schema.ts";
 export type { InputOf, JsonSchema, OutputOf, ValidationIssue, ValidationResult } from "./schema.ts";
-export { securityOf, use, useAll } from "./middleware.ts";
+export { atLeaf, securityOf, use, useAll } from "./middleware.ts";
 export type { Middleware, Next, Security, SecurityScheme, Use } from "./middleware.ts";
 export { Reply, reply, setCookieValue } from "./reply.ts";
 export type { Cookie, ReplyInit } from "./reply.ts";

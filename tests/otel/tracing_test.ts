@@ -23,13 +23,13 @@ import {
   MetricReader,
   // deno-lint-ignore no-import-prefix
 } from "npm:@opentelemetry/sdk-metrics@^2.0.0";
-import { api, HttpError, LeafError, op } from "@ramify/api/tree";
+import { api, HttpError, LeafError, op, use, useAll } from "@ramify/api/tree";
 import { createClient, createFetch } from "@ramify/api/http";
 import { http } from "@ramify/api/http/verbs";
 import { createGraphQLClient } from "@ramify/api/graphql";
 import { httpTransport } from "@ramify/api/graphql/client";
 import { runCli } from "@ramify/api/cli";
-import { traced, tracedFetch } from "@ramify/api/otel";
+import { traced, tracedFetch, tracing } from "@ramify/api/otel";
 import { memoryIo } from "../support/cli_io.ts";
 import { serveEverySurface } from "../support/every_surface.ts";
 
@@ -342,4 +342,25 @@ Deno.test("tracing: in process, the active span is the parent; a client replaces
     assert.equal(span.parentSpanContext?.spanId, outer.spanContext().spanId);
     assert.equal(span.spanContext().traceId, outer.spanContext().traceId);
   }
+});
+
+Deno.test("tracing: useAll(tree, tracing()) places it on each leaf, named by its place; use() alone is refused", async () => {
+  const placed = useAll(
+    api({ books: api({ list: op(() => ["Dune"], http.get) }) }),
+    tracing({ tracerProvider, metrics: false }),
+  );
+  exporter.reset();
+  const response = await createFetch(placed)(new Request("http://local/books/list"));
+  assert.equal(response.status, 200);
+  const span = takeSpan();
+  assert.equal(span.name, "ramify books/list");
+  assert.equal(span.attributes["ramify.leaf"], "books/list");
+
+  const errors: unknown[] = [];
+  const unplaced = api({ one: op(() => 1, http.get, use(tracing({ tracerProvider }))) });
+  const refused = await createFetch(unplaced, { onError: (error) => errors.push(error) })(
+    new Request("http://local/one"),
+  );
+  assert.equal(refused.status, 500);
+  assert.match(String(errors[0]), /only useAll\(tree, tracing\(\)\) tells it/);
 });

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import {
   api,
+  atLeaf,
   createCall,
   LeafError,
   type Middleware,
@@ -220,4 +221,28 @@ Deno.test("reply(): bad settings fail where they are made, naming the problem", 
     () => reply(1, { cookies: [{ name: "a", value: "x", sameSite: "None" }] }),
     /secure/,
   );
+});
+
+Deno.test("useAll: a middleware with [atLeaf] is placed on each leaf, told its path; others go as they are", async () => {
+  const told: string[] = [];
+  const plain: Middleware = (_call, next) => next();
+  const place = (path: readonly string[]): Middleware => {
+    told.push(path.join("/"));
+    return (_call, next) => next({ leaf: path.join("/") });
+  };
+  const placed = Object.assign(place([]), { [atLeaf]: place });
+  told.length = 0;
+  const tree = useAll(
+    api({
+      books: api({ list: op((_input, ctx) => ctx.leaf) }, {
+        fallback: { name: "bookId", subtree: api({ read: op((_input, ctx) => ctx.leaf) }) },
+      }),
+    }),
+    placed,
+    plain,
+  );
+  assert.deepEqual(told.sort(), ["books/list", "books/{bookId}/read"]);
+  const list = tree.children.books.children.list;
+  assert.equal(list.meta?.use?.[1], plain, "an ordinary middleware is put as it is");
+  assert.equal(await createCall(list)({}, {}), "books/list");
 });
