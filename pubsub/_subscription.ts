@@ -42,8 +42,7 @@ interface Entry {
   readonly id: string | undefined;
 }
 
-const GAP: unique symbol = Symbol("gap");
-type Item = Entry | typeof GAP | StreamGap;
+type Item = Entry | StreamGap;
 
 /** A subscription's queue: the sink the topic pushes into, and the iterator read from it. */
 export function subscriptionQueue(opts: QueueOptions) {
@@ -78,17 +77,17 @@ export function subscriptionQueue(opts: QueueOptions) {
       resolve({ done: false, value: item });
       return;
     }
-    if (item !== GAP && !(item instanceof StreamGap) && queue.length >= opts.bufferSize) {
+    if (!(item instanceof StreamGap) && queue.length >= opts.bufferSize) {
       if (opts.overflow === "close") {
         queue.length = 0;
         finish(opts.overflowError());
         return;
       }
       // The oldest waiting message goes, and a gap stands where it was.
-      const at = queue[0] === GAP ? 1 : 0;
+      const at = queue[0] instanceof StreamGap ? 1 : 0;
       queue.splice(at, 1);
       dropped++;
-      if (queue[0] !== GAP) queue.unshift(GAP);
+      if (!(queue[0] instanceof StreamGap)) queue.unshift(new StreamGap());
     }
     queue.push(item);
   };
@@ -113,7 +112,7 @@ export function subscriptionQueue(opts: QueueOptions) {
       if (held !== undefined) held.push({ payload, id });
       else accept(payload, id);
     },
-    gap: () => enqueue(GAP),
+    gap: () => enqueue(new StreamGap()),
     end: finish,
   };
   const catching: Catching = {
@@ -149,7 +148,7 @@ export function subscriptionQueue(opts: QueueOptions) {
     });
   };
   const counted = (result: IteratorResult<Item>): IteratorResult<Item> => {
-    if (result.done || result.value === GAP || result.value instanceof StreamGap) return result;
+    if (result.done || result.value instanceof StreamGap) return result;
     if (opts.limit !== undefined && ++given >= opts.limit) {
       queue.length = 0;
       finish();
@@ -167,14 +166,13 @@ export function subscriptionQueue(opts: QueueOptions) {
       const result = counted(await take());
       if (result.done) return result;
       const item = result.value;
-      if (item !== GAP && !(item instanceof StreamGap)) return { done: false, value: item.payload };
+      if (!(item instanceof StreamGap)) return { done: false, value: item.payload };
     }
   };
   const positioned = async (): Promise<IteratorResult<unknown>> => {
     const result = counted(await take());
     if (result.done) return result;
     const item = result.value;
-    if (item === GAP) return { done: false, value: new StreamGap() };
     if (item instanceof StreamGap) return { done: false, value: item };
     return {
       done: false,

@@ -27,6 +27,8 @@
  * @module
  */
 
+import { backoffMs } from "./_backoff.ts";
+
 /**
  * Options of {@linkcode connectRedis}: where Redis is, and the app's namespace
  * by name (`app`) or written out (`prefix`).
@@ -178,7 +180,7 @@ export async function connectRedis(opts: RedisOptions): Promise<Redis> {
       socket: {
         connectTimeout: timeoutMs,
         reconnectStrategy: (retries: number, cause: Error) =>
-          connected ? Math.min(50 * 2 ** retries, 2000) : cause,
+          connected ? backoffMs(retries) : cause,
       },
     });
     client.on("error", onError);
@@ -222,21 +224,19 @@ function wrap(client: NodeRedisClient, { prefix, open, dedicated }: Wrapping): R
     },
     command: (args) => client.sendCommand(args),
     async script(source, keys, args) {
-      let digest = digests.get(source);
-      if (digest === undefined) {
-        digest = await client.sendCommand<string>(["SCRIPT", "LOAD", source]);
+      const load = async () => {
+        const digest = await client.sendCommand<string>(["SCRIPT", "LOAD", source]);
         digests.set(source, digest);
-      }
+        return digest;
+      };
       const call = (sha: string) =>
         client.sendCommand(["EVALSHA", sha, String(keys.length), ...keys, ...args]);
       try {
-        return await call(digest) as never;
+        return await call(digests.get(source) ?? await load()) as never;
       } catch (error) {
         // Redis restarted empty: its script cache went with it.
         if (!messageOf(error).startsWith("NOSCRIPT")) throw error;
-        digest = await client.sendCommand<string>(["SCRIPT", "LOAD", source]);
-        digests.set(source, digest);
-        return await call(digest) as never;
+        return await call(await load()) as never;
       }
     },
     async subscribe(channel, deliver) {

@@ -40,6 +40,7 @@
 import type { BusEvent, PubSubBus, Replay } from "../pubsub/bus.ts";
 import { compareEventIds, isEventId, type Retention, retentionOf } from "../pubsub/streams.ts";
 import type { Redis } from "./connection.ts";
+import { backoffMs } from "./_backoff.ts";
 
 // Which of two ids is newer, in Lua (ids are `<ms>-<seq>`).
 const NEWER = `
@@ -173,7 +174,7 @@ export function redisStreams(redis: Redis, retention: Retention = {}): PubSubBus
           } catch {
             if (!running) return;
             failures++;
-            await new Promise((resolve) => setTimeout(resolve, Math.min(50 * 2 ** failures, 2000)));
+            await new Promise((resolve) => setTimeout(resolve, backoffMs(failures)));
           }
         }
       };

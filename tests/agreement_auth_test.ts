@@ -28,6 +28,7 @@ import {
   openapiCall,
   type Step,
 } from "./support/agreement.ts";
+import { mountSurfaces } from "./support/every_surface.ts";
 
 const staff: Record<string, { name: string; admin: boolean }> = {
   "t-ann": { name: "Ann", admin: true },
@@ -201,14 +202,7 @@ Deno.test("agreement: guards, context and declared errors act alike on every sur
   const graphqlHttp = createHttpGraphQLServer(tree, { context });
   const graphqlWs = createWsHandler(graphqlServer, { context });
   const mcp = createMcpHandler(tree, { context });
-  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (request) => {
-    const { pathname } = new URL(request.url);
-    if (pathname === "/mcp") return mcp(request);
-    if (pathname !== "/graphql") return rest(request);
-    return request.headers.get("upgrade") === "websocket"
-      ? graphqlWs(request)
-      : graphqlHttp(request);
-  });
+  const server = mountSurfaces({ rest, graphqlHttp, graphqlWs, mcp });
   const base = `http://127.0.0.1:${server.addr.port}`;
   const bearer = (who: Who): Record<string, string> =>
     TOKENS[who] === undefined ? {} : { authorization: `Bearer ${TOKENS[who]}` };

@@ -38,6 +38,7 @@ import {
   openapiCall,
   type Step,
 } from "./support/agreement.ts";
+import { mountSurfaces } from "./support/every_surface.ts";
 
 const TIMEOUT_MS = 100;
 const SOLD_OUT = { SOLD_OUT: { status: 409, message: "Sold out" } };
@@ -199,14 +200,7 @@ Deno.test("agreement: every surface gives the same status for each way a leaf fa
   const graphqlHttp = createHttpGraphQLServer(tree, graphqlOptions);
   const graphqlWs = createWsHandler(createGraphQLServer(tree, graphqlOptions));
   const mcp = createMcpHandler(tree, { timeoutMs, onError: (error) => mcpReported.push(error) });
-  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (request) => {
-    const { pathname } = new URL(request.url);
-    if (pathname === "/mcp") return mcp(request);
-    if (pathname !== "/graphql") return rest(request);
-    return request.headers.get("upgrade") === "websocket"
-      ? graphqlWs(request)
-      : graphqlHttp(request);
-  });
+  const server = mountSurfaces({ rest, graphqlHttp, graphqlWs, mcp });
   const origin = `127.0.0.1:${server.addr.port}`;
   const socket = createWsClient({ url: `ws://${origin}/graphql`, retryAttempts: 0 });
   const dir = await Deno.makeTempDir({ prefix: "ramify-failures-" });

@@ -3,6 +3,7 @@
 // honours the bounds. Patterns are not solved: such a string is refused by the
 // output schema, and the mock answers 500 for that leaf.
 import type { JsonSchema } from "./schema.ts";
+import { isPlainObject } from "./plain_data.ts";
 
 // Recursive schemas end here: an optional property is left out, a list empty.
 const MAX_DEPTH = 8;
@@ -38,7 +39,7 @@ export function exampleOf(schema: unknown, root: unknown = schema, depth = 0): u
   }
   if (Array.isArray(s.allOf)) {
     const parts = s.allOf.map((part) => exampleOf(part, root, depth + 1));
-    return parts.every(isRecord) ? Object.assign({}, ...parts) : parts[0];
+    return parts.every(isPlainObject) ? Object.assign({}, ...parts) : parts[0];
   }
   const type = Array.isArray(s.type) ? s.type.find((t) => t !== "null") ?? "null" : s.type;
   switch (type) {
@@ -61,13 +62,13 @@ export function exampleOf(schema: unknown, root: unknown = schema, depth = 0): u
     case "null":
       return null;
     default:
-      return isRecord(s.properties) ? objectOf(s, root, depth) : null;
+      return isPlainObject(s.properties) ? objectOf(s, root, depth) : null;
   }
 }
 
 function objectOf(s: JsonSchema, root: unknown, depth: number): Record<string, unknown> {
   const value: Record<string, unknown> = {};
-  const properties = isRecord(s.properties) ? s.properties : {};
+  const properties = isPlainObject(s.properties) ? s.properties : {};
   const required = new Set(Array.isArray(s.required) ? s.required : []);
   for (const [name, property] of Object.entries(properties)) {
     if (depth >= MAX_DEPTH && !required.has(name)) continue;
@@ -105,7 +106,7 @@ function resolve(root: unknown, ref: string): unknown {
   if (!ref.startsWith("#")) return null;
   let at: unknown = root;
   for (const raw of ref.slice(1).split("/").filter((part) => part !== "")) {
-    if (!isRecord(at)) return null;
+    if (!isPlainObject(at)) return null;
     const key = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
     at = Object.hasOwn(at, key) ? at[key] : null;
   }
@@ -114,8 +115,4 @@ function resolve(root: unknown, ref: string): unknown {
 
 function numberAt(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) ? value : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

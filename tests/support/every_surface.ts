@@ -45,6 +45,26 @@ export interface EverySurface {
   close(): Promise<void>;
 }
 
+/** Each surface's handler, as one server mounts them. */
+export interface SurfaceHandlers {
+  readonly rest: (request: Request) => Response | Promise<Response>;
+  readonly graphqlHttp: (request: Request) => Response | Promise<Response>;
+  readonly graphqlWs: (request: Request) => Response | Promise<Response>;
+  readonly mcp: (request: Request) => Response | Promise<Response>;
+}
+
+/** One real server on a free port: MCP at `/mcp`, GraphQL (HTTP and WebSocket) at `/graphql`, REST elsewhere. */
+export function mountSurfaces(handlers: SurfaceHandlers): Deno.HttpServer<Deno.NetAddr> {
+  return Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (request) => {
+    const { pathname } = new URL(request.url);
+    if (pathname === "/mcp") return handlers.mcp(request);
+    if (pathname !== "/graphql") return handlers.rest(request);
+    return request.headers.get("upgrade") === "websocket"
+      ? handlers.graphqlWs(request)
+      : handlers.graphqlHttp(request);
+  });
+}
+
 /** Serves `tree` on every surface and connects a client to each; `close()` stops them all. */
 export async function serveEverySurface(
   tree: Node,
@@ -56,14 +76,7 @@ export async function serveEverySurface(
   const graphqlHttp = createHttpGraphQLServer(tree, graphqlOptions);
   const graphqlWs = createWsHandler(createGraphQLServer(tree, graphqlOptions));
   const mcp = createMcpHandler(tree, { onError: opts.onError?.mcp ?? quiet });
-  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (request) => {
-    const { pathname } = new URL(request.url);
-    if (pathname === "/mcp") return mcp(request);
-    if (pathname !== "/graphql") return rest(request);
-    return request.headers.get("upgrade") === "websocket"
-      ? graphqlWs(request)
-      : graphqlHttp(request);
-  });
+  const server = mountSurfaces({ rest, graphqlHttp, graphqlWs, mcp });
   const base = `http://127.0.0.1:${server.addr.port}`;
   const socket = createWsClient({
     url: `ws://127.0.0.1:${server.addr.port}/graphql`,
