@@ -110,14 +110,19 @@ export const standardTags: Readonly<Record<StandardTag, TagDefinition>> = Object
  */
 export function withImplications(tags: Tags | undefined): Tags {
   const resolved: Record<string, boolean | undefined> = { ...tags };
-  for (const [name, definition] of Object.entries(standardTags)) {
-    if (resolved[name] !== true) continue;
-    for (const [implied, value] of Object.entries(definition.implies)) {
-      if (resolved[implied] === undefined) resolved[implied] = value;
-    }
+  for (const [name, implied, value] of IMPLICATIONS) {
+    if (resolved[name] === true && resolved[implied] === undefined) resolved[implied] = value;
   }
   return resolved;
 }
+
+// Listed once: every surface resolves the tags of every leaf as it builds.
+const IMPLICATIONS: readonly (readonly [string, string, boolean | undefined])[] = Object.entries(
+  standardTags,
+)
+  .flatMap(([name, { implies }]) =>
+    Object.entries(implies).map(([implied, value]) => [name, implied, value] as const)
+  );
 
 /**
  * A node's own tags with the standard implications applied. Only `meta.tags` of
@@ -133,8 +138,19 @@ export function withImplications(tags: Tags | undefined): Tags {
  * ```
  */
 export function tagsOf(node: Node): Tags {
-  return withImplications(node.meta?.tags);
+  const tags = node.meta?.tags;
+  if (tags === undefined) return NO_TAGS;
+  let resolved = resolvedTags.get(tags);
+  if (resolved === undefined) {
+    resolved = Object.freeze(withImplications(tags));
+    resolvedTags.set(tags, resolved);
+  }
+  return resolved;
 }
+
+// A node's tags never change (nodes are frozen), so each is resolved once for every surface.
+const resolvedTags = new WeakMap<Tags, Tags>();
+const NO_TAGS: Tags = Object.freeze({});
 
 /**
  * Describes the first contradiction among authored tags, or gives `undefined`

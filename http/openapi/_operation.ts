@@ -252,10 +252,7 @@ function responsesOf(
     responses["415"] = problem("The body's content type is not accepted");
   }
   if (hasInputSchema) {
-    responses["422"] = {
-      description: "The input does not match the operation's schema",
-      content: { "application/problem+json": { schema: VALIDATION_REF } },
-    };
+    responses["422"] = INVALID_INPUT;
   }
   responses["500"] = problem("The server failed; nothing internal is disclosed");
   return responses;
@@ -290,6 +287,10 @@ function addBytes(responses: Record<string, unknown>, operation: HttpOperation, 
   });
 }
 
+const INVALID_INPUT = {
+  description: "The input does not match the operation's schema",
+  content: { "application/problem+json": { schema: VALIDATION_REF } },
+} as const;
 const DISPOSITION = {
   description: "`attachment` with the file's name, when the result is a named file",
   schema: { type: "string" },
@@ -300,12 +301,23 @@ const CONTENT_RANGE = {
 } as const;
 
 function problem(description: string, headers?: Record<string, unknown>) {
+  if (headers === undefined) {
+    // Shared by every operation (documents are frozen): ten thousand leaves make one of each.
+    let shared = SHARED_PROBLEMS.get(description);
+    if (shared === undefined) {
+      shared = { description, content: { "application/problem+json": { schema: PROBLEM_REF } } };
+      SHARED_PROBLEMS.set(description, shared);
+    }
+    return shared;
+  }
   return {
     description,
     ...(headers === undefined ? {} : { headers }),
     content: { "application/problem+json": { schema: PROBLEM_REF } },
   };
 }
+
+const SHARED_PROBLEMS = new Map<string, Record<string, unknown>>();
 
 /** The response headers a leaf declares (`meta.http.headers`), as strings. */
 function headersOf(
@@ -376,9 +388,15 @@ function jsonSchemaOfError(
 }
 
 function sortedByStatus(responses: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+  // Numeric keys already enumerate in ascending order; only `4XX` or `default` need a sort.
+  if (Object.keys(responses).every((status) => NUMERIC.test(status))) return responses;
+  // Statuses are ASCII: code-unit order is theirs, and cheap.
+  return Object.fromEntries(
+    Object.entries(responses).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0),
+  );
 }
 
+const NUMERIC = /^[1-9][0-9]{2}$/;
 /** A readable default summary from the tree path: `books.{bookId}.checkout.start` is "Books checkout start". */
 function summaryOf(operation: HttpOperation): string {
   const words = operation.steps.filter((s) => s.kind === "child").map((s) => s.name).join(" ");
