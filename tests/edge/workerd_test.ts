@@ -6,102 +6,23 @@
 // into a temporary folder shared by later runs.
 import assert from "node:assert/strict";
 import { bundle } from "../support/bundle.ts";
+import { findWorkerd, serveWorker } from "../support/workerd.ts";
 
 const WORKER = new URL("../support/size_entries/rest_graphql.ts", import.meta.url).pathname;
-const CACHE = `${Deno.env.get("TMPDIR") ?? "/tmp"}/ramify-workerd`;
-
-async function runs(binary: string): Promise<boolean> {
-  try {
-    const result = await new Deno.Command(binary, {
-      args: ["--version"],
-      stdout: "null",
-      stderr: "null",
-    }).output();
-    return result.success;
-  } catch {
-    return false;
-  }
-}
-
-async function findWorkerd(): Promise<string | undefined> {
-  if (await runs("workerd")) return "workerd";
-  const installed = `${CACHE}/node_modules/.bin/workerd`;
-  if (await runs(installed)) return installed;
-  try {
-    await Deno.mkdir(CACHE, { recursive: true });
-    const result = await new Deno.Command("npm", {
-      args: ["install", "--no-audit", "--no-fund", "--prefix", CACHE, "workerd"],
-      stdout: "null",
-      stderr: "piped",
-    }).output();
-    if (!result.success) console.warn(new TextDecoder().decode(result.stderr));
-  } catch (error) {
-    console.warn(`workerd test: npm is not available (${error})`);
-  }
-  return await runs(installed) ? installed : undefined;
-}
-
 const workerd = await findWorkerd();
 if (workerd === undefined) {
   console.warn("workerd test skipped: workerd is not on PATH and `npm install workerd` failed");
-}
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
-}
-
-function config(port: number): string {
-  return `using Workerd = import "/workerd/workerd.capnp";
-const config :Workerd.Config = (
-  services = [(name = "main", worker = .worker)],
-  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
-);
-const worker :Workerd.Worker = (
-  modules = [(name = "worker.js", esModule = embed "worker.js")],
-  compatibilityDate = "2025-09-01",
-);
-`;
-}
-
-async function waitUntilUp(base: string, child: Deno.ChildProcess): Promise<void> {
-  let exited = false;
-  child.status.then(() => exited = true);
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline && !exited) {
-    try {
-      await (await fetch(`${base}/openapi.json`)).body?.cancel();
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  throw new Error(exited ? "workerd exited" : "workerd did not answer within 15 s");
 }
 
 Deno.test({
   name: "edge: the REST + GraphQL worker runs on workerd, called over the network",
   ignore: workerd === undefined,
   async fn() {
-    const dir = await Deno.makeTempDir();
     const code = await bundle(WORKER);
     // No package stays an import: workerd gets one self-contained module.
     assert.ok(!/\bfrom"[^".][^"]*"/.test(code), "the bundle imports a package");
-    await Deno.writeTextFile(`${dir}/worker.js`, code);
-    const port = freePort();
-    await Deno.writeTextFile(`${dir}/config.capnp`, config(port));
-    const child = new Deno.Command(workerd!, {
-      args: ["serve", `${dir}/config.capnp`],
-      cwd: dir,
-      stdout: "null",
-      stderr: "piped",
-    }).spawn();
-    const base = `http://127.0.0.1:${port}`;
+    const { base, stop } = await serveWorker(workerd!, code, "/openapi.json");
     try {
-      await waitUntilUp(base, child);
-
       const read = await fetch(`${base}/items/abc`);
       assert.equal(read.status, 200);
       assert.deepEqual(await read.json(), { id: "abc" });
@@ -139,10 +60,7 @@ Deno.test({
       assert.equal(graphql.status, 200);
       assert.deepEqual(await graphql.json(), { data: { items: { read: { id: "abc" } } } });
     } finally {
-      child.kill("SIGTERM");
-      const { stderr } = await child.output();
-      const log = new TextDecoder().decode(stderr);
-      await Deno.remove(dir, { recursive: true });
+      const log = await stop();
       assert.ok(!/uncaught|error/i.test(log), `workerd logged:\n${log}`);
     }
   },
