@@ -2,7 +2,7 @@
 // conversion needs of them: the reserved names, the registry's state, copying,
 // checking, freezing and comparing definitions.
 
-import { parseType } from "graphql";
+import { typeNode } from "./_type_nodes.ts";
 import type { DerivedName } from "../../tree/schema.ts";
 import { freeName, isEnumValueName, isGraphQLName } from "./_names.ts";
 
@@ -215,7 +215,7 @@ function checkType(type: unknown, what: string): string {
   let valid = typeof type === "string";
   if (valid) {
     try {
-      parseType(type as string);
+      typeNode(type as string);
     } catch {
       valid = false;
     }

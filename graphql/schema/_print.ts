@@ -7,12 +7,12 @@ import {
   type InputValueDefinitionNode,
   Kind,
   type NameNode,
-  parseType,
   parseValue,
   print,
   type StringValueNode,
 } from "graphql";
 import type { ArgumentDefinition, NamedTypeDefinition } from "./_definitions.ts";
+import { typeNode } from "./_type_nodes.ts";
 import { isEnumValueName, isGraphQLName } from "./_names.ts";
 
 function nameNode(value: string): NameNode {
@@ -52,7 +52,7 @@ function argumentNode(
     kind: Kind.INPUT_VALUE_DEFINITION,
     ...descriptionNode(arg.description),
     name: nameNode(arg.name),
-    type: parseType(arg.type),
+    type: typeNode(arg.type),
     ...(defaultValue === undefined ? {} : { defaultValue }),
   };
 }
@@ -161,7 +161,7 @@ export function definitionNode(
           ...descriptionNode(field.description),
           name: nameNode(field.name),
           arguments: (field.args ?? []).map((arg) => argumentNode(arg, enums)),
-          type: parseType(field.type),
+          type: typeNode(field.type),
         })),
       };
   }
