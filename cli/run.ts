@@ -34,7 +34,14 @@ import { isLeaf } from "../tree/node.ts";
 import { assignOwn, type ContextFunction } from "../tree/context.ts";
 import { isPlainObject } from "../tree/plain_data.ts";
 import { runCall } from "../tree/run.ts";
-import { tagsOf } from "../tree/tags.ts";
+import {
+  confirmQuestion,
+  type LogLevel,
+  needsConfirmation,
+  NOT_CONFIRMED,
+  withInteraction,
+} from "../tree/interaction.ts";
+import { cliInteraction } from "./_interaction.ts";
 import { createClient, type FetchLike } from "../http/client/client.ts";
 import {
   type Command,
@@ -106,6 +113,8 @@ export interface CliOptions {
    * error is written under that line (the process is yours: nothing to mask).
    */
   readonly onError?: (error: unknown) => void;
+  /** Handlers' log lines written to standard error, in process: this level and above. Default `"info"`. */
+  readonly logLevel?: LogLevel | "off";
 }
 
 /**
@@ -162,14 +171,14 @@ export async function runCli(
       );
     }
     const { values, input } = await readLeafArgs(selected, command, flags, io, words || program);
-    if (tagsOf(node).destructive === true && values.yes !== true) {
+    if (needsConfirmation(node) && values.yes !== true) {
       if (!io.stdinIsTerminal) {
         io.err(`error: "${words}" is destructive: pass --yes to run it without a terminal\n`);
         return 1;
       }
-      const answer = await io.prompt(`"${words}" is destructive. Proceed? [y/N] `);
+      const answer = await io.prompt(`${confirmQuestion(words)} [y/N] `);
       if (!/^\s*y(es)?\s*$/i.test(answer ?? "")) {
-        io.err("aborted\n");
+        io.err(`${NOT_CONFIRMED}\n`);
         return 1;
       }
     }
@@ -181,7 +190,7 @@ export async function runCli(
     // A leaf without an input schema takes its captures alone: whatever --input held stays here.
     const sent = command.takesInput ? input : {};
     const result = url === undefined
-      ? await localCall(command, selected, sent, headers, opts)
+      ? await localCall(command, selected, sent, headers, { ...opts, io })
       : await remoteCall(tree, url, selected, sent, headers, opts);
     await writeResult(result, io, {
       compact: values.json === true,
@@ -254,14 +263,14 @@ async function localCall(
   headers: Headers,
   opts: CliOptions,
 ): Promise<unknown> {
-  const context: HandlerContext = {
-    surface: "cli",
+  const context: HandlerContext = withInteraction({
+    surface: "cli" as const,
     ...(opts.signal === undefined ? {} : { signal: opts.signal }),
     // A request standing for the command line, so guards read its credentials.
     ...([...headers].length === 0
       ? {}
       : { request: new Request("http://localhost/", { method: "POST", headers }) }),
-  };
+  }, cliInteraction(opts.io ?? processIo(), opts.logLevel));
   if (opts.context !== undefined) assignOwn(context, await opts.context({ surface: "cli" }));
   return await runCall(
     command.call,

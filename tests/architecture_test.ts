@@ -158,8 +158,9 @@ const ALLOWED: Readonly<Record<string, Allowance>> = {
     types: ["graphql/server"],
   },
   "graphql": { layers: ["tree", "graphql/schema", "graphql/server", "graphql/client"] },
-  // MCP over HTTP shares the web kit's rate limits.
-  "tools": { layers: ["tree", "http/web"] },
+  // MCP over HTTP shares the web kit's rate limits; a resource's URI is its
+  // leaf's route, as the HTTP projection places it.
+  "tools": { layers: ["tree", "http/web", "http/route"] },
   // Remote mode calls a server through the typed HTTP client.
   "cli": { layers: ["tree", "http/client"] },
   // The root face re-exports the tree, the HTTP face, the verbs and the client's

@@ -1,37 +1,29 @@
 // A bytes result (tree/bytes.ts decides which results are bytes) as one MCP
-// content block: `image` or `audio` for those media types, which clients show
-// or play, and otherwise an embedded resource holding the bytes as a base64
-// `blob`. MCP has no binary framing: every block is base64 in the JSON-RPC
-// message, so the whole body is read first (no limit beyond the transport's).
+// content block, by the rule tree/content.ts writes for every part of
+// content: `image` or `audio` for those media types, which clients show or
+// play, otherwise an embedded resource, its `text` for a text media type and
+// else a base64 `blob`. A `File` named with an absolute URI is that resource
+// (`test://embedded-resource`); other bytes get `<scheme>://<tool>/result`
+// (and `/<name>` for a `File`). MCP has no binary framing: every block is
+// base64 in the JSON-RPC message, so the whole body is read first (no limit
+// beyond the transport's).
 
 import { byteChunks, type Bytes } from "../tree/bytes.ts";
+import { bytesBlock, type ContentBlock, isUriName, resourceBlock } from "../tree/content.ts";
 import { Cancelled } from "../tree/failure.ts";
 
-/** The content block MCP gives bytes. */
-export type BytesContent =
-  | { readonly type: "image" | "audio"; readonly data: string; readonly mimeType: string }
-  | {
-    readonly type: "resource";
-    readonly resource: { readonly uri: string; readonly mimeType: string; readonly blob: string };
-  };
-
-/**
- * The block for a tool's bytes. The resource's URI names the tool and, for a
- * `File`, its name: `ramify://<tool>/result`, `ramify://<tool>/result/<name>`.
- */
+/** The block for a tool's bytes; `scheme` is the server's `resourceScheme`. */
 export async function bytesContent(
   bytes: Bytes,
   tool: string,
   signal: AbortSignal | undefined,
-): Promise<BytesContent> {
-  const data = base64(await readAll(bytes.body, signal));
-  const kind = bytes.type.split("/")[0].toLowerCase();
-  if (kind === "image" || kind === "audio") return { type: kind, data, mimeType: bytes.type };
-  const name = bytes.name === undefined ? "" : `/${encodeURIComponent(bytes.name)}`;
-  return {
-    type: "resource",
-    resource: { uri: `ramify://${tool}/result${name}`, mimeType: bytes.type, blob: data },
-  };
+  scheme = "ramify",
+): Promise<ContentBlock> {
+  const data = await readAll(bytes.body, signal);
+  const named = isUriName(bytes.name) ? bytes.name : undefined;
+  const suffix = bytes.name === undefined ? "" : `/${encodeURIComponent(bytes.name)}`;
+  return bytesBlock(data, bytes.type, named) ??
+    resourceBlock(data, bytes.type, `${scheme}://${tool}/result${suffix}`);
 }
 
 /** The whole body; a cancelled call stops pulling a stream (leaving the loop cancels it). */
@@ -52,13 +44,4 @@ async function readAll(
     at += chunk.length;
   }
   return all;
-}
-
-/** Chunked, so that a multi-megabyte body never spreads into one call's arguments. */
-function base64(bytes: Uint8Array): string {
-  let binary = "";
-  for (let at = 0; at < bytes.length; at += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
-  }
-  return btoa(binary);
 }

@@ -79,7 +79,7 @@ export function collectTools(
   const tools: ToolEntry[] = [];
   const byName = new Map<string, string>();
   for (const entry of leavesOf(root)) {
-    if (entry.leaf.meta.tools === false) continue;
+    if (entry.leaf.meta.tools === false || entry.leaf.meta.tools?.tool === false) continue;
     const input = schemaOf(entry, "input", caller);
     // Tool arguments are JSON: a leaf whose input takes files (`format: "binary"`) is no tool.
     if (holdsFile(input)) continue;
@@ -190,7 +190,7 @@ function inputSchemaOf(schema: JsonSchema | undefined, captures: readonly string
 }
 
 /** "books.byAuthor" reads as "Books: by author". */
-function titleOf(names: readonly string[]): string {
+export function titleOf(names: readonly string[]): string {
   if (names.length === 0) return "Root";
   const words = names.map((name) =>
     name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[-_]+/g, " ").toLowerCase().trim()

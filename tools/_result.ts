@@ -1,7 +1,8 @@
 // Runs a tool through its prepared call and writes the outcome as an MCP tool
-// result: the value as JSON text (and as structured content when the leaf has
-// an output schema), bytes as one image, audio or resource block (_bytes.ts),
-// a stream's items collected, and every failure a result
+// result: a string as its own text, any other value as JSON text (and as
+// structured content when the leaf has an output schema), bytes as one image,
+// audio or resource block (_bytes.ts), a `content()` value as its blocks, a
+// stream's items collected, and every failure a result
 // with isError whose text is the tree's one line for it (the status the other
 // surfaces give first).
 
@@ -14,11 +15,12 @@ import { failureOf, runCall } from "../tree/run.ts";
 import { bytesOf, isBytes, responseBytes } from "../tree/bytes.ts";
 import { type GapNotice, StreamEvent, StreamGap } from "../tree/stream_events.ts";
 import type { ToolEntry } from "./_collect.ts";
-import { type BytesContent, bytesContent } from "./_bytes.ts";
+import { Content, type ContentBlock } from "../tree/content.ts";
+import { bytesContent } from "./_bytes.ts";
 
 /** A `tools/call` result as plain data. */
 export interface ToolResult {
-  readonly content: ({ readonly type: "text"; readonly text: string } | BytesContent)[];
+  readonly content: readonly ContentBlock[];
   readonly structuredContent?: unknown;
   readonly isError?: true;
 }
@@ -40,6 +42,8 @@ export interface RunOptions {
   readonly timeoutMs?: number;
   /** The server's `context` option: values added to the call's context. */
   readonly context?: ContextFunction;
+  /** The scheme of the URIs of embedded resources the server names. Default `"ramify"`. */
+  readonly resourceScheme?: string;
 }
 
 /**
@@ -61,8 +65,10 @@ export async function runTool(
     // Before the stream check: a ReadableStream of bytes is async iterable too.
     if (isBytes(result)) {
       const bytes = bytesOf(result, entry.bytesType);
-      return { content: [await bytesContent(bytes, entry.descriptor.name, context.signal)] };
+      const name = entry.descriptor.name;
+      return { content: [await bytesContent(bytes, name, context.signal, opts.resourceScheme)] };
     }
+    if (result instanceof Content) return { content: result.blocks };
     if (isAsyncIterable(result)) {
       const items: unknown[] = [];
       let steps = 0;
@@ -90,7 +96,7 @@ export async function runTool(
       }
       return success(items, entry);
     }
-    if (result instanceof Response) return await fromResponse(result, entry, context.signal);
+    if (result instanceof Response) return await fromResponse(result, entry, context.signal, opts);
     return success(jsonOf(result), entry);
   } catch (error) {
     return failed(failureOf(error, context), opts.onError);
@@ -117,9 +123,9 @@ function jsonOf(value: unknown): unknown {
 }
 
 function success(value: unknown, entry: ToolEntry): ToolResult {
-  const content = value === undefined
-    ? []
-    : [{ type: "text" as const, text: JSON.stringify(value) }];
+  // A string is read as it is: its JSON's quotes and escapes would only be noise to a model.
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  const content = value === undefined ? [] : [{ type: "text" as const, text }];
   return entry.descriptor.outputSchema === undefined || value === undefined
     ? { content }
     : { content, structuredContent: value };
@@ -130,10 +136,12 @@ async function fromResponse(
   response: Response,
   entry: ToolEntry,
   signal: AbortSignal | undefined,
+  opts: RunOptions,
 ): Promise<ToolResult> {
   const bytes = response.ok ? responseBytes(response, entry.bytesType) : undefined;
   if (bytes !== undefined) {
-    return { content: [await bytesContent(bytes, entry.descriptor.name, signal)] };
+    const name = entry.descriptor.name;
+    return { content: [await bytesContent(bytes, name, signal, opts.resourceScheme)] };
   }
   const text = await response.text();
   const content = text === "" ? [] : [{ type: "text" as const, text }];

@@ -4,11 +4,25 @@
 
 import type {
   CallToolResult,
+  ClientCapabilities,
   ListToolsResult,
   Server,
   ServerContext,
 } from "@modelcontextprotocol/server";
 import type { ContextSource } from "../tree/context.ts";
+import { log, withInteraction } from "../tree/interaction.ts";
+import type { HandlerContext } from "../tree/node.ts";
+import { confirmation } from "./_confirm.ts";
+import { mcpInteraction } from "./_elicit.ts";
+import type { Rounds } from "./_rounds.ts";
+import { registerLogging } from "./_logging.ts";
+import { completePromptArgument, type PromptEntry, registerPrompts } from "./_prompts.ts";
+import {
+  listCacheHints,
+  registerSide,
+  type ResourceSide,
+  sideCapabilities,
+} from "./_resource_side.ts";
 import type { ToolEntry } from "./_collect.ts";
 import { runTool, type StreamStep } from "./_result.ts";
 import type { McpOptions } from "./mcp.ts";
@@ -17,7 +31,14 @@ import type { McpOptions } from "./mcp.ts";
 export type Sdk = typeof import("@modelcontextprotocol/server");
 
 /** One SDK server answering `tools/list` and `tools/call` from the tools. */
-export function serverOf(loaded: Sdk, tools: readonly ToolEntry[], opts: McpOptions): Server {
+export function serverOf(
+  loaded: Sdk,
+  tools: readonly ToolEntry[],
+  opts: McpOptions,
+  prompts: readonly PromptEntry[] = [],
+  declared?: ClientCapabilities,
+  side?: ResourceSide,
+): Server {
   const byName = new Map(tools.map((entry) => [entry.descriptor.name, entry]));
   const pageSize = opts.pageSize ?? 100;
   if (!Number.isInteger(pageSize) || pageSize < 1) {
@@ -32,10 +53,42 @@ export function serverOf(loaded: Sdk, tools: readonly ToolEntry[], opts: McpOpti
   const server = new loaded.Server(
     { name: opts.name ?? "ramify", version: opts.version ?? "0.0.0" },
     {
-      capabilities: { tools: {} },
+      capabilities: {
+        tools: {},
+        logging: {},
+        ...(prompts.length === 0 ? {} : { prompts: { listChanged: false } }),
+        ...sideCapabilities(side, prompts.length > 0),
+      },
+      cacheHints: listCacheHints(opts),
       ...(opts.instructions === undefined ? {} : { instructions: opts.instructions }),
     },
   );
+  /** A call's own context (the client's signal, the request, the renderer of `log`/`ask`) and source. */
+  const callContext = (
+    ctx: ServerContext,
+  ): { context: HandlerContext; source: ContextSource; rounds?: Rounds } => {
+    const carried = ctx.http?.req;
+    const carrier = carried ?? standIn;
+    const declaredNow = declared ?? server.getClientCapabilities();
+    const { interaction, rounds } = mcpInteraction(loaded, ctx, opts, declaredNow, opts.timeoutMs);
+    const client = webSignal(ctx.mcpReq.signal);
+    const context = withInteraction(
+      {
+        // A question left to the client (2026 era) ends the run as a cancellation would.
+        signal: rounds === undefined ? client : AbortSignal.any([client, rounds.signal]),
+        surface: "mcp" as const,
+        // The request's `_meta` (a `traceparent`, say), which stdio has no headers to carry.
+        ...(ctx.mcpReq._meta === undefined ? {} : { mcpMeta: ctx.mcpReq._meta }),
+        ...(carrier === undefined ? {} : { request: carrier }),
+      },
+      interaction,
+    );
+    return {
+      rounds,
+      context,
+      source: carried === undefined ? { surface: "mcp" } : { surface: "mcp", request: carried },
+    };
+  };
   server.setRequestHandler("tools/list", (request): ListToolsResult => {
     const cursor = request.params?.cursor;
     const start = cursor === undefined ? 0 : Number(cursor);
@@ -63,36 +116,56 @@ export function serverOf(loaded: Sdk, tools: readonly ToolEntry[], opts: McpOpti
       );
     }
     const progressToken = ctx.mcpReq._meta?.progressToken;
-    const carried = ctx.http?.req;
-    const carrier = carried ?? standIn;
-    const source: ContextSource = carried === undefined
-      ? { surface: "mcp" }
-      : { surface: "mcp", request: carried };
+    const { context, source, rounds } = callContext(ctx);
+    const refused = await confirmation(entry, context, opts.confirmDestructive, opts.timeoutMs);
+    if (refused !== undefined) return rounds?.pending() ?? refused as CallToolResult;
     const result = await runTool(
       entry,
       args,
-      {
-        signal: webSignal(ctx.mcpReq.signal),
-        surface: "mcp",
-        // The request's `_meta` (a `traceparent`, say), which stdio has no headers to carry.
-        ...(ctx.mcpReq._meta === undefined ? {} : { mcpMeta: ctx.mcpReq._meta }),
-        ...(carrier === undefined ? {} : { request: carrier }),
-      },
+      context,
       source,
       {
-        onError,
+        onError: (error) => {
+          onError(error);
+          log(context, "error", `${name}: 500 Internal Server Error`);
+        },
         timeoutMs: opts.timeoutMs,
         context: opts.context,
+        resourceScheme: opts.resourceScheme,
         onItem: progressToken === undefined
           ? undefined
           : (step) => ctx.mcpReq.notify(progressOf(progressToken, step)),
       },
     );
+    const unanswered = rounds?.pending();
+    if (unanswered !== undefined) return unanswered;
     return server.projectCallToolResult(
       result as CallToolResult,
       entry.descriptor.outputSchema as Record<string, unknown> | undefined,
     );
   });
+  registerLogging(server, loaded, opts);
+  if (prompts.length > 0) {
+    registerPrompts(server, loaded, prompts, { ...opts, onError }, callContext);
+  }
+  const contextOf = (ctx: ServerContext) => callContext(ctx).context;
+  registerSide(
+    server,
+    loaded,
+    side,
+    { opts, onError, standIn, contextOf },
+    pageSize,
+    prompts.length === 0 ? undefined : (name, argument, value, args, ctx) =>
+      completePromptArgument(
+        prompts,
+        name,
+        argument,
+        value,
+        args,
+        contextOf(ctx),
+        opts.timeoutMs,
+      ),
+  );
   return server;
 }
 

@@ -6,6 +6,7 @@
 // instance running the call hands it to that call's server.
 
 import type {
+  ClientCapabilities,
   InitializeRequestParams,
   JSONRPCMessage,
   RequestId,
@@ -13,6 +14,8 @@ import type {
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import type { McpCancellations, McpSessionRecord, McpSessionStore } from "./sessions.ts";
+import { isReply, relayedOf, relayedSend } from "./_replies.ts";
+import { answeredOf, polling, primes, type Resume } from "./_resume.ts";
 
 type Sdk = typeof import("@modelcontextprotocol/server");
 
@@ -22,6 +25,12 @@ export interface SessionOptions {
   readonly cancellations: McpCancellations | undefined;
   /** Observes the store's and the channel's failures. */
   readonly onError: (error: unknown) => void;
+  /** Resumable call streams (SEP-1699), when on. */
+  readonly resume?: Resume;
+  /** Serves a session's GET stream (resource notifications); without it, GET is a 405. */
+  readonly stream?: (id: string, request: Request) => Response;
+  /** Told of a session its client ended (DELETE). */
+  readonly ended?: (id: string) => void;
 }
 
 export interface LegacySessions {
@@ -40,7 +49,7 @@ function newSessionId(): string {
 
 export function legacySessions(
   loaded: Sdk,
-  makeServer: () => Server,
+  makeServer: (declared?: ClientCapabilities) => Server,
   opts: SessionOptions,
 ): LegacySessions {
   const { store, onError } = opts;
@@ -53,6 +62,10 @@ export function legacySessions(
   // Node-redis resubscribes after a reconnect; a failed first subscription is tried again later.
   const listen = () =>
     listening ??= channel.subscribe(CANCEL_TOPIC, (text) => {
+      const relayed = relayedOf(text);
+      if (relayed !== undefined) {
+        return running.get(callKey(relayed.session, relayed.reply.id))?.(relayed.reply);
+      }
       const cancel = cancelOf(text);
       if (cancel === undefined) return;
       running.get(callKey(cancel.session, cancel.requestId))?.({
@@ -130,19 +143,42 @@ export function legacySessions(
    * A POST of a known session, on a fresh server. Tools need nothing of the
    * handshake: the SDK serves a call on a server that never saw `initialize`.
    */
-  const serve = async (request: Request, session: string): Promise<Response> => {
+  const serve = async (
+    request: Request,
+    session: string,
+    declared: ClientCapabilities,
+    revision: string,
+  ): Promise<Response> => {
     // Subscribed before the first call here, so that its cancellation finds it.
     await listen();
-    const server = makeServer();
+    const server = makeServer(declared);
+    const resume = opts.resume;
     const transport: WebStandardStreamableHTTPServerTransport = new loaded
-      .WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      .WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      ...(resume === undefined
+        ? {}
+        : { eventStore: resume.streams.forSession(session), retryInterval: resume.retryMs }),
+    });
     await server.connect(transport);
     const inner = transport.onmessage;
     const mine = new Map<string, (message: JSONRPCMessage) => void>();
     const published: Promise<void>[] = [];
     // Straight to the server: through `onmessage` a cancellation would go out again.
     const handOver = (message: JSONRPCMessage) => inner?.(message);
+    transport.send = relayedSend(transport.send.bind(transport), handOver, (wireId, deliver) => {
+      running.set(callKey(session, wireId), deliver);
+      mine.set(callKey(session, wireId), deliver);
+    });
+    const answered = resume === undefined ? undefined : answeredOf(transport);
     transport.onmessage = (message, extra) => {
+      if (isReply(message)) {
+        // An answer to a question of a call here, or elsewhere (then the channel carries it).
+        const waiting = running.get(callKey(session, message.id));
+        if (waiting !== undefined) return waiting(message);
+        const relayed = JSON.stringify({ session, reply: message });
+        return void published.push(channel.publish(CANCEL_TOPIC, relayed).catch(onError));
+      }
       if (loaded.isJSONRPCRequest(message)) {
         const key = callKey(session, message.id);
         running.set(key, handOver);
@@ -155,8 +191,17 @@ export function legacySessions(
       inner?.(message, extra);
     };
     let ended = false;
+    // A stream closed to poll: the call runs on until it answers (into the store).
+    let parked = false;
+    let waiting = false;
     const end = () => {
       if (ended) return;
+      if (parked && answered !== undefined) {
+        // Once: the request's own end (its signal) comes too.
+        if (!waiting) void answered.then(() => (parked = false, end()));
+        waiting = true;
+        return;
+      }
       ended = true;
       live.delete(end);
       for (const [key, own] of mine) if (running.get(key) === own) running.delete(key);
@@ -165,9 +210,18 @@ export function legacySessions(
     };
     live.add(end);
     request.signal.addEventListener("abort", end, { once: true });
-    const response = await transport.handleRequest(request);
+    // The session's revision, not an older one a request names: its client reads priming events.
+    const primed = resume !== undefined && primes(revision);
+    const response = await transport.handleRequest(
+      primed ? withRevision(request, revision) : request,
+    );
     await Promise.all(published);
-    return untilDelivered(response, end);
+    return untilDelivered(
+      primed && resume.pollAfterMs !== undefined
+        ? polling(response, resume.pollAfterMs, () => parked = true)
+        : response,
+      end,
+    );
   };
 
   return {
@@ -185,7 +239,9 @@ export function legacySessions(
       let record: McpSessionRecord | undefined;
       try {
         if (request.method === "DELETE") {
-          return refuse(await store.delete(id) ? new Response(null, { status: 200 }) : notFound());
+          const deleted = await store.delete(id);
+          if (deleted) opts.ended?.(id);
+          return refuse(deleted ? new Response(null, { status: 200 }) : notFound());
         }
         record = await store.get(id);
       } catch (error) {
@@ -193,7 +249,15 @@ export function legacySessions(
         return refuse(storeDown());
       }
       if (record === undefined) return refuse(notFound());
-      if (request.method === "POST") return await serve(request, id);
+      if (request.method === "POST") {
+        const declared = record.clientCapabilities as ClientCapabilities;
+        return await serve(request, id, declared, record.protocolVersion);
+      }
+      const lastEventId = request.headers.get("last-event-id");
+      if (request.method === "GET" && opts.resume !== undefined && lastEventId !== null) {
+        return opts.resume.streams.replay(id, lastEventId, request.signal);
+      }
+      if (request.method === "GET" && opts.stream !== undefined) return opts.stream(id, request);
       return refuse(noStream());
     },
     async close() {
@@ -234,6 +298,15 @@ function untilDelivered(response: Response, end: () => void): Response {
     },
   });
   return new Response(body, { status: response.status, headers: response.headers });
+}
+
+/** The request naming the session's revision where it names an older one (or none). */
+function withRevision(request: Request, revision: string): Request {
+  const named = request.headers.get("mcp-protocol-version");
+  if (named !== null && named >= revision) return request;
+  const headers = new Headers(request.headers);
+  headers.set("mcp-protocol-version", revision);
+  return new Request(request, { headers });
 }
 
 function callKey(session: string, requestId: RequestId): string {

@@ -30,14 +30,17 @@
  * @module
  */
 
-import type { McpHttpHandler } from "@modelcontextprotocol/server";
+import type { ClientCapabilities, McpHttpHandler } from "@modelcontextprotocol/server";
 import type { Node } from "../tree/node.ts";
 import { assertImplemented } from "../tree/contract.ts";
 import type { ContextFunction } from "../tree/context.ts";
 import { collectTools } from "./_collect.ts";
+import { collectPrompts } from "./_prompts.ts";
 import type { ToolsOptions } from "./describe.ts";
 import { type Sdk, serverOf } from "./_server.ts";
+import { modernSink, resourceSide, sessionHooks, withListen } from "./_resource_side.ts";
 import { type LegacySessions, legacySessions } from "./_sessions.ts";
+import { resumeOf } from "./_resume.ts";
 import { type McpCancellations, type McpSessionStore, memoryMcpSessions } from "./sessions.ts";
 import { type RateLimit, rateLimited, withRateHeaders } from "../http/web/rate_limit.ts";
 
@@ -90,6 +93,30 @@ export interface McpOptions extends ToolsOptions {
    * them. Default none.
    */
   readonly headers?: ConstructorParameters<typeof Headers>[0];
+  /**
+   * Confirming a `destructive` tool before it runs, as the command line asks
+   * `Proceed? [y/N]`: `"ask"` (default) asks a client that declared
+   * elicitation (a form with one boolean) and runs the tool for one that
+   * cannot be asked; `"require"` refuses the call to a client that cannot be
+   * asked; `"never"` never asks. A declined confirmation fails the call with
+   * `aborted`, as the command line's "no".
+   */
+  readonly confirmDestructive?: "ask" | "require" | "never";
+  /**
+   * The scheme of resource URIs: a `readOnly` leaf is the resource
+   * `<scheme>://<path>`, its path the one the HTTP surface serves it at,
+   * each capture a `{name}` variable (`ramify://books/{bookId}`). Default
+   * `"ramify"`.
+   */
+  readonly resourceScheme?: string;
+  /**
+   * How long (ms) clients may cache `tools/list`, `prompts/list`,
+   * `resources/list` and `resources/templates/list` (the 2026-07-28
+   * revision's `ttlMs`, `cacheScope: "public"`): a tree's lists never change
+   * while it is served, so this is how long a redeployed server may go
+   * unnoticed. `0` disables caching. Default one hour.
+   */
+  readonly listTtlMs?: number;
 }
 
 /**
@@ -130,6 +157,40 @@ export interface McpHandlerOptions extends McpOptions {
   readonly sessionIdleMs?: number;
   /** A rate limit: over it, `429` with `Retry-After` and a JSON-RPC error. Default none. */
   readonly rateLimit?: RateLimit;
+  /**
+   * Resumable call streams of 2025-era sessions (SEP-1699): each message of a
+   * call's SSE answer carries an event id, after a first priming event (for
+   * clients of 2025-11-25 and later), and a client whose stream ended gets
+   * the rest with a GET carrying `Last-Event-ID`. Events are kept in this
+   * process: a replay must reach the instance that ran the call (session
+   * affinity at the balancer). `false` turns it off. Default `{}`.
+   */
+  readonly resumability?: false | McpResumability;
+}
+
+/**
+ * How call streams resume (SEP-1699).
+ *
+ * @example
+ * ```ts
+ * import type { McpResumability } from "@ramify/api/tools";
+ *
+ * // Long calls free their connection after 30 s; clients come back 2 s later.
+ * const resumability: McpResumability = { pollAfterMs: 30_000, retryMs: 2_000 };
+ * ```
+ */
+export interface McpResumability {
+  /** The wait before reconnecting (ms) the priming event suggests. Default 1000. */
+  readonly retryMs?: number;
+  /**
+   * Closes a call's stream after this long (ms) while the call runs on: the
+   * client reconnects and gets what followed (polling). Default never.
+   */
+  readonly pollAfterMs?: number;
+  /** Call streams kept for replay; past it the least recently used is forgotten. Default 1000. */
+  readonly maxStreams?: number;
+  /** How long an answered call's stream stays replayable (ms). Default 5 minutes. */
+  readonly keepMs?: number;
 }
 
 /**
@@ -186,10 +247,13 @@ function loadSdk(): Promise<Sdk> {
 export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpFetchHandler {
   assertImplemented(tree, "createMcpHandler");
   const tools = collectTools(tree, "createMcpHandler", opts.warnMissingHints);
+  const prompts = collectPrompts(tree, "createMcpHandler");
+  const side = resourceSide(tree, "createMcpHandler", opts);
   const origins = opts.allowedOrigins;
   const hosts = opts.allowedHosts;
   const sessions = opts.sessions ??
     memoryMcpSessions({ maxSessions: opts.maxSessions, idleMs: opts.sessionIdleMs });
+  const resume = opts.resumability === false ? undefined : resumeOf(opts.resumability);
   let served: { modern: McpHttpHandler; legacy: LegacySessions } | undefined;
   const answer = async (request: Request): Promise<Response> => {
     const loaded = await loadSdk();
@@ -202,19 +266,24 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
           origins === undefined ? loaded.localhostAllowedOrigins() : [...origins],
         );
     if (rejected !== undefined) return rejected;
-    const makeServer = () => serverOf(loaded, tools, opts);
+    const makeServer = (declared?: ClientCapabilities) =>
+      serverOf(loaded, tools, opts, prompts, declared, side);
     served ??= {
       // 2026-07-28 clients: one instance per request; cancelling closes the request.
-      modern: loaded.createMcpHandler(makeServer, { legacy: "reject", onerror: () => {} }),
+      modern: loaded.createMcpHandler(() => makeServer(), { legacy: "reject", onerror: () => {} }),
       legacy: legacySessions(loaded, makeServer, {
         store: sessions,
         cancellations: opts.cancellations,
         onError: opts.onError ?? ((error) => console.error("ramify: MCP sessions:", error)),
+        ...(resume === undefined ? {} : { resume }),
+        ...(side?.followed === true ? sessionHooks(side) : {}),
       }),
     };
-    return await loaded.isLegacyRequest(request)
-      ? await served.legacy.handle(request)
-      : await served.modern.fetch(request);
+    if (await loaded.isLegacyRequest(request)) return await served.legacy.handle(request);
+    const modern = served.modern;
+    return side === undefined
+      ? await modern.fetch(request)
+      : await withListen(side, request, modernSink(modern), modern.fetch);
   };
   const rateLimit = opts.rateLimit;
   const fetch = async (request: Request) => {
@@ -235,6 +304,8 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
     close: async () => {
       await served?.modern.close();
       await served?.legacy.close();
+      side?.sessions.close();
+      side?.feeds.close();
     },
   });
 }
@@ -261,7 +332,9 @@ export async function serveMcpStdio(
   const tools = collectTools(tree, "serveMcpStdio", opts.warnMissingHints);
   const loaded = await loadSdk();
   const { serveStdio } = await import("@modelcontextprotocol/server/stdio");
-  return serveStdio(() => serverOf(loaded, tools, opts));
+  const prompts = collectPrompts(tree, "serveMcpStdio");
+  const side = resourceSide(tree, "serveMcpStdio", opts);
+  return serveStdio(() => serverOf(loaded, tools, opts, prompts, undefined, side));
 }
 
 /**

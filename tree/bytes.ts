@@ -182,7 +182,19 @@ export function responseBytes(response: Response, declaredType?: string): Bytes 
   return bytesOf(response.body, type === "" ? declaredType : type);
 }
 
-function isTextType(type: string): boolean {
+/**
+ * Whether a media type is text a person or program reads as it is: `text/*`,
+ * JSON and XML (`+json` and `+xml` included), JavaScript, form-urlencoded.
+ * Internal: a `Response` and an embedded resource are read through it.
+ *
+ * @example
+ * ```ts
+ * import { isTextType } from "./bytes.ts";
+ *
+ * console.log(isTextType("application/ld+json"), isTextType("image/png")); // true false
+ * ```
+ */
+export function isTextType(type: string): boolean {
   const essence = type.split(";")[0].trim().toLowerCase();
   return essence.startsWith("text/") || /[/+](json|xml)$/.test(essence) ||
     essence === "application/javascript" || essence === "application/x-www-form-urlencoded";

@@ -68,6 +68,35 @@ export { invalidatesOf, invalidationSteps, isInvalidates } from "./invalidation.
 export type { Invalidates } from "./invalidation.ts";
 export type { GapNotice, PositionedSource, StreamItemOf } from "./stream_events.ts";
 export type { Bytes } from "./bytes.ts";
+export {
+  ask,
+  confirmQuestion,
+  formProblem,
+  log,
+  LOG_LEVELS,
+  needsConfirmation,
+  NOT_CONFIRMED,
+  progress,
+  withInteraction,
+} from "./interaction.ts";
+export type {
+  AskResult,
+  FormField,
+  FormSchema,
+  Interaction,
+  LogLevel,
+  Question,
+} from "./interaction.ts";
+export { prompt } from "./prompt.ts";
+export type {
+  PromptContent,
+  PromptMessage,
+  PromptMeta,
+  PromptOptions,
+  RenderedPrompt,
+} from "./prompt.ts";
+export { Content, content } from "./content.ts";
+export type { ContentBlock, ContentPart } from "./content.ts";
 export type { LeafEntry } from "./leaves.ts";
 export type { ContextFunction, ContextSource, RequestContextSource, Surface } from "./context.ts";
 export type { ErrorDeclaration, ErrorDeclarations, LeafErrorOptions } from "./errors.ts";

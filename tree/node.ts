@@ -158,6 +158,8 @@ export interface Meta {
   readonly tools?: ToolsMeta | false;
   /** `false` keeps the leaf out of GraphQL (a leaf that returns bytes, which GraphQL has not). */
   readonly graphql?: false;
+  /** Marks the leaf as a prompt (see `prompt`): its MCP name, title and argument completers. */
+  readonly prompt?: import("./prompt_meta.ts").PromptMeta;
   /** A human description of the operation. */
   readonly description?: string;
   /** Validates and types the handler's input (a Standard Schema). */

@@ -7,21 +7,52 @@
 
 /**
  * How a leaf appears on the tool surface (`toTools`, the MCP server): its tool
- * name and title in place of the ones derived from the tree, and its
- * description there. `meta.tools: false` keeps the leaf off that surface.
+ * name and title in place of the ones derived from the tree, its description
+ * there, and whether it is a tool, a resource, or both.
+ *
+ * - Every leaf is a tool unless `tool: false`.
+ * - A `readOnly` leaf that is not streaming, takes no file and requires no
+ *   input but its captures is also a resource (no captures) or a resource
+ *   template (captures), unless `resource: false`. `resource: true` on a leaf
+ *   that cannot be one is an error when the server is built.
+ * - `meta.tools: false` keeps the leaf off the surface: neither tool nor
+ *   resource.
+ *
+ * A resource's clients may subscribe to it: `updates` names a streaming
+ * leaf (by its place, `books/{bookId}/changes`) whose every item means "this
+ * resource changed"; it is called through the one call path with the
+ * resource's captures it binds. A template's captures are completed from an
+ * `enum` in the input schema, or by the leaf `complete` names for that
+ * capture: it takes `{ value, arguments }` (the text typed so far, the other
+ * captures already chosen) and returns the candidate strings.
  *
  * @example
  * ```ts
  * import type { ToolsMeta } from "@ramify/api/tree/node";
  *
  * const tools: ToolsMeta = { name: "search_books", title: "Search the catalogue" };
+ * const book: ToolsMeta = {
+ *   tool: false,
+ *   updates: "books/{bookId}/changes",
+ *   complete: { bookId: "books/ids" },
+ * };
  * ```
  */
 export interface ToolsMeta {
   /** The tool name (`[A-Za-z0-9._-]`, at most 128 characters) in place of the joined path. */
   readonly name?: string;
-  /** The tool's display title. */
+  /** The tool's (and resource's) display title. */
   readonly title?: string;
-  /** The tool's description, in place of `meta.description`. */
+  /** The tool's (and resource's) description, in place of `meta.description`. */
   readonly description?: string;
+  /** `false`: not a tool (it may still be a resource). Default `true`. */
+  readonly tool?: boolean;
+  /** `false`: not a resource; `true`: must be one. Default: whether it qualifies. */
+  readonly resource?: boolean;
+  /** The resource's media type, in place of the one its output schema gives. */
+  readonly mimeType?: string;
+  /** The place of a streaming leaf whose items say the resource changed. */
+  readonly updates?: string;
+  /** For each capture, the place of the leaf that completes it (no captures of its own). */
+  readonly complete?: { readonly [capture: string]: string };
 }

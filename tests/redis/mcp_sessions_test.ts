@@ -129,7 +129,7 @@ Deno.test({
     try {
       for (let i = 0; i < 15; i++) {
         const result = await client.callTool({ name: "ping", arguments: {} });
-        assert.equal(text(result), '"pong"', `call ${i + 1}`);
+        assert.equal(text(result), "pong", `call ${i + 1}`);
       }
       const posts = (served: string[]) => served.filter((method) => method === "POST").length;
       assert.ok(posts(a.served) >= 8 && posts(b.served) >= 8, "both instances answered calls");
@@ -359,7 +359,7 @@ Deno.test({
     await client.close();
     const fresh = new Client({ name: "v2", version: "1.0.0" });
     await fresh.connect(new StreamableHTTPClientTransport(url, { fetch: roundRobin }));
-    assert.equal(text(await fresh.callTool({ name: "ping", arguments: {} })), '"pong"');
+    assert.equal(text(await fresh.callTool({ name: "ping", arguments: {} })), "pong");
     await fresh.close();
     assert.deepEqual([...a.faults, ...b.faults], []);
   }),
@@ -396,7 +396,7 @@ Deno.test({
     await modern.connect(new StreamableHTTPClientTransport(new URL(`${a.base}/mcp`)));
     assert.equal(
       text(await modern.callTool({ name: "ping", arguments: {} })),
-      '"pong"',
+      "pong",
       "2026-07-28 clients need no session",
     );
     await modern.close();

@@ -218,7 +218,7 @@ Deno.test("MCP sessions: a handler that never saw the initialize serves the sess
     try {
       for (let i = 0; i < 4; i++) {
         const result = await client.callTool({ name: "ping", arguments: {} });
-        assert.deepEqual(result.content, [{ type: "text", text: '"pong"' }]);
+        assert.deepEqual(result.content, [{ type: "text", text: "pong" }]);
       }
     } finally {
       await client.close();

@@ -1,0 +1,67 @@
+// The confirmation of a `destructive` tool before it runs, as the command line
+// asks `Proceed? [y/N]`: a form with one boolean, through the call's `ask`.
+// Declined, dismissed or answered `false`, the call fails with the tree's
+// line for a refused confirmation (`aborted`), before the handler runs. A
+// client that cannot be asked is served as before (`confirmDestructive:
+// "ask"`, the default) or refused (`"require"`); `"never"` never asks. The
+// server's deadline bounds the wait for an answer too.
+
+import { Cancelled, classify, failureLine, TimedOut } from "../tree/failure.ts";
+import { ask, confirmQuestion, NOT_CONFIRMED } from "../tree/interaction.ts";
+import type { HandlerContext } from "../tree/node.ts";
+import { extended } from "../tree/context.ts";
+import type { ToolEntry } from "./_collect.ts";
+import type { ToolResult } from "./_result.ts";
+
+/** When to ask (McpOptions `confirmDestructive`). */
+export type ConfirmMode = "ask" | "require" | "never";
+
+/** The form a confirmation asks for. */
+const CONFIRM_FORM = {
+  type: "object",
+  properties: { confirm: { type: "boolean", title: "Proceed?", default: false } },
+  required: ["confirm"],
+} as const;
+
+/**
+ * `undefined` when the call may go on; else the tool result it ends with.
+ * `context` holds the call's renderer and the client's signal.
+ */
+export async function confirmation(
+  entry: ToolEntry,
+  context: HandlerContext,
+  mode: ConfirmMode = "ask",
+  timeoutMs?: number,
+): Promise<ToolResult | undefined> {
+  const { name, title, description, annotations } = entry.descriptor;
+  // The tree's decision (tags, implications applied), as the tool's hint carries it.
+  if (annotations.destructiveHint !== true || mode === "never") return undefined;
+  const deadline = timeoutMs === undefined || timeoutMs === Infinity
+    ? undefined
+    : AbortSignal.timeout(timeoutMs);
+  const signals = [context.signal, deadline].filter((signal) => signal !== undefined);
+  const signal = signals.length === 0 ? undefined : AbortSignal.any(signals);
+  const about = description === undefined ? title : `${title}: ${description}`;
+  try {
+    const answer = await ask(extended(context, { signal }), {
+      message: `${confirmQuestion(name)}\n${about}`,
+      schema: CONFIRM_FORM,
+    });
+    if (answer.action === "accept" && answer.content.confirm === true) return undefined;
+    if (answer.action !== "unsupported") return refused(NOT_CONFIRMED);
+    return mode === "require"
+      ? refused(
+        `"${name}" is destructive: only a client that can confirm it (elicitation) may call it`,
+      )
+      : undefined;
+  } catch (error) {
+    const failure = classify(
+      deadline?.aborted === true ? new TimedOut(timeoutMs!) : new Cancelled(error),
+    );
+    return refused(failureLine(failure));
+  }
+}
+
+function refused(line: string): ToolResult {
+  return { content: [{ type: "text", text: line }], isError: true };
+}

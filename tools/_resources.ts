@@ -1,0 +1,229 @@
+// The resources of a tree: every `readOnly` leaf that is not streaming, not a
+// prompt, takes no file and requires no input but its captures, unless
+// `meta.tools` says otherwise (tree/tools_meta.ts). Without captures it is a
+// listed resource; with them, a resource template. Its URI is the path the
+// HTTP surface serves it at (tools/_uri_template.ts), so that a URI and a
+// route name one thing. Each entry's call is prepared once, with what its
+// subscriptions (`updates`) and completions (`complete`) call.
+
+import { type LeafEntry, leavesOf } from "../tree/leaves.ts";
+import type { Node } from "../tree/node.ts";
+import type { ContextFunction } from "../tree/context.ts";
+import { createCall, type LeafCall } from "../tree/call.ts";
+import { holdsFile, isVoidSchema, type JsonSchema, toJsonSchema } from "../tree/schema.ts";
+import { tagsOf } from "../tree/tags.ts";
+import { declaredBytes, OCTET_STREAM, soleMediaType } from "../tree/bytes.ts";
+import { httpProjection } from "../http/route/projection.ts";
+import { listOperations } from "../http/route/route.ts";
+import { labelOf } from "../tree/leaves.ts";
+import { joinPath } from "./_names.ts";
+import { titleOf } from "./_collect.ts";
+import { bySpecificity, type Segment, segmentsOf, uriText } from "./_uri_template.ts";
+
+/** The server options resources read (`McpOptions` has them all). */
+export interface ResourceOptions {
+  readonly resourceScheme?: string;
+  readonly listTtlMs?: number;
+  readonly context?: ContextFunction;
+  readonly timeoutMs?: number;
+  readonly onError?: (error: unknown) => void;
+}
+
+/** A leaf called on a resource's behalf, with the captures it binds. */
+interface SideCall {
+  readonly call: LeafCall;
+  readonly captures: readonly string[];
+  readonly label: string;
+}
+
+/** A resource or a resource template, with what the server needs to read it. */
+export interface ResourceEntry {
+  /** The URI (a listed resource) or the URI template (a template). */
+  readonly uri: string;
+  readonly segments: readonly Segment[];
+  /** The capture names, in path order: the template's variables. */
+  readonly captures: readonly string[];
+  readonly name: string;
+  readonly title: string;
+  readonly description?: string;
+  /** The media type the output schema (or `meta.tools.mimeType`) gives, when it gives one. */
+  readonly mimeType?: string;
+  readonly call: LeafCall;
+  /** The media type of bytes the output schema declares, when it names exactly one. */
+  readonly bytesType?: string;
+  /** The input schema's property for each capture, for its `enum`. */
+  readonly captureSchemas: Readonly<Record<string, JsonSchema | undefined>>;
+  /** The streaming leaf whose items say the resource changed. */
+  readonly updates?: SideCall;
+  /** The leaf completing each capture. */
+  readonly completers: Readonly<Record<string, SideCall>>;
+}
+
+/** The resources (no captures) and the templates of a tree, in tree order. */
+export interface Resources {
+  /** The URIs' scheme (the `resourceScheme` option). */
+  readonly scheme: string;
+  readonly listed: readonly ResourceEntry[];
+  /** Most specific first: a URI is read by the first template it fits. */
+  readonly templates: readonly ResourceEntry[];
+}
+
+/**
+ * Every resource of the tree; a URI given twice, a `meta.tools.resource:
+ * true` on a leaf that cannot be one, or an `updates` or `complete` naming no
+ * fitting leaf is an error naming the leaf.
+ */
+export function collectResources(root: Node, caller: string, scheme: string): Resources {
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*$/.test(scheme)) {
+    throw new Error(`${caller}: resourceScheme ${JSON.stringify(scheme)} is not a URI scheme`);
+  }
+  const leaves = leavesOf(root);
+  const byLabel = new Map(leaves.map((entry) => [entry.label, entry]));
+  let paths: Map<string, string> | undefined;
+  const listed: ResourceEntry[] = [];
+  const templates: ResourceEntry[] = [];
+  const byUri = new Map<string, string>();
+  for (const entry of leaves) {
+    const own = entry.leaf.meta.tools;
+    if (own === false || own?.resource === false) continue;
+    const input = schemaOf(entry, "input", caller);
+    const why = whyNot(entry, input);
+    if (why !== undefined) {
+      if (own?.resource === true) {
+        throw new Error(`${caller}: ${placeOf(entry)} has meta.tools.resource but ${why}`);
+      }
+      continue;
+    }
+    // Computed once, only for a tree that has resources: the routes the HTTP surface serves.
+    paths ??= new Map(
+      listOperations(httpProjection(root)).map((operation) => [
+        labelOf(operation.steps),
+        operation.path,
+      ]),
+    );
+    const resource = resourceOf(entry, input, scheme, paths, byLabel, caller);
+    const other = byUri.get(resource.uri);
+    if (other !== undefined) {
+      throw new Error(
+        `${caller}: ${other} and ${placeOf(entry)} both get the resource URI ${resource.uri}`,
+      );
+    }
+    byUri.set(resource.uri, placeOf(entry));
+    (resource.captures.length === 0 ? listed : templates).push(resource);
+  }
+  // Stable: templates equally specific keep their tree order.
+  templates.sort((a, b) => bySpecificity(a.segments, b.segments));
+  return { scheme, listed, templates };
+}
+
+/** Why the leaf is no resource, or undefined when it is one. */
+function whyNot(entry: LeafEntry, input: JsonSchema | undefined): string | undefined {
+  const tags = tagsOf(entry.leaf);
+  if (tags.readOnly !== true) return "is not readOnly";
+  if (tags.streaming === true) return "is streaming";
+  if (entry.leaf.meta.prompt !== undefined) return "is a prompt";
+  if (holdsFile(input)) return "takes files";
+  const required = (input?.required as string[] | undefined) ?? [];
+  const extra = required.filter((name) => !entry.captures.includes(name));
+  return extra.length === 0
+    ? undefined
+    : `requires input beyond its captures (${extra.join(", ")})`;
+}
+
+function resourceOf(
+  entry: LeafEntry,
+  input: JsonSchema | undefined,
+  scheme: string,
+  paths: ReadonlyMap<string, string>,
+  byLabel: ReadonlyMap<string, LeafEntry>,
+  caller: string,
+): ResourceEntry {
+  const { leaf, names, captures } = entry;
+  const own = leaf.meta.tools === false ? undefined : leaf.meta.tools;
+  const path = paths.get(entry.label);
+  if (path === undefined) {
+    throw new Error(`${caller}: ${placeOf(entry)} has no HTTP route to take its resource URI from`);
+  }
+  const segments = segmentsOf(path);
+  const output = schemaOf(entry, "output", caller);
+  const bytes = declaredBytes(output);
+  const description = own?.description ?? leaf.meta.description;
+  const mimeType = own?.mimeType ?? mediaTypeOf(output, bytes);
+  const properties = input?.properties as Record<string, JsonSchema> | undefined;
+  const side = (label: string, what: string, streaming: boolean): SideCall => {
+    const target = byLabel.get(label);
+    const problem = target === undefined
+      ? "names no leaf"
+      : (tagsOf(target.leaf).streaming === true) !== streaming
+      ? streaming ? "names a leaf that is not streaming" : "names a streaming leaf"
+      : target.captures.some((name) => !(streaming ? captures : []).includes(name))
+      ? "names a leaf with captures the resource does not bind"
+      : undefined;
+    if (problem !== undefined || target === undefined) {
+      throw new Error(`${caller}: ${what} of ${placeOf(entry)} (${label}) ${problem}`);
+    }
+    return {
+      call: createCall(target.leaf, { captures: target.captures }),
+      captures: target.captures,
+      label,
+    };
+  };
+  const completers: Record<string, SideCall> = {};
+  for (const [capture, label] of Object.entries(own?.complete ?? {})) {
+    if (!captures.includes(capture)) {
+      throw new Error(
+        `${caller}: meta.tools.complete of ${placeOf(entry)} names no capture ${capture}`,
+      );
+    }
+    completers[capture] = side(label, `meta.tools.complete.${capture}`, false);
+  }
+  return {
+    uri: uriText(scheme, segments),
+    segments,
+    captures: segments.flatMap((segment) => "capture" in segment ? [segment.capture] : []),
+    name: own?.name ?? (names.length === 0 ? "root" : joinPath(names)),
+    title: own?.title ?? titleOf(names),
+    ...(typeof description === "string" ? { description } : {}),
+    ...(mimeType === undefined ? {} : { mimeType }),
+    call: createCall(leaf, { captures }),
+    bytesType: soleMediaType(bytes),
+    captureSchemas: Object.fromEntries(captures.map((name) => [name, properties?.[name]])),
+    ...(own?.updates === undefined
+      ? {}
+      : { updates: side(own.updates, "meta.tools.updates", true) }),
+    completers,
+  };
+}
+
+/** A string is text, bytes their one declared media type, anything else JSON; no schema, unknown. */
+function mediaTypeOf(
+  output: JsonSchema | undefined,
+  bytes: { readonly types: readonly string[] } | undefined,
+): string | undefined {
+  if (bytes !== undefined) return soleMediaType(bytes) ?? OCTET_STREAM;
+  if (output === undefined) return undefined;
+  return output.type === "string" ? "text/plain" : "application/json";
+}
+
+function schemaOf(
+  entry: LeafEntry,
+  side: "input" | "output",
+  caller: string,
+): JsonSchema | undefined {
+  const schema = entry.leaf.meta[side];
+  if (schema === undefined || (side === "output" && isVoidSchema(schema))) return undefined;
+  try {
+    return toJsonSchema(schema, side);
+  } catch (error) {
+    throw new Error(
+      `${caller}: the ${side} schema of ${placeOf(entry)} has no JSON Schema form: ${
+        error instanceof Error ? error.message : String(error)
+      }`,
+      { cause: error },
+    );
+  }
+}
+
+function placeOf(entry: LeafEntry): string {
+  return entry.steps.length === 0 ? "the root leaf" : `the leaf at ${entry.label}`;
+}

@@ -1,0 +1,249 @@
+/**
+ * Prompts in the tree: {@linkcode prompt} makes a leaf whose handler renders
+ * messages for a model from typed arguments. It is a real leaf: `readOnly`,
+ * served at its route over HTTP (a `GET` answering the rendered messages),
+ * and listed by the MCP server as a prompt (`prompts/list`, `prompts/get`
+ * answer the same value), not as a tool unless `tools` opts it in.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { api, prompt } from "@ramify/api/tree";
+ *
+ * const tree = api({
+ *   review: prompt(({ title }) => `Write a short review of "${title}".`, {
+ *     input: z.object({ title: z.string() }),
+ *     description: "Asks for a book review",
+ *   }),
+ * });
+ * ```
+ *
+ * @module
+ */
+
+import type { StandardSchemaV1 } from "@standard-schema/spec";
+import { op } from "./construct.ts";
+import type { HandlerContext, Leaf, Meta } from "./node.ts";
+import type { ToolsMeta } from "./tools_meta.ts";
+import type { PromptMeta } from "./prompt_meta.ts";
+
+export type { PromptMeta };
+import { isBytes } from "./bytes.ts";
+import { isPlainObject } from "./plain_data.ts";
+
+/** Bytes, or their base64 text. */
+type Data = Blob | ArrayBuffer | ArrayBufferView | string;
+
+/**
+ * One piece of a prompt message: text, an image or audio (bytes or base64,
+ * with their media type), or an embedded resource (text, or bytes as a blob).
+ *
+ * @example
+ * ```ts
+ * import type { PromptContent } from "@ramify/api/tree";
+ *
+ * const parts: PromptContent[] = [
+ *   { type: "text", text: "Describe this cover." },
+ *   { type: "image", data: new Blob([new Uint8Array([137, 80])], { type: "image/png" }) },
+ *   { type: "resource", resource: { uri: "ramify://books/1", mimeType: "application/json", text: "{}" } },
+ * ];
+ * ```
+ */
+export type PromptContent =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "image" | "audio"; readonly data: Data; readonly mimeType?: string }
+  | {
+    readonly type: "resource";
+    readonly resource:
+      | { readonly uri: string; readonly mimeType?: string; readonly text: string }
+      | { readonly uri: string; readonly mimeType?: string; readonly blob: Data };
+  };
+
+/**
+ * A message a prompt renders: who says it and what (a string is text).
+ *
+ * @example
+ * ```ts
+ * import type { PromptMessage } from "@ramify/api/tree";
+ *
+ * const messages: PromptMessage[] = [
+ *   { role: "user", content: "Hello" },
+ *   { role: "assistant", content: { type: "text", text: "Hi, what shall we read?" } },
+ * ];
+ * ```
+ */
+export interface PromptMessage {
+  /** Who speaks. */
+  readonly role: "user" | "assistant";
+  /** What is said. */
+  readonly content: string | PromptContent;
+}
+
+/**
+ * A rendered prompt as every surface serves it (MCP's `GetPromptResult`):
+ * binary content as base64 with its media type.
+ *
+ * @example
+ * ```ts
+ * import type { RenderedPrompt } from "@ramify/api/tree";
+ *
+ * const rendered: RenderedPrompt = {
+ *   messages: [{ role: "user", content: { type: "text", text: "Hello" } }],
+ * };
+ * ```
+ */
+export interface RenderedPrompt {
+  /** The prompt's description. */
+  readonly description?: string;
+  /** The messages. */
+  readonly messages: readonly {
+    readonly role: "user" | "assistant";
+    readonly content: Readonly<Record<string, unknown>>;
+  }[];
+}
+
+/**
+ * Options of {@linkcode prompt}.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import type { PromptOptions } from "@ramify/api/tree";
+ *
+ * const opts: PromptOptions<z.ZodObject<{ topic: z.ZodString }>> = {
+ *   input: z.object({ topic: z.string() }),
+ *   title: "Explain a topic",
+ * };
+ * ```
+ */
+export interface PromptOptions<S extends StandardSchemaV1 | undefined = undefined>
+  extends PromptMeta {
+  /** The arguments (a flat object schema; MCP lists its properties as the prompt's arguments). */
+  readonly input?: S;
+  /** What the prompt is for. */
+  readonly description?: string;
+  /** The leaf as a tool too: not one unless given (`{}` opts in with derived names). */
+  readonly tools?: ToolsMeta;
+}
+
+/** What a prompt's render function may return. */
+type Rendered = string | readonly PromptMessage[];
+
+/**
+ * Makes a prompt leaf: `render` turns the (validated) arguments into a
+ * string (one user message) or messages. The leaf is `readOnly`; it answers
+ * the {@linkcode RenderedPrompt} on every surface that serves leaves.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { prompt } from "@ramify/api/tree";
+ *
+ * const summarize = prompt(({ text }) => [
+ *   { role: "user", content: `Summarize:\n${text}` },
+ * ], { input: z.object({ text: z.string() }), title: "Summarize a text" });
+ * ```
+ *
+ * @throws {TypeError} when `render` is not a function.
+ */
+export function prompt<S extends StandardSchemaV1 | undefined = undefined>(
+  render: (
+    input: S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : Record<string, never>,
+    context: HandlerContext,
+  ) => Rendered | Promise<Rendered>,
+  options: PromptOptions<S> = {},
+): Leaf<Record<string, unknown>, RenderedPrompt> {
+  if (typeof render !== "function") {
+    throw new TypeError("prompt(): render must be a function");
+  }
+  const { input, description, tools, name, title, complete } = options;
+  const meta: PromptMeta = {
+    ...(name === undefined ? {} : { name }),
+    ...(title === undefined ? {} : { title }),
+    ...(complete === undefined ? {} : { complete }),
+  };
+  const handler = async (args: Record<string, unknown>, context: HandlerContext) =>
+    renderedOf(await render(args as never, context), description);
+  const leaf = op as unknown as (fn: typeof handler, meta: Meta) => unknown;
+  return leaf(handler, {
+    ...(input === undefined ? {} : { input }),
+    ...(description === undefined ? {} : { description }),
+    tags: { readOnly: true },
+    prompt: meta,
+    tools: tools === undefined ? { tool: false } : tools,
+  }) as unknown as Leaf<Record<string, unknown>, RenderedPrompt>;
+}
+
+/** What `render` returned as the served value. */
+async function renderedOf(rendered: Rendered, description?: string): Promise<RenderedPrompt> {
+  const messages = typeof rendered === "string"
+    ? [{ role: "user" as const, content: rendered }]
+    : rendered;
+  if (!Array.isArray(messages)) {
+    throw new TypeError("prompt(): render must return a string or a list of messages");
+  }
+  const out: RenderedPrompt["messages"][number][] = [];
+  for (const message of messages) {
+    if (!isPlainObject(message) || (message.role !== "user" && message.role !== "assistant")) {
+      throw new TypeError('prompt(): each message needs role "user" or "assistant"');
+    }
+    const role: "user" | "assistant" = message.role;
+    out.push({ role, content: await contentOf(message.content) });
+  }
+  return { ...(description === undefined ? {} : { description }), messages: out };
+}
+
+async function contentOf(content: unknown): Promise<Record<string, unknown>> {
+  if (typeof content === "string") return { type: "text", text: content };
+  if (!isPlainObject(content)) throw new TypeError("prompt(): a message's content is not content");
+  switch (content.type) {
+    case "text":
+      return { type: "text", text: String(content.text) };
+    case "image":
+    case "audio": {
+      const { data, mimeType } = await base64Of(content.data, content.mimeType);
+      return { type: content.type, data, mimeType };
+    }
+    case "resource": {
+      const resource = content.resource;
+      if (!isPlainObject(resource) || typeof resource.uri !== "string") break;
+      if (typeof resource.text === "string") {
+        return { type: "resource", resource: { ...resource } };
+      }
+      const { data, mimeType } = await base64Of(resource.blob, resource.mimeType);
+      return { type: "resource", resource: { uri: resource.uri, mimeType, blob: data } };
+    }
+  }
+  throw new TypeError(`prompt(): unknown content ${JSON.stringify(content.type)}`);
+}
+
+/** Bytes as base64 and their media type (the value's own, else the one given). */
+async function base64Of(
+  data: unknown,
+  given: unknown,
+): Promise<{ data: string; mimeType: string }> {
+  const stated = typeof given === "string" ? given : undefined;
+  if (typeof data === "string") {
+    if (stated === undefined) throw new TypeError("prompt(): base64 data needs its mimeType");
+    return { data, mimeType: stated };
+  }
+  if (!isBytes(data) || data instanceof ReadableStream) {
+    throw new TypeError("prompt(): image, audio and blob data must be bytes or base64 text");
+  }
+  const blob = data instanceof Blob ? data : new Blob([bufferOf(data)]);
+  const mimeType = stated ?? (blob.type || "application/octet-stream");
+  const bytes = new Uint8Array(await blob.arrayBuffer());
+  let binary = "";
+  // In slices: spreading a large buffer into one call overflows the stack.
+  for (let at = 0; at < bytes.length; at += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
+  }
+  return { data: btoa(binary), mimeType };
+}
+
+function bufferOf(data: ArrayBuffer | ArrayBufferView): Uint8Array<ArrayBuffer> {
+  const view = ArrayBuffer.isView(data)
+    ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+    : new Uint8Array(data);
+  return new Uint8Array(view);
+}
