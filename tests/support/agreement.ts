@@ -139,8 +139,17 @@ export function mcpCall(
       })();
     }
     if (failure !== undefined) throw failure;
-    return text === undefined ? undefined : JSON.parse(text);
+    return text === undefined ? undefined : valueOfText(text);
   };
+}
+
+/** A string result is its own text (docs/tools.md), any other value its JSON. */
+function valueOfText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 /**

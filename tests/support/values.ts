@@ -129,7 +129,10 @@ interface McpLike {
 type Block =
   | { type: "text"; text: string }
   | { type: "image"; data: string; mimeType: string }
-  | { type: "resource"; resource: { mimeType: string; blob: string } };
+  | {
+    type: "resource";
+    resource: { mimeType: string; blob: string } | { mimeType: string; text: string };
+  };
 
 /**
  * Calls a tool as an agent would: the child steps joined with ".", captures
@@ -158,7 +161,7 @@ export function mcpValueCall(
       throw new Refused(Number(/^(\d{3}) /.exec(text)?.[1]), text);
     }
     if (block.type === "text") {
-      const value = JSON.parse(block.text);
+      const value = valueOfText(block.text);
       assert.equal(result.structuredContent !== undefined, structured, "structuredContent");
       if (structured) {
         // A value that is no object is wrapped as `{ result }`, as MCP asks (docs/tools.md).
@@ -171,10 +174,30 @@ export function mcpValueCall(
     }
     const [type, base64] = block.type === "image"
       ? [block.mimeType, block.data]
+      : "text" in block.resource
+      ? [block.resource.mimeType, btoaText(block.resource.text)]
       : [block.resource.mimeType, block.resource.blob];
     assert.equal(block.type === "image", type.startsWith("image/"), `${type} as ${block.type}`);
     return { type, bytes: [...atob(base64)].map((char) => char.charCodeAt(0)) } satisfies SeenBytes;
   };
+}
+
+/**
+ * A text block's value: a string result is its own text (docs/tools.md), any
+ * other value its JSON; text that is no JSON is the string (the trees here
+ * return no string that reads as JSON).
+ */
+function valueOfText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A text resource's bytes as base64, as a blob would carry them. */
+function btoaText(text: string): string {
+  return btoa(String.fromCharCode(...new TextEncoder().encode(text)));
 }
 
 /**
