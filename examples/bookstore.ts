@@ -14,9 +14,11 @@
  *   POST   /books/{bookId}/checkout/start   start a checkout
  *   PUT    /books/{bookId}/checkout/reserve reserve a copy (idempotent)
  *   GET    /catalog/featured, /catalog/search
+ *   GET    /catalog/suggest?mood=...        a prompt, rendered
  *   GET    /openapi.json, and Swagger UI at /docs
  *   POST   /graphql (and GET, and WebSocket): the same tree as GraphQL; GraphiQL in a browser
- *   POST   /mcp: the same tree as MCP tools (Streamable HTTP)
+ *   POST   /mcp: the same tree over MCP (Streamable HTTP): tools, the readOnly leaves as
+ *          resources (`ramify://books/{bookId}`), and the prompt
  *   GET    /health
  *
  * The same tools over stdio, for MCP clients that start a command:
@@ -28,6 +30,7 @@
 
 import { api, auth, HttpError, op, reply, use } from "@ramify/api";
 import { serveMcpStdio } from "@ramify/api/tools";
+import { prompt } from "@ramify/api/tree";
 import { createHandler, type RunningServer, serve, type ServeHandler } from "@ramify/api/serve";
 import { createPubSub, memoryStreams, type PubSub } from "@ramify/api/pubsub";
 import type { CreateFetchOptions, RateLimit } from "@ramify/api/http";
@@ -184,6 +187,18 @@ export function bookstore(store: BookStore = new MemoryBookStore(), opts: Bookst
         input: z.object({ q: z.string(), limit: z.number().int().min(1).max(100).default(20) }),
         output: z.array(Book),
         description: "Searches titles and authors",
+      }),
+      // A prompt: MCP clients list it and fill in its arguments; GET /catalog/suggest renders it too.
+      suggest: prompt(async ({ mood }) => [
+        {
+          role: "user",
+          content: `Suggest a book from this catalogue for a ${mood} mood, and say why:\n${
+            JSON.stringify(await store.list())
+          }`,
+        },
+      ], {
+        input: z.object({ mood: z.string().describe("How the reader feels, in a word or two") }),
+        description: "Asks the model to pick a book for a mood",
       }),
     }),
   });

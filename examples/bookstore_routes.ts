@@ -244,6 +244,27 @@ export const routes: ClientManifest = {
       "dates": [],
       "errors": [],
     },
+    {
+      "steps": [
+        {
+          "kind": "child",
+          "name": "catalog",
+        },
+        {
+          "kind": "child",
+          "name": "suggest",
+        },
+      ],
+      "method": "GET",
+      "path": "/catalog/suggest",
+      "tags": {
+        "readOnly": true,
+        "idempotent": true,
+      },
+      "stream": false,
+      "dates": [],
+      "errors": [],
+    },
   ],
 };
 
@@ -588,6 +609,35 @@ export const graphqlRoutes: GraphQLClientManifest = {
       "dates": [],
       "errors": [],
     },
+    {
+      "steps": [
+        {
+          "kind": "child",
+          "name": "catalog",
+        },
+        {
+          "kind": "child",
+          "name": "suggest",
+        },
+      ],
+      "kind": "query",
+      "query": "query CatalogSuggest($mood: String!) { catalog { suggest(mood: $mood) } }",
+      "operationName": "CatalogSuggest",
+      "path": [
+        "catalog",
+        "suggest",
+      ],
+      "args": [
+        {
+          "name": "mood",
+          "type": "String!",
+        },
+      ],
+      "type": "JSON",
+      "voidResult": false,
+      "dates": [],
+      "errors": [],
+    },
   ],
   "types": [
     {
@@ -638,6 +688,10 @@ export const graphqlRoutes: GraphQLClientManifest = {
         {
           "name": "search",
           "type": "[Book!]",
+        },
+        {
+          "name": "suggest",
+          "type": "JSON",
         },
       ],
     },

@@ -45,7 +45,7 @@ import { problem } from "../http/web/respond.ts";
 import { splitUrl } from "../http/web/request.ts";
 import type { HttpGraphQLServerOptions } from "../graphql/server/http.ts";
 import type { BunWebSocketHandler, WsHandlerOptions } from "../graphql/server/ws.ts";
-import type { McpHandlerOptions } from "../tools/mcp.ts";
+import type { McpHandlerOptions } from "../tools/options.ts";
 import { assetOf } from "./_assets.ts";
 import { graphiqlInit, graphiqlPage, swaggerInit, swaggerPage } from "./_pages.ts";
 import { installed, WS_NEEDS_PACKAGE } from "./_peers.ts";

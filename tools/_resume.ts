@@ -11,7 +11,7 @@
 // A stream belongs to its session: another session's GET cannot read it.
 
 import type { EventStore, JSONRPCMessage } from "@modelcontextprotocol/server";
-import type { McpResumability } from "./mcp.ts";
+import type { McpResumability } from "./sessions.ts";
 
 export interface ResumeOptions {
   /** Streams kept at once. */
@@ -30,12 +30,23 @@ interface Stream {
   /** Whether the call's answer (a response) was stored: nothing follows. */
   answered: boolean;
   touched: number;
-  readonly listeners: Set<(id: string, message: JSONRPCMessage) => void>;
+  /** The replays waiting for what comes next, told when the stream is dropped too. */
+  readonly listeners: Set<Listener>;
+}
+
+interface Listener {
+  event(id: string, message: JSONRPCMessage): void;
+  gone(): void;
+}
+
+/** A session's store for one request's transport; `forget` drops the streams it began. */
+export interface SessionEvents extends EventStore {
+  forget(): void;
 }
 
 export interface ResumableStreams {
   /** The store a session's transport writes to. */
-  forSession(session: string): EventStore;
+  forSession(session: string): SessionEvents;
   /** The replay of a session's stream after `lastEventId`: SSE, or a JSON-RPC error response. */
   replay(session: string, lastEventId: string, signal: AbortSignal): Response;
 }
@@ -50,18 +61,34 @@ export function memoryStreams(opts: ResumeOptions): ResumableStreams {
     stream.touched = Date.now();
     streams.set(id, stream);
   };
+  const drop = (id: string) => {
+    const stream = streams.get(id);
+    streams.delete(id);
+    for (const listener of [...stream?.listeners ?? []]) listener.gone();
+  };
   const sweep = () => {
     const now = Date.now();
     for (const [id, stream] of streams) {
-      if (stream.answered && now - stream.touched > opts.keepMs) streams.delete(id);
+      if (stream.answered && now - stream.touched > opts.keepMs) drop(id);
     }
-    while (streams.size > opts.maxStreams) streams.delete(streams.keys().next().value!);
+    for (const id of [...streams.keys()].slice(0, Math.max(0, streams.size - opts.maxStreams))) {
+      drop(id);
+    }
   };
   return {
     forSession(session) {
+      const mine = new Set<string>();
       return {
+        forget() {
+          for (const id of mine) drop(id);
+        },
         storeEvent(streamId, message) {
           const known = streams.get(streamId);
+          // A stream dropped while its call ran on stays dropped: its ids would start again.
+          if (known === undefined && mine.has(streamId)) {
+            return Promise.resolve(`${streamId}.dropped`);
+          }
+          mine.add(streamId);
           const stream = known ?? {
             session,
             events: new Map(),
@@ -80,7 +107,7 @@ export function memoryStreams(opts: ResumeOptions): ResumableStreams {
             stream.answered = true;
           }
           const id = `${streamId}.${seq}`;
-          for (const listener of [...stream.listeners]) listener(id, message);
+          for (const listener of [...stream.listeners]) listener.event(id, message);
           return Promise.resolve(id);
         },
         // Replays go through `replay`, never the transport: it finds no stream to resume.
@@ -90,13 +117,13 @@ export function memoryStreams(opts: ResumeOptions): ResumableStreams {
       };
     },
     replay(session, lastEventId, signal) {
-      const [streamId, seqText] = lastEventId.split(".");
+      const [, streamId = "", seqText = ""] = /^([^.]+)\.(\d{1,15})$/.exec(lastEventId) ?? [];
       const after = Number(seqText);
       const stream = streams.get(streamId);
       // A stream of another session is as unknown as a forgotten one.
       if (
-        stream === undefined || stream.session !== session || !Number.isInteger(after) ||
-        after < 0 || after >= stream.next || !stream.events.has(after)
+        stream === undefined || stream.session !== session || after >= stream.next ||
+        !stream.events.has(after)
       ) {
         return Response.json({
           jsonrpc: "2.0",
@@ -123,12 +150,17 @@ export function memoryStreams(opts: ResumeOptions): ResumableStreams {
             controller.close();
             return;
           }
-          const listener = (id: string, message: JSONRPCMessage) => {
-            write(id, message);
-            if (stream.answered) {
-              stop();
-              controller.close();
-            }
+          const end = () => {
+            stop();
+            controller.close();
+          };
+          const listener: Listener = {
+            event(id, message) {
+              write(id, message);
+              if (stream.answered) end();
+            },
+            // Dropped before its answer (the call was cancelled, the store full): nothing more comes.
+            gone: end,
           };
           stop = () => {
             stream.listeners.delete(listener);

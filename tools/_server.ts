@@ -25,7 +25,7 @@ import {
 } from "./_resource_side.ts";
 import type { ToolEntry } from "./_collect.ts";
 import { runTool, type StreamStep } from "./_result.ts";
-import type { McpOptions } from "./mcp.ts";
+import type { McpOptions } from "./options.ts";
 
 /** The SDK's module, loaded on the first request. */
 export type Sdk = typeof import("@modelcontextprotocol/server");

@@ -153,12 +153,11 @@ export function legacySessions(
     await listen();
     const server = makeServer(declared);
     const resume = opts.resume;
+    const events = resume?.streams.forSession(session);
     const transport: WebStandardStreamableHTTPServerTransport = new loaded
       .WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
-      ...(resume === undefined
-        ? {}
-        : { eventStore: resume.streams.forSession(session), retryInterval: resume.retryMs }),
+      ...(resume === undefined ? {} : { eventStore: events, retryInterval: resume.retryMs }),
     });
     await server.connect(transport);
     const inner = transport.onmessage;
@@ -193,22 +192,18 @@ export function legacySessions(
     let ended = false;
     // A stream closed to poll: the call runs on until it answers (into the store).
     let parked = false;
-    let waiting = false;
-    const end = () => {
+    const finish = () => {
       if (ended) return;
-      if (parked && answered !== undefined) {
-        // Once: the request's own end (its signal) comes too.
-        if (!waiting) void answered.then(() => (parked = false, end()));
-        waiting = true;
-        return;
-      }
       ended = true;
-      live.delete(end);
+      live.delete(finish);
       for (const [key, own] of mine) if (running.get(key) === own) running.delete(key);
+      // Delivered (or abandoned) on its own stream: nothing to resume. A parked call's answer waits.
+      if (!parked) events?.forget();
       void transport.close().catch(() => {});
       void server.close().catch(() => {});
     };
-    live.add(end);
+    const end = () => parked && answered !== undefined ? void answered.then(finish) : finish();
+    live.add(finish);
     request.signal.addEventListener("abort", end, { once: true });
     // The session's revision, not an older one a request names: its client reads priming events.
     const primed = resume !== undefined && primes(revision);

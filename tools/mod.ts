@@ -19,10 +19,12 @@
 export { toTools } from "./describe.ts";
 export type { ToolAnnotations, ToolDescriptor, ToolsOptions } from "./describe.ts";
 export { createMcpHandler, serveMcpStdio } from "./mcp.ts";
-export type { McpFetchHandler, McpHandlerOptions, McpOptions } from "./mcp.ts";
+export type { McpFetchHandler } from "./mcp.ts";
+export type { McpHandlerOptions, McpOptions } from "./options.ts";
 export { memoryMcpSessions } from "./sessions.ts";
 export type {
   McpCancellations,
+  McpResumability,
   McpSessionRecord,
   McpSessionStore,
   MemoryMcpSessionsOptions,

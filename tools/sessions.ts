@@ -190,3 +190,28 @@ export function memoryMcpSessions(opts: MemoryMcpSessionsOptions = {}): McpSessi
     },
   };
 }
+
+/**
+ * How call streams resume (SEP-1699).
+ *
+ * @example
+ * ```ts
+ * import type { McpResumability } from "@ramify/api/tools";
+ *
+ * // Long calls free their connection after 30 s; clients come back 2 s later.
+ * const resumability: McpResumability = { pollAfterMs: 30_000, retryMs: 2_000 };
+ * ```
+ */
+export interface McpResumability {
+  /** The wait before reconnecting (ms) the priming event suggests. Default 1000. */
+  readonly retryMs?: number;
+  /**
+   * Closes a call's stream after this long (ms) while the call runs on: the
+   * client reconnects and gets what followed (polling). Default never.
+   */
+  readonly pollAfterMs?: number;
+  /** Call streams kept for replay; past it the least recently used is forgotten. Default 1000. */
+  readonly maxStreams?: number;
+  /** How long an answered call's stream stays replayable (ms). Default 5 minutes. */
+  readonly keepMs?: number;
+}

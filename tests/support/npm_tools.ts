@@ -7,10 +7,12 @@
 
 const TMP = Deno.env.get("TMPDIR") ?? "/tmp";
 
-/** An installed tool: the Node binary to run it with and the script of each of its bins. */
+/** An installed tool: the Node binary to run it with, the script of each of its bins, its folder. */
 export interface NpmTool {
   readonly node: string;
   readonly bin: (name: string) => string;
+  /** `node_modules` of the folder it was installed in. */
+  readonly modules: string;
 }
 
 async function works(node: string, script: string): Promise<boolean> {
@@ -37,6 +39,7 @@ export async function npmTool(
   const tool = {
     node: `${dir}/node_modules/.bin/node`,
     bin: (name: string) => `${dir}/node_modules/.bin/${name}`,
+    modules: `${dir}/node_modules`,
   };
   if (await works(tool.node, tool.bin(probe))) return tool;
   try {

@@ -1,0 +1,260 @@
+// The tree the official MCP conformance suite is run against
+// (tests/tools/conformance_test.ts): the suite's reference tools, resources
+// and prompts, written as any ramify tree is, with no MCP code in it. Names
+// are the suite's: a child's name is its tool name, its route path the
+// resource URI's path (`resourceScheme: "test"`).
+import { z } from "zod";
+import { api, ask, content, type FormSchema, log, op, progress, prompt } from "@ramify/api/tree";
+import type { McpHandlerOptions } from "@ramify/api/tools";
+
+/** A 1x1 red PNG. */
+const PNG = Uint8Array.from(
+  atob(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==",
+  ),
+  (char) => char.charCodeAt(0),
+);
+
+/** A WAV header with no samples: the smallest valid audio. */
+const WAV = Uint8Array.from(
+  atob("UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA="),
+  (char) => char.charCodeAt(0),
+);
+
+const address = z.object({ street: z.string(), city: z.string() }).meta({ id: "address" });
+
+const readOnly = { readOnly: true } as const;
+
+/** Calls running longer than this have their stream closed, to poll (SEP-1699). */
+const POLL_AFTER_MS = 100;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What a tool that asked says of the answer. */
+function answered(said: Awaited<ReturnType<typeof ask>>): string {
+  const given = "content" in said ? JSON.stringify(said.content) : "{}";
+  return `Elicitation completed: action=${said.action}, content=${given}`;
+}
+
+/** SEP-1034: a default for every primitive type. */
+const DEFAULTS: FormSchema = {
+  type: "object",
+  properties: {
+    name: { type: "string", default: "John Doe" },
+    age: { type: "integer", default: 30 },
+    score: { type: "number", default: 95.5 },
+    status: { type: "string", enum: ["active", "inactive", "pending"], default: "active" },
+    verified: { type: "boolean", default: true },
+  },
+};
+
+/** SEP-1330: every kind of enum, titled or not, single or multiple. */
+const ENUMS: FormSchema = {
+  type: "object",
+  properties: {
+    untitledSingle: { type: "string", enum: ["option1", "option2", "option3"] },
+    titledSingle: {
+      type: "string",
+      oneOf: [
+        { const: "value1", title: "First Option" },
+        { const: "value2", title: "Second Option" },
+        { const: "value3", title: "Third Option" },
+      ],
+    },
+    legacyEnum: {
+      type: "string",
+      enum: ["opt1", "opt2", "opt3"],
+      enumNames: ["Option One", "Option Two", "Option Three"],
+    },
+    untitledMulti: {
+      type: "array",
+      items: { type: "string", enum: ["option1", "option2", "option3"] },
+    },
+    titledMulti: {
+      type: "array",
+      items: {
+        anyOf: [
+          { const: "value1", title: "First Choice" },
+          { const: "value2", title: "Second Choice" },
+          { const: "value3", title: "Third Choice" },
+        ],
+      },
+    },
+  },
+};
+
+export const tree = api({
+  test_simple_text: op(() => "This is a simple text response for testing.", {
+    description: "Returns simple text",
+    tags: readOnly,
+  }),
+  test_image_content: op(() => new Blob([PNG], { type: "image/png" }), {
+    description: "Returns a PNG image",
+    tags: readOnly,
+  }),
+  test_audio_content: op(() => new Blob([WAV], { type: "audio/wav" }), {
+    description: "Returns a WAV sound",
+    tags: readOnly,
+  }),
+  test_embedded_resource: op(
+    () =>
+      new File(["This is an embedded resource content."], "test://embedded-resource", {
+        type: "text/plain",
+      }),
+    { description: "Returns an embedded text resource", tags: readOnly },
+  ),
+  test_multiple_content_types: op(async () =>
+    await content(
+      "Multiple content types test:",
+      new Blob([PNG], { type: "image/png" }),
+      new File(['{"test":"data","value":123}'], "test://mixed-content-resource", {
+        type: "application/json",
+      }),
+    ), { description: "Returns text, an image and a resource", tags: readOnly }),
+  test_error_handling: op((): string => {
+    throw new Error("This tool intentionally returns an error for testing");
+  }, { description: "Always fails", tags: readOnly }),
+  // Outlives the server's `pollAfterMs`: its stream closes mid-call and the client resumes it.
+  test_reconnection: op(async () => {
+    await new Promise((resolve) => setTimeout(resolve, 10 * POLL_AFTER_MS));
+    return "Reconnection test completed successfully";
+  }, { description: "Runs past the stream's polling close", tags: readOnly }),
+  test_tool_with_logging: op(async (_input, context) => {
+    log(context, "info", "Tool execution started");
+    await sleep(50);
+    log(context, "info", "Tool processing data");
+    await sleep(50);
+    log(context, "info", "Tool execution completed");
+    return "Logged three messages";
+  }, { description: "Logs as it runs", tags: readOnly }),
+  test_tool_with_progress: op(async (_input, context) => {
+    progress(context, 0, 100);
+    await sleep(50);
+    progress(context, 50, 100);
+    await sleep(50);
+    progress(context, 100, 100);
+    return "Progress reported";
+  }, { description: "Reports its progress", tags: readOnly }),
+  test_elicitation: op(async ({ message }, context) => {
+    const said = await ask(context, {
+      message,
+      schema: {
+        type: "object",
+        properties: {
+          username: { type: "string", description: "User's response" },
+          email: { type: "string", description: "User's email address" },
+        },
+        required: ["username", "email"],
+      },
+    });
+    const given = "content" in said ? JSON.stringify(said.content) : "{}";
+    return `User response: action=${said.action}, content=${given}`;
+  }, {
+    description: "Asks the user",
+    input: z.object({ message: z.string() }),
+    tags: readOnly,
+  }),
+  test_elicitation_sep1034_defaults: op(
+    async (_input, context) =>
+      answered(await ask(context, { message: "Your details", schema: DEFAULTS })),
+    { description: "Asks with defaults", tags: readOnly },
+  ),
+  test_elicitation_sep1330_enums: op(
+    async (_input, context) =>
+      answered(await ask(context, { message: "Pick options", schema: ENUMS })),
+    { description: "Asks with every kind of enum", tags: readOnly },
+  ),
+  "static-text": op(() => "This is the content of the static text resource.", {
+    description: "A text resource",
+    tags: readOnly,
+  }),
+  "static-binary": op(() => new File([PNG], "pixel.png", { type: "image/png" }), {
+    description: "A PNG resource",
+    output: z.file().mime(["image/png"]),
+    tags: readOnly,
+  }),
+  "watched-resource": op(() => "Watch me", {
+    description: "A resource to watch",
+    tags: readOnly,
+    tools: { updates: "watched-changes" },
+  }),
+  // The watched resource's changes: none, until the subscription ends.
+  "watched-changes": op(async function* (_input, { signal }) {
+    await new Promise((resolve) => signal?.addEventListener("abort", resolve, { once: true }));
+    yield* [];
+  }, { tags: { readOnly: true, streaming: true }, tools: { tool: false, resource: false } }),
+  template: api({}, {
+    fallback: {
+      name: "id",
+      subtree: api({
+        data: op(({ id }) => ({ id, templateTest: true, data: `Data for ID: ${id}` }), {
+          description: "Data by id",
+          tags: readOnly,
+        }),
+      }),
+    },
+  }),
+  // Completes test_prompt_with_arguments' arg1: the words starting with what was typed.
+  words: op(
+    ({ value }) =>
+      ["paris", "park", "party", "test", "testing"].filter((word) => word.startsWith(value)),
+    {
+      input: z.object({ value: z.string(), arguments: z.record(z.string(), z.string()) }),
+      tags: readOnly,
+      tools: { tool: false },
+    },
+  ),
+  test_simple_prompt: prompt(() => "This is a simple prompt for testing.", {
+    description: "A prompt without arguments",
+  }),
+  test_prompt_with_arguments: prompt(
+    ({ arg1, arg2 }) => `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'`,
+    {
+      description: "A prompt with two arguments",
+      input: z.object({
+        arg1: z.string().describe("First test argument"),
+        arg2: z.string().describe("Second test argument"),
+      }),
+      complete: { arg1: "words" },
+    },
+  ),
+  test_prompt_with_embedded_resource: prompt(({ resourceUri }) => [
+    {
+      role: "user",
+      content: {
+        type: "resource",
+        resource: {
+          uri: resourceUri,
+          mimeType: "text/plain",
+          text: "Embedded resource content for testing.",
+        },
+      },
+    },
+    { role: "user", content: "Please process the embedded resource above." },
+  ], {
+    description: "A prompt embedding a resource",
+    input: z.object({ resourceUri: z.string().describe("URI of the resource to embed") }),
+  }),
+  test_prompt_with_image: prompt(() => [
+    {
+      role: "user",
+      content: { type: "image", data: new Blob([PNG], { type: "image/png" }) },
+    },
+    { role: "user", content: "Please analyze the image above." },
+  ], { description: "A prompt with an image" }),
+  json_schema_2020_12_tool: op(({ name }) => `Hello ${name ?? "you"}`, {
+    description: "Tool with JSON Schema 2020-12 features",
+    input: z.object({ name: z.string().optional(), address: address.optional() }).strict(),
+    tags: readOnly,
+  }),
+});
+
+/** The server's options: the suite's resources live under `test://`. */
+export const options: McpHandlerOptions = {
+  name: "ramify-conformance",
+  version: "1.0.0",
+  warnMissingHints: false,
+  onError: () => {},
+  resumability: { pollAfterMs: POLL_AFTER_MS, retryMs: 50 },
+  resourceScheme: "test",
+};

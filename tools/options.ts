@@ -1,0 +1,135 @@
+/**
+ * The options of the MCP server: {@linkcode McpOptions} over either transport,
+ * {@linkcode McpHandlerOptions} over Streamable HTTP.
+ *
+ * @module
+ */
+
+import type { ContextFunction } from "../tree/context.ts";
+import type { RateLimit } from "../http/web/rate_limit.ts";
+import type { ToolsOptions } from "./describe.ts";
+import type { McpCancellations, McpResumability, McpSessionStore } from "./sessions.ts";
+
+/**
+ * Options of the MCP server, over either transport.
+ *
+ * @example
+ * ```ts
+ * import type { McpOptions } from "@ramify/api/tools";
+ *
+ * const opts: McpOptions = {
+ *   name: "bookstore",
+ *   version: "1.2.0",
+ *   timeoutMs: 10_000,
+ *   context: ({ request }) => ({ tenant: request?.headers.get("x-tenant") ?? "public" }),
+ * };
+ * ```
+ */
+export interface McpOptions extends ToolsOptions {
+  /** The server's name in the handshake. Default `"ramify"`. */
+  readonly name?: string;
+  /** The server's version in the handshake. Default `"0.0.0"`. */
+  readonly version?: string;
+  /** Instructions for the model, sent in the handshake. */
+  readonly instructions?: string;
+  /** Tools per `tools/list` page (with a cursor to the next). Default 100. */
+  readonly pageSize?: number;
+  /**
+   * Observes a fault (a crash, a result breaking its output schema, an
+   * undeclared error) before the masked result is sent, and a session store
+   * or cancellation channel failing; never the caller's mistakes, declared
+   * errors, cancellations or timeouts. Default: `console.error`.
+   */
+  readonly onError?: (error: unknown) => void;
+  /**
+   * Milliseconds a tool may run: then its `signal` aborts and the result is a
+   * `503` tool error. Default none.
+   */
+  readonly timeoutMs?: number;
+  /**
+   * Makes the values tools' handlers and middleware see in their context. It
+   * is told `{ surface: "mcp", request }` over HTTP (the request that carried
+   * the call) and `{ surface: "mcp" }` over stdio. An `HttpError` it throws is
+   * the tool's error result.
+   */
+  readonly context?: ContextFunction;
+  /**
+   * Headers the calls carry where the transport has none (stdio), so that
+   * guards find their credentials there too: handlers see a request holding
+   * them. Default none.
+   */
+  readonly headers?: ConstructorParameters<typeof Headers>[0];
+  /**
+   * Confirming a `destructive` tool before it runs, as the command line asks
+   * `Proceed? [y/N]`: `"ask"` (default) asks a client that declared
+   * elicitation (a form with one boolean) and runs the tool for one that
+   * cannot be asked; `"require"` refuses the call to a client that cannot be
+   * asked; `"never"` never asks. A declined confirmation fails the call with
+   * `aborted`, as the command line's "no".
+   */
+  readonly confirmDestructive?: "ask" | "require" | "never";
+  /**
+   * The scheme of resource URIs: a `readOnly` leaf is the resource
+   * `<scheme>://<path>`, its path the one the HTTP surface serves it at,
+   * each capture a `{name}` variable (`ramify://books/{bookId}`). Default
+   * `"ramify"`.
+   */
+  readonly resourceScheme?: string;
+  /**
+   * How long (ms) clients may cache `tools/list`, `prompts/list`,
+   * `resources/list` and `resources/templates/list` (the 2026-07-28
+   * revision's `ttlMs`, `cacheScope: "public"`): a tree's lists never change
+   * while it is served, so this is how long a redeployed server may go
+   * unnoticed. `0` disables caching. Default one hour.
+   */
+  readonly listTtlMs?: number;
+}
+
+/**
+ * Options of {@linkcode createMcpHandler}.
+ *
+ * @example
+ * ```ts
+ * import type { McpHandlerOptions } from "@ramify/api/tools";
+ *
+ * const opts: McpHandlerOptions = { allowedOrigins: ["localhost", "app.example.com"] };
+ * ```
+ */
+export interface McpHandlerOptions extends McpOptions {
+  /**
+   * The hostnames a browser's `Origin` may name (port-agnostic); a request
+   * from any other origin is a 403, which keeps DNS rebinding out. Requests
+   * without `Origin` (non-browser clients) pass. Default: localhost names.
+   */
+  readonly allowedOrigins?: readonly string[];
+  /** When given, the hostnames the `Host` header may name (403 otherwise). */
+  readonly allowedHosts?: readonly string[];
+  /**
+   * Where 2025-era sessions live: any instance that reads the store serves a
+   * session (`redisMcpSessions` of `@ramify/api/redis` for several instances).
+   * While the store is unreachable, session requests are a `503`. Default: in
+   * this process, bounded by `maxSessions` and `sessionIdleMs`.
+   */
+  readonly sessions?: McpSessionStore;
+  /**
+   * Carries a client's `notifications/cancelled` to the instance running the
+   * call (a `PubSubBus`, or `redisMcpCancellations` of `@ramify/api/redis`).
+   * Default: this process only.
+   */
+  readonly cancellations?: McpCancellations;
+  /** With the default store: sessions kept at once; past it the least recently used ends. Default 1000. */
+  readonly maxSessions?: number;
+  /** With the default store: a session unused this long (ms) ends. Default 30 minutes. */
+  readonly sessionIdleMs?: number;
+  /** A rate limit: over it, `429` with `Retry-After` and a JSON-RPC error. Default none. */
+  readonly rateLimit?: RateLimit;
+  /**
+   * Resumable call streams of 2025-era sessions (SEP-1699): each message of a
+   * call's SSE answer carries an event id, after a first priming event (for
+   * clients of 2025-11-25 and later), and a client whose stream ended gets
+   * the rest with a GET carrying `Last-Event-ID`. Events are kept in this
+   * process: a replay must reach the instance that ran the call (session
+   * affinity at the balancer). `false` turns it off. Default `{}`.
+   */
+  readonly resumability?: false | McpResumability;
+}
