@@ -136,7 +136,8 @@ function toolOf(entry: LeafEntry, caller: string, input: JsonSchema | undefined)
   };
 }
 
-function schemaOf(
+/** A side's JSON Schema; a schema without one fails naming the leaf and `caller`. */
+export function schemaOf(
   entry: LeafEntry,
   side: "input" | "output",
   caller: string,
@@ -200,6 +201,6 @@ export function titleOf(names: readonly string[]): string {
 }
 
 /** "the leaf at books/{bookId}/read", or "the root leaf". */
-function placeOf(entry: LeafEntry): string {
+export function placeOf(entry: LeafEntry): string {
   return entry.steps.length === 0 ? "the root leaf" : `the leaf at ${entry.label}`;
 }

@@ -10,14 +10,14 @@ import { type LeafEntry, leavesOf } from "../tree/leaves.ts";
 import type { Node } from "../tree/node.ts";
 import type { ContextFunction } from "../tree/context.ts";
 import { createCall, type LeafCall } from "../tree/call.ts";
-import { holdsFile, isVoidSchema, type JsonSchema, toJsonSchema } from "../tree/schema.ts";
+import { holdsFile, type JsonSchema } from "../tree/schema.ts";
 import { tagsOf } from "../tree/tags.ts";
 import { declaredBytes, OCTET_STREAM, soleMediaType } from "../tree/bytes.ts";
 import { httpProjection } from "../http/route/projection.ts";
 import { listOperations } from "../http/route/route.ts";
 import { labelOf } from "../tree/leaves.ts";
 import { joinPath } from "./_names.ts";
-import { titleOf } from "./_collect.ts";
+import { placeOf, schemaOf, titleOf } from "./_collect.ts";
 import { bySpecificity, type Segment, segmentsOf, uriText } from "./_uri_template.ts";
 
 /** The server options resources read (`McpOptions` has them all). */
@@ -203,27 +203,4 @@ function mediaTypeOf(
   if (bytes !== undefined) return soleMediaType(bytes) ?? OCTET_STREAM;
   if (output === undefined) return undefined;
   return output.type === "string" ? "text/plain" : "application/json";
-}
-
-function schemaOf(
-  entry: LeafEntry,
-  side: "input" | "output",
-  caller: string,
-): JsonSchema | undefined {
-  const schema = entry.leaf.meta[side];
-  if (schema === undefined || (side === "output" && isVoidSchema(schema))) return undefined;
-  try {
-    return toJsonSchema(schema, side);
-  } catch (error) {
-    throw new Error(
-      `${caller}: the ${side} schema of ${placeOf(entry)} has no JSON Schema form: ${
-        error instanceof Error ? error.message : String(error)
-      }`,
-      { cause: error },
-    );
-  }
-}
-
-function placeOf(entry: LeafEntry): string {
-  return entry.steps.length === 0 ? "the root leaf" : `the leaf at ${entry.label}`;
 }
