@@ -52,6 +52,7 @@ export type {
   GraphQLRequest,
   GraphQLServer,
   GraphQLServerOptions,
+  GraphQLServerStats,
   PreparedDocument,
 } from "./server/server.ts";
 export { createHttpGraphQLServer } from "./server/http.ts";

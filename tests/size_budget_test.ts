@@ -63,8 +63,9 @@ const BUDGETS: readonly Budget[] = [
   {
     // The REST worker plus the same tree as GraphQL over HTTP (@ramify/api/graphql).
     file: "rest_graphql.ts",
-    minified: 129_500,
-    gzip: 45_250,
+    // Raised 2026-11-25 for the compiled GraphQL executor (issue 33): 131,130 / 45,419.
+    minified: 144_250,
+    gzip: 50_000,
     absent: [],
     present: ["No route matches", 'from"graphql"', 'from"zod"'],
   },

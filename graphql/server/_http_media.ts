@@ -9,16 +9,31 @@ export interface Media {
   /** Whether it is `application/graphql-response+json` (status codes follow the outcome). */
   readonly strict: boolean;
   readonly headers: Readonly<Record<string, string>>;
+  /** The Content-Type alone: see {@linkcode okResponse}. */
+  readonly typeOnly: Readonly<Record<string, string>>;
 }
 
-export const STRICT: Media = {
-  strict: true,
-  headers: { "content-type": `${GRAPHQL_RESPONSE_JSON}; charset=utf-8`, vary: "accept" },
-};
-export const LEGACY: Media = {
-  strict: false,
-  headers: { "content-type": `${APPLICATION_JSON}; charset=utf-8`, vary: "accept" },
-};
+export const STRICT: Media = media(`${GRAPHQL_RESPONSE_JSON}; charset=utf-8`);
+export const LEGACY: Media = media(`${APPLICATION_JSON}; charset=utf-8`);
+
+function media(type: string): Media {
+  return {
+    strict: type.startsWith(GRAPHQL_RESPONSE_JSON),
+    headers: { "content-type": type, vary: "accept" },
+    typeOnly: { "content-type": type },
+  };
+}
+
+/**
+ * A 200 response of `media` (with `Vary: Accept`). Made with the Content-Type
+ * alone and the Vary set after: Deno makes a response whose only header is
+ * its Content-Type several times faster than one given a record of two.
+ */
+export function okResponse(body: string, media: Media): Response {
+  const response = new Response(body, { headers: media.typeOnly });
+  response.headers.set("vary", "accept");
+  return response;
+}
 
 /**
  * Chooses the response media type from an `Accept` header (RFC 9110): each of

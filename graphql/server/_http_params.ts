@@ -136,6 +136,17 @@ export function badRequest(message: string): Refusal {
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+const lenient = new TextDecoder();
+
+/**
+ * UTF-8 to text, refusing invalid bytes: the lenient decoder is several times
+ * faster, and only text with a replacement character (invalid bytes, or one
+ * sent as such) needs the strict one's verdict.
+ */
+function decodeStrict(bytes: Uint8Array): string {
+  const text = lenient.decode(bytes);
+  return text.includes("\uFFFD") ? utf8.decode(bytes) : text;
+}
 
 /** The `POST` body as JSON: `application/json` in UTF-8, within the size limit. */
 export async function readJson(
@@ -157,7 +168,7 @@ export async function readJson(
   if (bytes.byteLength === 0) throw badRequest("The body is empty; send { query, variables? }");
   let text: string;
   try {
-    text = utf8.decode(bytes);
+    text = decodeStrict(bytes);
   } catch {
     throw badRequest("The body is not valid UTF-8");
   }

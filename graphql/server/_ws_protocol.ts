@@ -149,6 +149,15 @@ export function createConnect(server: GraphQLServer, opts: WsHandlerOptions = {}
 
   const core = makeServer<ConnectionParams, Extra>({
     schema: server.schema,
+    // Queries and mutations run as over HTTP: by the server's compiled plans.
+    execute: (args) =>
+      server.execute({
+        query: "",
+        document: args.document,
+        variables: args.variableValues,
+        operationName: args.operationName,
+        context: args.contextValue as HandlerContext,
+      }),
     connectionInitWaitTimeout: opts.initTimeout ?? 3_000,
     onConnect: (ctx) => opts.onConnect?.(ctx.connectionParams ?? {}, ctx.extra.request),
     onSubscribe: (ctx, id, payload) =>

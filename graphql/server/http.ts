@@ -73,6 +73,7 @@ import {
   APPLICATION_JSON,
   GRAPHQL_RESPONSE_JSON,
   type Media,
+  okResponse,
 } from "./_http_media.ts";
 import { fromJson, fromSearch, type Params, readJson, Refusal } from "./_http_params.ts";
 import { isMultipart, readMultipart } from "./_http_multipart.ts";
@@ -261,10 +262,7 @@ export function createHttpGraphQLServer(
       // No data: a request error raised before execution began (variable coercion).
       return requestErrors(media, (result.errors ?? []).map(inputError));
     }
-    return new Response(serialize(result, maxResponseBytes), {
-      status: 200,
-      headers: media.headers,
-    });
+    return okResponse(serialize(result, maxResponseBytes), media);
   };
 
   /** A context function's failure, rendered as a leaf's is: its status, its headers (`WWW-Authenticate`). */
@@ -327,13 +325,16 @@ export function createHttpGraphQLServer(
       { status: refused.status, headers: { "content-type": "application/json", ...headers } },
     );
   };
-  return async (request) => {
-    if (splitUrl(request.url).path !== path) return problem(404);
-    if (cors === undefined) return limited(request);
+  const corsed = async (request: Request, policy: NonNullable<typeof cors>) => {
     if (request.method === "OPTIONS" && request.headers.has("access-control-request-method")) {
-      return cors.preflight(request, ALLOW);
+      return policy.preflight(request, ALLOW);
     }
-    return withCors(await limited(request), cors, request.headers.get("origin"));
+    return withCors(await limited(request), policy, request.headers.get("origin"));
+  };
+  // Not async: the common request's promise is the one `limited` gives, no layer around it.
+  return (request) => {
+    if (splitUrl(request.url).path !== path) return Promise.resolve(problem(404));
+    return cors === undefined ? limited(request) : corsed(request, cors);
   };
 }
 
@@ -390,13 +391,24 @@ function statusOf(error: GraphQLError): number | undefined {
 
 /** `{ request, signal }`; `signal` is read only when asked (Deno warns on every read). */
 function requestContext(request: Request): HandlerContext {
-  return {
-    request,
-    surface: "graphql",
-    get signal() {
-      return request.signal;
-    },
-  };
+  return new RequestContext(request);
+}
+
+/**
+ * A handler's context. The getter is on the prototype, so a copy (middleware's,
+ * the deadline's) keeps it, and making one costs a plain object (an object
+ * literal with a getter costs microseconds).
+ */
+class RequestContext implements HandlerContext {
+  [key: string]: unknown;
+  readonly request: Request;
+  readonly surface = "graphql";
+  constructor(request: Request) {
+    this.request = request;
+  }
+  get signal(): AbortSignal {
+    return this.request.signal;
+  }
 }
 
 /** Whether `createHttpGraphQLServer` was given a built server rather than a tree. */

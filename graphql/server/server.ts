@@ -29,6 +29,8 @@ import {
   validate,
 } from "graphql";
 import { checkLimits, type Limits } from "./_limits.ts";
+import { compiledExecutor, type GraphQLServerStats } from "./_compiled.ts";
+import { BYTES_PER_CHAR, DocumentCache } from "./_cache.ts";
 import { hideSuggestions, maskExecution } from "./_results.ts";
 import { Cancelled } from "../../tree/failure.ts";
 import { assertImplemented } from "../../tree/contract.ts";
@@ -39,6 +41,8 @@ import { toSchema } from "../schema/executable.ts";
 import type { CreateResolverOptions } from "../schema/resolvers.ts";
 import { clientError, observer } from "../schema/errors.ts";
 import { withEventId } from "../schema/stream_events.ts";
+
+export type { GraphQLServerStats } from "./_compiled.ts";
 
 /**
  * Limits on one document. Each has a safe default.
@@ -89,17 +93,19 @@ export interface GraphQLServerOptions extends CreateResolverOptions {
   readonly introspection?: boolean;
   /** Document limits. */
   readonly limits?: GraphQLLimits;
-  /** How many parsed and validated documents to keep. Default 1,000. */
+  /**
+   * How many parsed and validated documents to keep, each with its compiled
+   * execution plans. Default 1,000.
+   */
   readonly documentCacheSize?: number;
   /**
    * The memory the document cache may hold, in bytes, estimated as 64 bytes
-   * per character of document text (what a parsed document costs). Default 32 MiB.
+   * per character of document text. The estimate is low for small documents
+   * (a parsed document and its plans cost about 230 bytes a character): for
+   * those the count bound holds first. Default 32 MiB.
    */
   readonly documentCacheBytes?: number;
 }
-
-/** What a parsed document costs per character of its text: graphql-js measured about 50 (with locations); 64 leaves headroom. */
-const BYTES_PER_CHAR = 64;
 
 /**
  * One GraphQL request.
@@ -173,6 +179,13 @@ export interface GraphQLServer {
    * caller's, whose aborted signal makes an abort a cancellation.
    */
   errorOf(error: unknown, context?: HandlerContext): GraphQLError;
+  /**
+   * How queries and mutations ran: `compiled` by the document's cached plan,
+   * `fallback` by graphql-js `execute` (what the compiler does not cover: an
+   * operation that cannot be chosen, introspection, ...); and what the
+   * document cache holds. Read live.
+   */
+  readonly stats: GraphQLServerStats;
   /** Runs a query or mutation. */
   execute(request: GraphQLRequest): Promise<ExecutionResult>;
   /** Starts a subscription: a stream of results, or one result with errors. */
@@ -208,37 +221,46 @@ export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {})
     listSize: opts.limits?.listSize ?? 10,
   };
   const introspection = opts.introspection ?? true;
-  const cacheSize = opts.documentCacheSize ?? 1_000;
-  const cacheChars = (opts.documentCacheBytes ?? 32 * 1024 * 1024) / BYTES_PER_CHAR;
   const observe = observer(opts.onError, "ramify: GraphQL execution crashed:");
   const errorOf = clientError(opts);
-  const cache = new Map<string, PreparedDocument>();
-  let cachedChars = 0;
-
-  const prepare = (query: string): PreparedDocument => {
-    const cached = cache.get(query);
-    if (cached !== undefined) {
-      // Least recently used goes first: re-insert on every hit.
-      cache.delete(query);
-      cache.set(query, cached);
-      return cached;
-    }
-    const prepared = prepareUncached(schema, query, limits, introspection);
-    // Bounded by count and by estimated memory, so large documents cannot fill it.
-    if (query.length <= cacheChars) {
-      cache.set(query, prepared);
-      cachedChars += query.length;
-      while (cache.size > cacheSize || cachedChars > cacheChars) {
-        const oldest = cache.keys().next().value!;
-        cache.delete(oldest);
-        cachedChars -= oldest.length;
-      }
-    }
-    return prepared;
-  };
+  const cache = new DocumentCache<PreparedDocument>(
+    opts.documentCacheSize ?? 1_000,
+    opts.documentCacheBytes ?? 32 * 1024 * 1024,
+  );
+  const prepare = (query: string): PreparedDocument =>
+    cache.get(query) ?? cache.add(query, prepareUncached(schema, query, limits, introspection));
   const documentOf = (request: GraphQLRequest): PreparedDocument =>
     request.document === undefined ? prepare(request.query) : { document: request.document };
   const finish = (result: ExecutionResult) => maskExecution(result, observe, introspection);
+  const cancelled = (error: unknown, contextValue: HandlerContext): ExecutionResult => ({
+    data: null,
+    errors: [errorOf(new Cancelled(error), contextValue)],
+  });
+  const compiled = compiledExecutor(schema, finish, cancelled);
+  const executeGraphQL = async (
+    document: DocumentNode,
+    request: GraphQLRequest,
+    contextValue: HandlerContext,
+  ): Promise<ExecutionResult> => {
+    compiled.stats.fallback++;
+    try {
+      return finish(
+        await execute({
+          schema,
+          document,
+          variableValues: request.variables ?? undefined,
+          operationName: request.operationName ?? undefined,
+          contextValue,
+          // The caller's signal: graphql 17 stops executing when it aborts (graphql 16 ignores it).
+          abortSignal: contextValue.signal,
+        }),
+      );
+    } catch (error) {
+      // Stopped because the caller went away: nobody waits for an answer, nothing crashed.
+      if (contextValue.signal?.aborted !== true) throw error;
+      return cancelled(error, contextValue);
+    }
+  };
 
   return {
     schema,
@@ -248,27 +270,26 @@ export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {})
     limits: Object.freeze({ ...limits }),
     prepare,
     errorOf,
-    async execute(request) {
+    stats: {
+      get compiled() {
+        return compiled.stats.compiled;
+      },
+      get fallback() {
+        return compiled.stats.fallback;
+      },
+      get documents() {
+        return cache.size;
+      },
+      get documentBytes() {
+        return cache.chars * BYTES_PER_CHAR;
+      },
+    },
+    execute(request) {
       const prepared = documentOf(request);
-      if ("errors" in prepared) return { errors: prepared.errors };
+      if ("errors" in prepared) return Promise.resolve({ errors: prepared.errors });
       const contextValue = request.context ?? {};
-      try {
-        return finish(
-          await execute({
-            schema,
-            document: prepared.document,
-            variableValues: request.variables ?? undefined,
-            operationName: request.operationName ?? undefined,
-            contextValue,
-            // The caller's signal: graphql 17 stops executing when it aborts (graphql 16 ignores it).
-            abortSignal: contextValue.signal,
-          }),
-        );
-      } catch (error) {
-        // Stopped because the caller went away: nobody waits for an answer, nothing crashed.
-        if (contextValue.signal?.aborted !== true) throw error;
-        return { data: null, errors: [errorOf(new Cancelled(error), contextValue)] };
-      }
+      return compiled.execute(prepared.document, request, contextValue) ??
+        executeGraphQL(prepared.document, request, contextValue);
     },
     async subscribe(request) {
       const prepared = documentOf(request);
