@@ -210,12 +210,15 @@ interface Wrapping {
   readonly open: () => Promise<NodeRedisClient>;
   /** A dedicated connection is closed at once, abandoning a blocking command. */
   readonly dedicated: boolean;
+  /** Told when this connection closes (its parent stops holding it). */
+  readonly closed?: () => void;
 }
 
 /** A connection as a `Redis`. */
-function wrap(client: NodeRedisClient, { prefix, open, dedicated }: Wrapping): Redis {
+function wrap(client: NodeRedisClient, { prefix, open, dedicated, closed }: Wrapping): Redis {
   const digests = new Map<string, string>();
-  const children: Redis[] = [];
+  // A set: a dedicated connection per replay comes and goes, and must not pile up here.
+  const children = new Set<Redis>();
   let subscriber: Promise<NodeRedisClient> | undefined;
   return {
     prefix,
@@ -253,15 +256,21 @@ function wrap(client: NodeRedisClient, { prefix, open, dedicated }: Wrapping): R
       };
     },
     async dedicated() {
-      const child = wrap(await open(), { prefix, open, dedicated: true });
-      children.push(child);
+      const child: Redis = wrap(await open(), {
+        prefix,
+        open,
+        dedicated: true,
+        closed: () => children.delete(child),
+      });
+      children.add(child);
       return child;
     },
     async close() {
+      closed?.();
       const own = subscriber;
       subscriber = undefined;
       await Promise.allSettled([
-        ...children.splice(0).map((child) => child.close()),
+        ...[...children].map((child) => child.close()),
         own?.then(end),
         dedicated ? quietly(() => client.destroy()) : end(client),
       ]);

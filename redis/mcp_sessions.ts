@@ -30,6 +30,7 @@
  */
 
 import type { Redis } from "./connection.ts";
+import { answered } from "./_answered.ts";
 import type { McpCancellations, McpSessionRecord, McpSessionStore } from "../tools/sessions.ts";
 
 /**
@@ -141,24 +142,6 @@ export function redisMcpCancellations(
       return redis.subscribe(channel(topic), deliver);
     },
   };
-}
-
-/** The answer, or a rejection once `timeoutMs` have passed without one (a frozen Redis). */
-async function answered<T>(reply: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([
-      reply,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`ramify: Redis did not answer within ${timeoutMs} ms`)),
-          timeoutMs,
-        );
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** A stored record, or undefined for a value that is not one (written by something else). */

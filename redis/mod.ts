@@ -4,7 +4,7 @@
  * events that resume anywhere (`redisStreams`) or at most once (`redisBus`),
  * rate limits (`redisRateLimiter`), idempotency records
  * (`redisIdempotency`), MCP sessions and cancellations (`redisMcpSessions`,
- * `redisMcpCancellations`). Each store has an in-memory default for one
+ * `redisMcpCancellations`) and MCP call streams' events (`redisMcpEvents`). Each store has an in-memory default for one
  * process; these make a service of several instances behind a balancer
  * behave as one. docs/deploy.md says what each holds and what happens when
  * Redis goes away.
@@ -35,5 +35,7 @@ export { redisIdempotency } from "./idempotency.ts";
 export type { RedisIdempotencyOptions } from "./idempotency.ts";
 export { redisMcpCancellations, redisMcpSessions } from "./mcp_sessions.ts";
 export type { RedisMcpCancellationsOptions, RedisMcpSessionsOptions } from "./mcp_sessions.ts";
+export { redisMcpEvents } from "./mcp_events.ts";
+export type { RedisMcpEventsOptions } from "./mcp_events.ts";
 export { redisRateLimiter } from "./rate_limit.ts";
 export type { RedisRateLimiterOptions } from "./rate_limit.ts";

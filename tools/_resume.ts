@@ -1,43 +1,17 @@
 // Resumable SSE streams of 2025-era sessions (SEP-1699): every message a
-// call's POST stream carries is kept here under an event id, so that a client
-// whose stream ended (the server closes long calls' streams to poll, or the
-// network dropped) reconnects with a GET carrying `Last-Event-ID` and gets
-// what followed, then the rest as it comes, on any request of this process.
-// The SDK's transport is per request here (_sessions.ts), so the replay is
-// served from this store, not by the transport that began the call. Bounded:
-// streams past `maxStreams` (the least recently used first), events past
-// `maxEvents` per stream (the oldest first), and a stream answered
-// `keepMs` ago, are forgotten; replaying from a forgotten event is a 400.
-// A stream belongs to its session: another session's GET cannot read it.
+// call's POST stream carries is kept in an event store under an event id, so
+// that a client whose stream ended (the server closes long calls' streams to
+// poll, or the network dropped) reconnects with a GET carrying
+// `Last-Event-ID` and gets what followed, then the rest as it comes, on any
+// request of any instance reading the store. The SDK's transport is per
+// request here (_sessions.ts), so the replay is served from the store, not by
+// the transport that began the call. A stream belongs to its session: another
+// session's GET cannot read it. The store failing never fails the call (its
+// stream is then no longer resumable); a replay it cannot serve is a 503.
 
 import type { EventStore, JSONRPCMessage } from "@modelcontextprotocol/server";
-import type { McpResumability } from "./sessions.ts";
-
-export interface ResumeOptions {
-  /** Streams kept at once. */
-  readonly maxStreams: number;
-  /** Events kept per stream. */
-  readonly maxEvents: number;
-  /** How long an answered stream stays replayable (ms). */
-  readonly keepMs: number;
-}
-
-interface Stream {
-  readonly session: string;
-  /** Events by sequence number (from 0; a priming event's message is `{}`). */
-  readonly events: Map<number, JSONRPCMessage>;
-  next: number;
-  /** Whether the call's answer (a response) was stored: nothing follows. */
-  answered: boolean;
-  touched: number;
-  /** The replays waiting for what comes next, told when the stream is dropped too. */
-  readonly listeners: Set<Listener>;
-}
-
-interface Listener {
-  event(id: string, message: JSONRPCMessage): void;
-  gone(): void;
-}
+import type { McpEventStore, McpResumability } from "./sessions.ts";
+import { memoryEvents } from "./_memory_events.ts";
 
 /** A session's store for one request's transport; `forget` drops the streams it began. */
 export interface SessionEvents extends EventStore {
@@ -48,67 +22,48 @@ export interface ResumableStreams {
   /** The store a session's transport writes to. */
   forSession(session: string): SessionEvents;
   /** The replay of a session's stream after `lastEventId`: SSE, or a JSON-RPC error response. */
-  replay(session: string, lastEventId: string, signal: AbortSignal): Response;
+  replay(session: string, lastEventId: string, signal: AbortSignal): Promise<Response>;
 }
 
 const encoder = new TextEncoder();
 
-export function memoryStreams(opts: ResumeOptions): ResumableStreams {
-  // In insertion order of use: the first is the least recently used.
-  const streams = new Map<string, Stream>();
-  const use = (id: string, stream: Stream) => {
-    streams.delete(id);
-    stream.touched = Date.now();
-    streams.set(id, stream);
-  };
-  const drop = (id: string) => {
-    const stream = streams.get(id);
-    streams.delete(id);
-    for (const listener of [...stream?.listeners ?? []]) listener.gone();
-  };
-  const sweep = () => {
-    const now = Date.now();
-    for (const [id, stream] of streams) {
-      if (stream.answered && now - stream.touched > opts.keepMs) drop(id);
-    }
-    for (const id of [...streams.keys()].slice(0, Math.max(0, streams.size - opts.maxStreams))) {
-      drop(id);
-    }
-  };
+/** The transports' side of an event store, and its replays as SSE answers. */
+export function resumableStreams(
+  store: McpEventStore,
+  onError: (error: unknown) => void,
+): ResumableStreams {
   return {
     forSession(session) {
       const mine = new Set<string>();
+      // Streams that lost an event: a replay must not skip it, so none is kept.
+      const broken = new Set<string>();
+      const drop = (streamId: string) => void store.forget(streamId).catch(onError);
       return {
         forget() {
-          for (const id of mine) drop(id);
+          // A broken stream was dropped when it broke.
+          for (const id of mine) if (!broken.has(id)) drop(id);
         },
-        storeEvent(streamId, message) {
-          const known = streams.get(streamId);
-          // A stream dropped while its call ran on stays dropped: its ids would start again.
-          if (known === undefined && mine.has(streamId)) {
-            return Promise.resolve(`${streamId}.dropped`);
-          }
+        async storeEvent(streamId, message) {
+          const first = !mine.has(streamId);
           mine.add(streamId);
-          const stream = known ?? {
-            session,
-            events: new Map(),
-            next: 0,
-            answered: false,
-            touched: 0,
-            listeners: new Set(),
-          };
-          use(streamId, stream);
-          // Only a new stream can take the store past its bound.
-          if (known === undefined) sweep();
-          const seq = stream.next++;
-          stream.events.set(seq, message);
-          stream.events.delete(seq - opts.maxEvents);
-          if ("id" in message && ("result" in message || "error" in message)) {
-            stream.answered = true;
+          if (!broken.has(streamId)) {
+            try {
+              const id = await store.append(streamId, {
+                session,
+                // A priming event (`{}`) has nothing to replay.
+                data: "jsonrpc" in message ? JSON.stringify(message) : "",
+                answer: "id" in message && ("result" in message || "error" in message),
+                first,
+              });
+              if (id !== undefined) return id;
+            } catch (error) {
+              // Fail open: the call's own stream goes on, without ids that resume.
+              onError(error);
+              drop(streamId);
+            }
+            broken.add(streamId);
           }
-          const id = `${streamId}.${seq}`;
-          for (const listener of [...stream.listeners]) listener.event(id, message);
-          return Promise.resolve(id);
+          return `${streamId}.dropped`;
         },
         // Replays go through `replay`, never the transport: it finds no stream to resume.
         replayEventsAfter() {
@@ -116,61 +71,50 @@ export function memoryStreams(opts: ResumeOptions): ResumableStreams {
         },
       };
     },
-    replay(session, lastEventId, signal) {
-      const [, streamId = "", seqText = ""] = /^([^.]+)\.(\d{1,15})$/.exec(lastEventId) ?? [];
-      const after = Number(seqText);
-      const stream = streams.get(streamId);
-      // A stream of another session is as unknown as a forgotten one.
-      if (
-        stream === undefined || stream.session !== session || after >= stream.next ||
-        !stream.events.has(after)
-      ) {
+    async replay(session, lastEventId, signal) {
+      // Ended by the client leaving (the request's signal) or the body being cancelled.
+      const stopped = new AbortController();
+      let events: AsyncIterable<{ id: string; data: string }> | undefined;
+      try {
+        events = await store.replay(
+          session,
+          lastEventId,
+          AbortSignal.any([signal, stopped.signal]),
+        );
+      } catch (error) {
+        onError(error);
+        return Response.json({
+          jsonrpc: "2.0",
+          error: { code: -32000, message: "Event store unavailable" },
+          id: null,
+        }, { status: 503, headers: { "retry-after": "1" } });
+      }
+      if (events === undefined) {
         return Response.json({
           jsonrpc: "2.0",
           error: { code: -32000, message: "Unknown or expired event ID" },
           id: null,
         }, { status: 400 });
       }
-      use(streamId, stream);
-      let stop = () => {};
+      const iterator = events[Symbol.asyncIterator]();
       const body = new ReadableStream<Uint8Array>({
-        start(controller) {
-          const write = (id: string, message: JSONRPCMessage) => {
-            // A priming event has nothing to replay.
-            if (!("jsonrpc" in message)) return;
-            controller.enqueue(
-              encoder.encode(`event: message\nid: ${id}\ndata: ${JSON.stringify(message)}\n\n`),
-            );
-          };
-          for (let seq = after + 1; seq < stream.next; seq++) {
-            const message = stream.events.get(seq);
-            if (message !== undefined) write(`${streamId}.${seq}`, message);
+        async pull(controller) {
+          let step: IteratorResult<{ id: string; data: string }>;
+          try {
+            do step = await iterator.next(); while (!step.done && step.value.data === "");
+          } catch (error) {
+            // The store went away mid-replay: the client comes back from its last id.
+            if (!stopped.signal.aborted && !signal.aborted) onError(error);
+            step = { done: true, value: undefined };
           }
-          if (stream.answered) {
-            controller.close();
-            return;
-          }
-          const end = () => {
-            stop();
-            controller.close();
-          };
-          const listener: Listener = {
-            event(id, message) {
-              write(id, message);
-              if (stream.answered) end();
-            },
-            // Dropped before its answer (the call was cancelled, the store full): nothing more comes.
-            gone: end,
-          };
-          stop = () => {
-            stream.listeners.delete(listener);
-            signal.removeEventListener("abort", stop);
-          };
-          stream.listeners.add(listener);
-          signal.addEventListener("abort", stop, { once: true });
+          if (stopped.signal.aborted) return;
+          if (step.done) return controller.close();
+          const { id, data } = step.value;
+          controller.enqueue(encoder.encode(`event: message\nid: ${id}\ndata: ${data}\n\n`));
         },
-        cancel() {
-          stop();
+        async cancel() {
+          stopped.abort();
+          await iterator.return?.();
         },
       });
       return new Response(body, {
@@ -253,7 +197,10 @@ export function polling(response: Response, afterMs: number, parked: () => void)
 }
 
 /** The option, defaults filled in; a bad number is an error now, not on a call. */
-export function resumeOf(option: McpResumability | undefined): Resume {
+export function resumeOf(
+  option: McpResumability | undefined,
+  onError: (error: unknown) => void,
+): Resume {
   const { retryMs = 1000, pollAfterMs, maxStreams = 1000, keepMs = 300_000 } = option ?? {};
   for (const [name, value] of Object.entries({ retryMs, pollAfterMs, maxStreams, keepMs })) {
     if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
@@ -261,7 +208,10 @@ export function resumeOf(option: McpResumability | undefined): Resume {
     }
   }
   return {
-    streams: memoryStreams({ maxStreams, maxEvents: 1000, keepMs }),
+    streams: resumableStreams(
+      option?.store ?? memoryEvents({ maxStreams, maxEvents: 1000, keepMs }),
+      onError,
+    ),
     retryMs,
     pollAfterMs,
   };

@@ -103,7 +103,8 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
   const hosts = opts.allowedHosts;
   const sessions = opts.sessions ??
     memoryMcpSessions({ maxSessions: opts.maxSessions, idleMs: opts.sessionIdleMs });
-  const resume = opts.resumability === false ? undefined : resumeOf(opts.resumability);
+  const onError = opts.onError ?? ((error) => console.error("ramify: MCP sessions:", error));
+  const resume = opts.resumability === false ? undefined : resumeOf(opts.resumability, onError);
   let served: { modern: McpHttpHandler; legacy: LegacySessions } | undefined;
   const answer = async (request: Request): Promise<Response> => {
     const loaded = await loadSdk();
@@ -124,7 +125,7 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
       legacy: legacySessions(loaded, makeServer, {
         store: sessions,
         cancellations: opts.cancellations,
-        onError: opts.onError ?? ((error) => console.error("ramify: MCP sessions:", error)),
+        onError,
         ...(resume === undefined ? {} : { resume }),
         ...(side?.followed === true ? sessionHooks(side) : {}),
       }),

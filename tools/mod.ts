@@ -24,8 +24,11 @@ export type { McpHandlerOptions, McpOptions } from "./options.ts";
 export { memoryMcpSessions } from "./sessions.ts";
 export type {
   McpCancellations,
+  McpEventAppend,
+  McpEventStore,
   McpResumability,
   McpSessionRecord,
   McpSessionStore,
+  McpStreamEvent,
   MemoryMcpSessionsOptions,
 } from "./sessions.ts";

@@ -128,8 +128,9 @@ export interface McpHandlerOptions extends McpOptions {
    * call's SSE answer carries an event id, after a first priming event (for
    * clients of 2025-11-25 and later), and a client whose stream ended gets
    * the rest with a GET carrying `Last-Event-ID`. Events are kept in this
-   * process: a replay must reach the instance that ran the call (session
-   * affinity at the balancer). `false` turns it off. Default `{}`.
+   * process by default: a replay must then reach the instance that ran the
+   * call; with `store: redisMcpEvents(redis)` (`@ramify/api/redis`) any
+   * instance serves it. `false` turns it off. Default `{}`.
    */
   readonly resumability?: false | McpResumability;
 }

@@ -10,7 +10,9 @@
  * `notifications/cancelled` may reach another one. An
  * {@linkcode McpCancellations} channel carries it there (`memoryBus()` of
  * `@ramify/api/pubsub` is one, in this process; `redisMcpCancellations` across
- * processes).
+ * processes). A client resuming a call's stream (`Last-Event-ID`) may reach
+ * another one too: an {@linkcode McpEventStore} that every instance reads
+ * (`redisMcpEvents`) replays it there.
  *
  * @example
  * ```ts
@@ -210,8 +212,109 @@ export interface McpResumability {
    * client reconnects and gets what followed (polling). Default never.
    */
   readonly pollAfterMs?: number;
-  /** Call streams kept for replay; past it the least recently used is forgotten. Default 1000. */
+  /**
+   * With the default store: call streams kept for replay; past it the least
+   * recently used is forgotten. Default 1000.
+   */
   readonly maxStreams?: number;
-  /** How long an answered call's stream stays replayable (ms). Default 5 minutes. */
+  /** With the default store: how long an answered call's stream stays replayable (ms). Default 5 minutes. */
   readonly keepMs?: number;
+  /**
+   * Where call streams' events are kept: any instance that reads the store
+   * serves a replay (`redisMcpEvents` of `@ramify/api/redis` for several
+   * instances). Default: in this process, bounded by `maxStreams` and
+   * `keepMs` (which only it reads).
+   */
+  readonly store?: McpEventStore;
+}
+
+/**
+ * One event of a call's stream, as a replay gives it.
+ *
+ * @example
+ * ```ts
+ * import type { McpStreamEvent } from "@ramify/api/tools";
+ *
+ * const answer: McpStreamEvent = {
+ *   id: "4f1c.2",
+ *   data: '{"jsonrpc":"2.0","id":1,"result":{"content":[]}}',
+ * };
+ * ```
+ */
+export interface McpStreamEvent {
+  /** Its id, as the client sends it back in `Last-Event-ID`. */
+  readonly id: string;
+  /** The message as JSON text; `""` for a priming event, which has nothing to replay. */
+  readonly data: string;
+}
+
+/**
+ * An event a call's stream is given, as {@linkcode McpEventStore.append} takes it.
+ *
+ * @example
+ * ```ts
+ * import type { McpEventAppend } from "@ramify/api/tools";
+ *
+ * const priming: McpEventAppend = {
+ *   session: "0123456789abcdef0123456789abcdef",
+ *   data: "",
+ *   answer: false,
+ *   first: true,
+ * };
+ * ```
+ */
+export interface McpEventAppend {
+  /** The session whose call it is: only that session's GET may replay the stream. */
+  readonly session: string;
+  /** The message as JSON text; `""` for a priming event. */
+  readonly data: string;
+  /** Whether it is the call's answer: nothing follows, and replays end with it. */
+  readonly answer: boolean;
+  /**
+   * Whether it begins the stream. A later event of a stream the store no
+   * longer holds is not kept either: the stream's ids would start again.
+   */
+  readonly first: boolean;
+}
+
+/**
+ * Keeps the events of call streams (SEP-1699) so that a client whose stream
+ * ended gets the rest with `Last-Event-ID`. Event ids are the store's own,
+ * opaque to clients; a store checks the ones clients send back before using
+ * them. A store bounds what it keeps (events per stream, how long).
+ *
+ * @example
+ * ```ts
+ * import type { McpEventStore } from "@ramify/api/tools";
+ *
+ * // Keeps nothing: every call answers as usual, no stream resumes (400).
+ * const none: McpEventStore = {
+ *   append: () => Promise.resolve(undefined),
+ *   forget: () => Promise.resolve(),
+ *   replay: () => Promise.resolve(undefined),
+ * };
+ * ```
+ */
+export interface McpEventStore {
+  /**
+   * Adds an event to the stream `stream`: resolves with its id, or
+   * `undefined` when it is not kept (a later event of a stream no longer
+   * held). Rejects when the store is unreachable: the call goes on without
+   * it, and its stream no longer resumes.
+   */
+  append(stream: string, event: McpEventAppend): Promise<string | undefined>;
+  /** Drops a stream (delivered whole, or broken): nothing resumes it. */
+  forget(stream: string): Promise<void>;
+  /**
+   * The events of the session's stream after `lastEventId`, then the rest as
+   * they come, ending after the answer (or when the stream is dropped, or
+   * `signal` aborts). `undefined` when there is nothing to resume from that
+   * id: unknown, malformed, forgotten, or another session's. Rejects when the
+   * store is unreachable.
+   */
+  replay(
+    session: string,
+    lastEventId: string,
+    signal: AbortSignal,
+  ): Promise<AsyncIterable<McpStreamEvent> | undefined>;
 }
