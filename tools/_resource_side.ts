@@ -4,6 +4,7 @@
 // declare, the cache hints of the lists, and the handlers of
 // `resources/subscribe` and `resources/unsubscribe` for each era.
 
+import { untilDelivered } from "./_delivered.ts";
 import type { McpHttpHandler, Server, ServerOptions } from "@modelcontextprotocol/server";
 import type { Node } from "../tree/node.ts";
 import { collectResources, type ResourceOptions, type Resources } from "./_resources.ts";
@@ -210,30 +211,7 @@ export async function withListen(
     release();
     throw error;
   }
-  if (response.body === null || !response.headers.get("content-type")?.includes("event-stream")) {
-    release();
-    return response;
-  }
-  const reader = response.body.getReader();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          release();
-          controller.close();
-        } else controller.enqueue(value);
-      } catch (error) {
-        release();
-        controller.error(error);
-      }
-    },
-    cancel(reason) {
-      release();
-      return reader.cancel(reason).catch(() => {});
-    },
-  });
-  return new Response(body, { status: response.status, headers: response.headers });
+  return untilDelivered(response, release);
 }
 
 /** The URIs a `subscriptions/listen` request names, or undefined for any other request. */

@@ -5,6 +5,7 @@
 // reaching any instance goes out on the cancellation channel, and the
 // instance running the call hands it to that call's server.
 
+import { untilDelivered } from "./_delivered.ts";
 import type {
   ClientCapabilities,
   InitializeRequestParams,
@@ -262,37 +263,6 @@ export function legacySessions(
       await stop?.().catch(() => {});
     },
   };
-}
-
-/**
- * The response, whose stream (a POST's SSE answer) ends the exchange when it
- * is delivered or abandoned; any other answer ends it at once.
- */
-function untilDelivered(response: Response, end: () => void): Response {
-  if (response.body === null || !response.headers.get("content-type")?.includes("event-stream")) {
-    end();
-    return response;
-  }
-  const reader = response.body.getReader();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          end();
-          controller.close();
-        } else controller.enqueue(value);
-      } catch (error) {
-        end();
-        controller.error(error);
-      }
-    },
-    cancel(reason) {
-      end();
-      return reader.cancel(reason).catch(() => {});
-    },
-  });
-  return new Response(body, { status: response.status, headers: response.headers });
 }
 
 /** The request naming the session's revision where it names an older one (or none). */
