@@ -8,10 +8,20 @@ import {
   type DocumentNode,
   type ExecutionResult,
   getVariableValues,
+  GraphQLBoolean,
+  GraphQLFloat,
+  GraphQLID,
+  GraphQLInt,
   type GraphQLSchema,
+  GraphQLString,
+  type GraphQLType,
+  Kind,
+  typeFromAST,
+  type VariableDefinitionNode,
 } from "graphql";
 import type { HandlerContext } from "../../tree/node.ts";
-import { compileOperation, type OperationPlan, type VariableValues } from "./_plan.ts";
+import { compileOperation } from "./_plan.ts";
+import type { OperationPlan, VariableValues } from "./_run.ts";
 import { executePlan } from "./_execute.ts";
 
 /**
@@ -67,10 +77,16 @@ export function compiledExecutor(
     document: DocumentNode,
     request: RequestParts,
     context: HandlerContext,
-  ): Promise<ExecutionResult> | undefined;
+  ): ExecutionResult | Promise<ExecutionResult> | undefined;
 } {
   const stats: Counts = { compiled: 0, fallback: 0 };
   const plans = new WeakMap<DocumentNode, Map<string, OperationPlan | typeof NO_PLAN>>();
+  const scalarVariables = new WeakMap<OperationPlan, readonly ScalarVariable[] | null>();
+  const scalarsOf = (plan: OperationPlan) => {
+    let found = scalarVariables.get(plan);
+    if (found === undefined) scalarVariables.set(plan, found = scalarsOnly(schema, plan.variables));
+    return found;
+  };
   const planOf = (document: DocumentNode, operationName: string | undefined) => {
     let byName = plans.get(document);
     if (byName === undefined) plans.set(document, byName = new Map());
@@ -90,12 +106,16 @@ export function compiledExecutor(
       if (plan === NO_PLAN) return undefined;
       let variables: VariableValues | undefined;
       if (plan.variables.length > 0) {
+        const scalars = scalarsOf(plan);
+        variables = scalars === null ? undefined : coerceScalars(scalars, request.variables ?? {});
+      }
+      if (variables === undefined && plan.variables.length > 0) {
         const coerced = getVariableValues(schema, plan.variables, request.variables ?? {}, {
           maxErrors: 50,
         });
         if (coerced.errors !== undefined) {
           stats.compiled++;
-          return Promise.resolve(finish({ errors: coerced.errors }));
+          return finish({ errors: coerced.errors });
         }
         variables = coerced.variableValues;
       }
@@ -103,7 +123,7 @@ export function compiledExecutor(
       if (root === undefined) return undefined;
       stats.compiled++;
       const result = executePlan(root, context, variables);
-      if (!(result instanceof Promise)) return Promise.resolve(finish(result));
+      if (!(result instanceof Promise)) return finish(result);
       // Read only now: a request's signal costs microseconds to make, and a plan
       // that answered at once has nothing left to stop.
       const signal = context.signal;
@@ -123,4 +143,74 @@ export function compiledExecutor(
       });
     },
   };
+}
+
+/** A variable of a built-in scalar type without a default: most variables are. */
+interface ScalarVariable {
+  readonly name: string;
+  readonly nonNull: boolean;
+  /** Whether a value is its own coercion (graphql-js's `coerceInputValue` gives it back). */
+  readonly check: (value: unknown) => boolean;
+  /** graphql-js's `getVariableSignature` of it. */
+  readonly signature: { name: string; type: GraphQLType; default: undefined };
+}
+
+const SCALAR_CHECKS = new Map<unknown, (value: unknown) => boolean>([
+  [GraphQLString, (value) => typeof value === "string"],
+  [GraphQLID, (value) => typeof value === "string"],
+  [GraphQLBoolean, (value) => typeof value === "boolean"],
+  [GraphQLInt, (value) => typeof value === "number" && (value | 0) === value],
+  [GraphQLFloat, (value) => typeof value === "number" && Number.isFinite(value)],
+]);
+
+/** The variables as `ScalarVariable`s, or `null` when one is of another kind. */
+function scalarsOnly(
+  schema: GraphQLSchema,
+  definitions: readonly VariableDefinitionNode[],
+): ScalarVariable[] | null {
+  const scalars: ScalarVariable[] = [];
+  for (const definition of definitions) {
+    if (definition.defaultValue !== undefined || (definition.directives?.length ?? 0) > 0) {
+      return null;
+    }
+    const nonNull = definition.type.kind === Kind.NON_NULL_TYPE;
+    const named = nonNull
+      ? (definition.type as { type: typeof definition.type }).type
+      : definition.type;
+    if (named.kind !== Kind.NAMED_TYPE) return null;
+    const check = SCALAR_CHECKS.get(schema.getType(named.name.value));
+    const type = typeFromAST(schema, definition.type);
+    if (check === undefined || type === undefined) return null;
+    const name = definition.variable.name.value;
+    scalars.push({ name, nonNull, check, signature: { name, type, default: undefined } });
+  }
+  return scalars;
+}
+
+/**
+ * graphql-js's `getVariableValues` when every value is its own coercion (or a
+ * nullable one is absent or null), the same `{ sources, coerced }`;
+ * `undefined` for anything else, which `getVariableValues` then coerces or
+ * refuses with its errors.
+ */
+function coerceScalars(
+  scalars: readonly ScalarVariable[],
+  inputs: Readonly<Record<string, unknown>>,
+): VariableValues | undefined {
+  const sources = Object.create(null);
+  const coerced = Object.create(null);
+  for (let i = 0; i < scalars.length; i++) {
+    const { name, nonNull, check, signature } = scalars[i];
+    const value = Object.hasOwn(inputs, name) ? inputs[name] : undefined;
+    if (value === undefined || value === null) {
+      if (nonNull) return undefined;
+      if (value === undefined) {
+        sources[name] = { signature };
+        continue;
+      }
+    } else if (!check(value)) return undefined;
+    sources[name] = { signature, value };
+    coerced[name] = value;
+  }
+  return { sources, coerced };
 }

@@ -9,46 +9,24 @@
 
 import {
   type ExecutionResult,
-  type FieldNode,
   getArgumentValues,
   GraphQLError,
-  GraphQLNonNull,
   GraphQLObjectType,
   type GraphQLOutputType,
   locatedError,
 } from "graphql";
-import type { Completion, FieldPlan, RootPlan, VariableValues } from "./_plan.ts";
-
-interface Path {
-  readonly prev: Path | undefined;
-  readonly key: string | number;
-}
-
-/** One execution: its context, variables and errors. */
-class Run {
-  readonly errors: GraphQLError[] = [];
-  /** Positions nulled by an error: errors beneath them are not reported (graphql-js drops them too). */
-  nulled: Set<Path | undefined> | undefined;
-  constructor(readonly context: unknown, readonly variables: VariableValues | undefined) {}
-
-  add(error: GraphQLError, path: Path | undefined) {
-    const nulled = this.nulled ??= new Set();
-    for (let at = path; at !== undefined; at = at.prev) if (nulled.has(at)) return;
-    if (nulled.has(undefined)) return;
-    nulled.add(path);
-    this.errors.push(error);
-  }
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
-}
-
-function pathToArray(path: Path | undefined): (string | number)[] {
-  const keys: (string | number)[] = [];
-  for (let at = path; at !== undefined; at = at.prev) keys.push(at.key);
-  return keys.reverse();
-}
+import {
+  type Completion,
+  fieldError,
+  type FieldPlan,
+  isPromiseLike,
+  type Path,
+  pathToArray,
+  type RootPlan,
+  Run,
+  type VariableValues,
+} from "./_run.ts";
+import { completeList } from "./_lists.ts";
 
 /** Runs the root plan: the response, or a promise of it. */
 export function executePlan(
@@ -103,7 +81,7 @@ function executeSerially(run: Run, fields: readonly FieldPlan[], path: Path | un
   return next();
 }
 
-function executeFields(
+export function executeFields(
   run: Run,
   fields: readonly FieldPlan[],
   source: unknown,
@@ -117,17 +95,23 @@ function executeFields(
     results[field.key] = value;
     if (value instanceof Promise) pending = true;
   }
-  if (!pending) return results;
-  const keys = Object.keys(results);
-  return Promise.all(Object.values(results)).then((values) => {
+  return pending ? settleFields(Object.keys(results), Object.values(results)) : results;
+}
+
+/** The response object of fields some of whose values are promises, once all have settled. */
+export function settleFields(
+  keys: readonly string[],
+  values: readonly unknown[],
+): Promise<Record<string, unknown>> {
+  return Promise.all(values).then((settled) => {
     const resolved: Record<string, unknown> = {};
-    for (let i = 0; i < keys.length; i++) resolved[keys[i]] = values[i];
+    for (let i = 0; i < keys.length; i++) resolved[keys[i]] = settled[i];
     return resolved;
   });
 }
 
 /** Runs one field under `parent`; its own path is made only when something needs it. */
-function executeField(
+export function executeField(
   run: Run,
   field: FieldPlan,
   source: unknown,
@@ -137,7 +121,7 @@ function executeField(
   try {
     if (field.typename) result = field.parent.name;
     else {
-      const args = field.args ?? getArgumentValues(field.def, field.nodes[0], run.variables);
+      const args = field.args ?? argumentsOf(field, run.variables);
       result = field.resolve === undefined
         ? readProperty(source, field, args, run.context, parent)
         : field.resolve(source, args, run.context, undefined as never);
@@ -146,6 +130,54 @@ function executeField(
     fieldError(run, error, field.type, field.nodes, { prev: parent, key: field.key });
     return null;
   }
+  return completeField(run, field, result, parent);
+}
+
+/** A field's arguments given by variables, as graphql-js's `getArgumentValues` gives them. */
+function argumentsOf(field: FieldPlan, variables: VariableValues | undefined): Args {
+  const pairs = field.argVariables;
+  if (pairs === undefined || variables === undefined) {
+    return getArgumentValues(field.def, field.nodes[0], variables);
+  }
+  const args: Args = Object.create(null);
+  for (let i = 0; i < pairs.length; i++) args[pairs[i][0]] = variables.coerced[pairs[i][1]];
+  return args;
+}
+
+type Args = Record<string, unknown>;
+
+/**
+ * A default-resolved field whose property (`value`, read once from the
+ * object `source`) a generated runner (`_generated.ts`) did not complete at
+ * once: what `executeField` does from there, the property called when it is
+ * a function (read again, as graphql-js's default resolver reads it).
+ */
+export function completeProperty(
+  run: Run,
+  field: FieldPlan,
+  source: unknown,
+  value: unknown,
+  parent: Path | undefined,
+): unknown {
+  if (typeof value === "function") {
+    try {
+      const args = field.args ?? getArgumentValues(field.def, field.nodes[0], run.variables);
+      value = callProperty(source as Record<string, unknown>, field, args, run.context, parent);
+    } catch (error) {
+      fieldError(run, error, field.type, field.nodes, { prev: parent, key: field.key });
+      return null;
+    }
+  }
+  return completeField(run, field, value, parent);
+}
+
+/** Completes a field's resolved value (or its promise) as its type says. */
+function completeField(
+  run: Run,
+  field: FieldPlan,
+  result: unknown,
+  parent: Path | undefined,
+): unknown {
   // The common case: a scalar that coerces as it is. Anything else (null, an
   // error, a refusal) goes the whole way below, which coerces again.
   const leaf = field.leaf;
@@ -187,9 +219,18 @@ function readProperty(
   if ((typeof source !== "object" || source === null) && typeof source !== "function") {
     return undefined;
   }
-  const holder = source as Record<string, unknown>;
-  const property = holder[field.name];
+  const property = (source as Record<string, unknown>)[field.name];
   if (typeof property !== "function") return property;
+  return callProperty(source as Record<string, unknown>, field, args, context, parent);
+}
+
+function callProperty(
+  holder: Record<string, unknown>,
+  field: FieldPlan,
+  args: Record<string, unknown>,
+  context: unknown,
+  parent: Path | undefined,
+): unknown {
   const info = {
     fieldName: field.name,
     fieldNodes: field.nodes,
@@ -200,19 +241,7 @@ function readProperty(
   return (holder[field.name] as (...args: unknown[]) => unknown)(args, context, info);
 }
 
-function fieldError(
-  run: Run,
-  raw: unknown,
-  type: GraphQLOutputType,
-  nodes: readonly FieldNode[],
-  path: Path,
-): void {
-  const error = locatedError(raw, nodes, pathToArray(path));
-  if (type instanceof GraphQLNonNull) throw error;
-  run.add(error, path);
-}
-
-async function completePromised(
+export async function completePromised(
   run: Run,
   field: FieldPlan,
   completion: Completion,
@@ -231,7 +260,7 @@ async function completePromised(
   }
 }
 
-function complete(
+export function complete(
   run: Run,
   field: FieldPlan,
   completion: Completion,
@@ -258,9 +287,11 @@ function complete(
       return coerced;
     }
     case "object":
-      return executeFields(run, completion.fields, value, path);
+      return completion.runner === undefined
+        ? executeFields(run, completion.fields, value, path)
+        : completion.runner(run, value, path);
     case "list":
-      return completeList(run, field, completion, path, value);
+      return completeList(run, field, completion, path, value, COMPLETER);
     case "abstract":
       return completeAbstract(run, field, completion, path, value);
   }
@@ -273,97 +304,6 @@ function notCoerced(name: string, value: unknown, coerced: unknown): Error {
       show(value)
     })\` to return non-nullable value, returned: ${show(coerced)}`,
   );
-}
-
-function completeList(
-  run: Run,
-  field: FieldPlan,
-  completion: Extract<Completion, { kind: "list" }>,
-  path: Path,
-  value: unknown,
-): unknown {
-  if (typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === "function") {
-    return completeAsyncList(run, field, completion, path, value as AsyncIterable<unknown>);
-  }
-  if (
-    typeof value !== "object" ||
-    typeof (value as { [Symbol.iterator]?: unknown })[Symbol.iterator] !== "function"
-  ) {
-    throw new GraphQLError(
-      `Expected Iterable, but did not find one for field "${field.parent.name}.${field.name}".`,
-    );
-  }
-  const results: unknown[] = [];
-  let pending = false;
-  let index = 0;
-  if (Array.isArray(value)) {
-    for (; index < value.length; index++) {
-      if (completeItem(run, field, completion, { prev: path, key: index }, value[index], results)) {
-        pending = true;
-      }
-    }
-  } else {
-    for (const item of value as Iterable<unknown>) {
-      const itemPath: Path = { prev: path, key: index++ };
-      if (completeItem(run, field, completion, itemPath, item, results)) pending = true;
-    }
-  }
-  return pending ? Promise.all(results) : results;
-}
-
-/** Completes one item into `results`; whether it is a promise. */
-function completeItem(
-  run: Run,
-  field: FieldPlan,
-  completion: Extract<Completion, { kind: "list" }>,
-  path: Path,
-  item: unknown,
-  results: unknown[],
-): boolean {
-  if (isPromiseLike(item)) {
-    results.push(completePromised(run, field, completion.of, completion.type, path, item));
-    return true;
-  }
-  try {
-    const completed = complete(run, field, completion.of, path, item);
-    if (completed instanceof Promise) {
-      results.push(completed.then(undefined, (error) => {
-        fieldError(run, error, completion.type, field.nodes, path);
-        return null;
-      }));
-      return true;
-    }
-    results.push(completed);
-  } catch (error) {
-    fieldError(run, error, completion.type, field.nodes, path);
-    results.push(null);
-  }
-  return false;
-}
-
-async function completeAsyncList(
-  run: Run,
-  field: FieldPlan,
-  completion: Extract<Completion, { kind: "list" }>,
-  path: Path,
-  items: AsyncIterable<unknown>,
-): Promise<unknown> {
-  const results: unknown[] = [];
-  let pending = false;
-  const iterator = items[Symbol.asyncIterator]();
-  for (let index = 0;; index++) {
-    let step: IteratorResult<unknown>;
-    try {
-      step = await iterator.next();
-    } catch (error) {
-      throw locatedError(error, field.nodes, pathToArray(path));
-    }
-    if (step.done) break;
-    if (completeItem(run, field, completion, { prev: path, key: index }, step.value, results)) {
-      pending = true;
-    }
-  }
-  return pending ? Promise.all(results) : results;
 }
 
 function completeAbstract(
@@ -417,3 +357,6 @@ function runtimeFields(
     { nodes: field.nodes },
   );
 }
+
+/** What `_lists.ts` completes items with (given, so the two modules import one way). */
+const COMPLETER = { complete, completePromised };

@@ -3,7 +3,7 @@
 // a `map` part (which file part goes to which variable path) and the files.
 // https://github.com/jaydenseric/graphql-multipart-request-spec
 
-import { mediaType, readBodyBytes } from "../../http/web/body.ts";
+import { readBodyBytes } from "../../http/web/body.ts";
 import { isPlainObject, setOwn } from "../../tree/plain_data.ts";
 import { badRequest, bodyRefusal, fromJson, type Params, Refusal } from "./_http_params.ts";
 
@@ -15,11 +15,6 @@ export const MULTIPART_FORM_DATA = "multipart/form-data";
  * Apollo's name is accepted too, so its upload clients work unchanged.
  */
 const PREFLIGHT_HEADERS = ["graphql-require-preflight", "apollo-require-preflight"];
-
-/** Whether the request's body is `multipart/form-data`. */
-export function isMultipart(request: Request): boolean {
-  return mediaType(request.headers.get("content-type")) === MULTIPART_FORM_DATA;
-}
 
 export interface MultipartLimits {
   readonly maxBytes: number;

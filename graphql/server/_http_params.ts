@@ -138,24 +138,42 @@ export function badRequest(message: string): Refusal {
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const lenient = new TextDecoder();
 
+/** Bodies up to this many bytes are tried as ASCII first: past a few dozen, the decoder costs less. */
+const ASCII_MAX = 64;
+
 /**
- * UTF-8 to text, refusing invalid bytes: the lenient decoder is several times
- * faster, and only text with a replacement character (invalid bytes, or one
+ * UTF-8 to text, refusing invalid bytes. A small body of ASCII alone (the
+ * common one) is its own text: a loop and one `fromCharCode` cost less than a
+ * decoder's call. Else the lenient decoder, several times faster than the
+ * strict one: only text with a replacement character (invalid bytes, or one
  * sent as such) needs the strict one's verdict.
  */
 function decodeStrict(bytes: Uint8Array): string {
+  if (bytes.byteLength <= ASCII_MAX) {
+    let ascii = true;
+    for (let i = 0; i < bytes.length; i++) {
+      if (bytes[i] > 0x7f) {
+        ascii = false;
+        break;
+      }
+    }
+    if (ascii) return String.fromCharCode.apply(null, bytes as unknown as number[]);
+  }
   const text = lenient.decode(bytes);
   return text.includes("\uFFFD") ? utf8.decode(bytes) : text;
 }
 
-/** The `POST` body as JSON: `application/json` in UTF-8, within the size limit. */
+/**
+ * The `POST` body as JSON: `application/json` in UTF-8, within the size limit.
+ * `contentType` is the request's, read once by the caller.
+ */
 export async function readJson(
   request: Request,
+  contentType: string | null,
   maxBytes: number,
   timeoutMs: number,
 ): Promise<unknown> {
-  const contentType = request.headers.get("content-type");
-  const unsupported = unsupportedType(contentType);
+  const unsupported = contentType === APPLICATION_JSON ? undefined : unsupportedType(contentType);
   if (unsupported !== undefined) {
     await request.body?.cancel().catch(() => {});
     throw new Refusal(415, unsupported, "UNSUPPORTED_MEDIA_TYPE", {
@@ -164,7 +182,12 @@ export async function readJson(
   }
   const read = await readBodyBytes(request, maxBytes, timeoutMs);
   if (!read.ok) throw bodyRefusal(read.reason, maxBytes, timeoutMs);
-  const bytes = read.bytes;
+  return parseBody(read.bytes);
+}
+
+/** A body's bytes as JSON, strictly UTF-8; refused when empty. */
+export function parseBody(body: Uint8Array | ArrayBuffer): unknown {
+  const bytes = body instanceof Uint8Array ? body : new Uint8Array(body);
   if (bytes.byteLength === 0) throw badRequest("The body is empty; send { query, variables? }");
   let text: string;
   try {

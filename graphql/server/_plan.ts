@@ -13,9 +13,7 @@ import {
   type FieldNode,
   type FragmentDefinitionNode,
   getArgumentValues,
-  type GraphQLAbstractType,
   type GraphQLField,
-  type GraphQLFieldResolver,
   GraphQLIncludeDirective,
   GraphQLList,
   GraphQLNonNull,
@@ -29,60 +27,9 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
   typeFromAST,
-  type VariableDefinitionNode,
 } from "graphql";
-
-/** Coerced variable values as graphql-js 17 keeps them. */
-export type VariableValues = NonNullable<Parameters<typeof getArgumentValues>[2]>;
-
-/** How a value of one output type is completed (see `_execute.ts`). */
-export type Completion =
-  | { readonly kind: "nonNull"; readonly of: Completion }
-  | { readonly kind: "list"; readonly of: Completion; readonly type: GraphQLOutputType }
-  | { readonly kind: "leaf"; readonly coerce: (value: unknown) => unknown; readonly name: string }
-  | { readonly kind: "object"; readonly fields: readonly FieldPlan[] }
-  | {
-    readonly kind: "abstract";
-    readonly type: GraphQLAbstractType;
-    readonly schema: GraphQLSchema;
-    readonly byType: ReadonlyMap<string, { type: GraphQLObjectType; fields: readonly FieldPlan[] }>;
-  };
-
-/** One response key of a selection: what runs and how its value is completed. */
-export interface FieldPlan {
-  readonly key: string;
-  readonly name: string;
-  readonly parent: GraphQLObjectType;
-  readonly nodes: readonly FieldNode[];
-  readonly def: GraphQLField<unknown, unknown>;
-  readonly type: GraphQLOutputType;
-  /** The field's resolver; `undefined` reads the property of the same name (graphql-js's default). */
-  readonly resolve: GraphQLFieldResolver<unknown, unknown> | undefined;
-  /** `__typename`: the parent type's name. */
-  readonly typename: boolean;
-  /** The arguments when no variable is in them; `undefined`: coerced per request. */
-  readonly args: Record<string, unknown> | undefined;
-  readonly completion: Completion;
-  /** A scalar or enum field's output coercion: its common values complete without a path. */
-  readonly leaf: ((value: unknown) => unknown) | undefined;
-}
-
-/** The root fields of one operation for one set of `@skip`/`@include` outcomes. */
-export interface RootPlan {
-  readonly type: GraphQLObjectType;
-  readonly fields: readonly FieldPlan[];
-  readonly serial: boolean;
-}
-
-/** One operation compiled: its variables, and its root plans by condition outcome. */
-export interface OperationPlan {
-  readonly operation: OperationDefinitionNode;
-  readonly variables: readonly VariableDefinitionNode[];
-  /** The variables `@skip`/`@include` read: each outcome gets its own root plan. */
-  readonly conditions: readonly string[];
-  /** The root plan for these coerced variables, or `undefined` when graphql-js must decide. */
-  rootFor(variables: VariableValues | undefined): RootPlan | undefined;
-}
+import { runnerOf } from "./_generated.ts";
+import type { Completion, FieldPlan, OperationPlan, RootPlan, VariableValues } from "./_run.ts";
 
 /** How many condition outcomes one operation keeps plans for. */
 const MAX_VARIANTS = 16;
@@ -118,12 +65,17 @@ export function compileOperation(
   const type = schema.getRootType(operation.operation);
   if (type === undefined || type === null) return undefined;
   const conditions = conditionVariables(operation.selectionSet, fragments);
+  const nonNull = new Set(
+    (operation.variableDefinitions ?? []).flatMap((d) =>
+      d.type.kind === Kind.NON_NULL_TYPE ? [d.variable.name.value] : []
+    ),
+  );
   const variants = new Map<string, RootPlan | null>();
   const op = operation;
   const compile = (variables: VariableValues | undefined): RootPlan | null => {
     try {
       const fields = collect(
-        { schema, fragments, variables },
+        { schema, fragments, variables, nonNull },
         type,
         [op.selectionSet],
       );
@@ -159,6 +111,8 @@ export function compileOperation(
 
 interface Scope {
   readonly schema: GraphQLSchema;
+  /** The operation's variables of a non-null type: once coerced, each holds a value. */
+  readonly nonNull: ReadonlySet<string>;
   readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>;
   readonly variables: VariableValues | undefined;
 }
@@ -261,6 +215,7 @@ function fieldPlan(
     resolve: name === "__typename" ? undefined : def.resolve,
     typename: name === "__typename",
     args: constantArgs(def, nodes[0]),
+    argVariables: variableArgs(scope, def, nodes[0]),
     completion,
     leaf: completion.kind === "leaf"
       ? completion.coerce
@@ -285,6 +240,23 @@ function constantArgs(
   }
 }
 
+/** The pairs of `FieldPlan.argVariables`, or `undefined`. */
+function variableArgs(
+  scope: Scope,
+  def: GraphQLField<unknown, unknown>,
+  node: FieldNode,
+): (readonly [string, string])[] | undefined {
+  const given = node.arguments ?? [];
+  if (def.args.length === 0 || given.length !== def.args.length) return undefined;
+  const pairs: (readonly [string, string])[] = [];
+  for (const arg of def.args) {
+    const value = given.find((a) => a.name.value === arg.name)?.value;
+    if (value?.kind !== Kind.VARIABLE || !scope.nonNull.has(value.name.value)) return undefined;
+    pairs.push([arg.name, value.name.value]);
+  }
+  return pairs;
+}
+
 function completionOf(
   scope: Scope,
   type: GraphQLOutputType,
@@ -302,7 +274,7 @@ function completionOf(
   const sets = nodes.flatMap((node) => node.selectionSet === undefined ? [] : [node.selectionSet]);
   if (type instanceof GraphQLObjectType) {
     const fields = collect(scope, type, sets);
-    return fields === undefined ? undefined : { kind: "object", fields };
+    return fields === undefined ? undefined : { kind: "object", fields, runner: runnerOf(fields) };
   }
   if (!isAbstractType(type) || typeof type.resolveType !== "function") return undefined;
   const byType = new Map<string, { type: GraphQLObjectType; fields: readonly FieldPlan[] }>();

@@ -50,14 +50,8 @@
  * @module
  */
 
-import {
-  type DocumentNode,
-  type ExecutionResult,
-  getOperationAST,
-  type GraphQLError,
-  type OperationDefinitionNode,
-  parse,
-} from "graphql";
+import { type DocumentNode, type ExecutionResult, getOperationAST } from "graphql";
+import { directOf } from "./_direct.ts";
 import type { HandlerContext, Node } from "../../tree/node.ts";
 import { assignOwn } from "../../tree/context.ts";
 import { classify } from "../../tree/failure.ts";
@@ -75,8 +69,28 @@ import {
   type Media,
   okResponse,
 } from "./_http_media.ts";
-import { fromJson, fromSearch, type Params, readJson, Refusal } from "./_http_params.ts";
-import { isMultipart, readMultipart } from "./_http_multipart.ts";
+import {
+  bodyRefusal,
+  fromJson,
+  fromSearch,
+  type Params,
+  parseBody,
+  readJson,
+  Refusal,
+} from "./_http_params.ts";
+import {
+  deepDocument,
+  documentError,
+  inputError,
+  isMutation,
+  masked,
+  mutationOverGet,
+  requestErrors,
+  serialize,
+  statusOf,
+} from "./_http_answers.ts";
+import { MULTIPART_FORM_DATA, readMultipart } from "./_http_multipart.ts";
+import { declaredLength, mediaType, within } from "../../http/web/body.ts";
 import { rateLimited, withRateHeaders } from "../../http/web/rate_limit.ts";
 import { getSafety } from "./_http_safe.ts";
 
@@ -186,20 +200,39 @@ export function createHttpGraphQLServer(
   const makeContext = opts.context;
   const report = observer(opts.onError, "ramify: GraphQL over HTTP crashed:");
   const negotiate = acceptNegotiator();
+  const direct = directOf(server);
   const forms = formGuard(opts.trustedOrigins);
 
-  const handle = async (request: Request, media: Media, method: string): Promise<Response> => {
+  const handle = async (
+    request: Request,
+    media: Media,
+    method: string,
+    contentType: string | null,
+  ): Promise<Response> => {
     const params = method === "GET"
       ? fromSearch(splitUrl(request.url).query, maxQueryLength, maxDepth)
-      : isMultipart(request)
+      : contentType !== APPLICATION_JSON && mediaType(contentType) === MULTIPART_FORM_DATA
       ? await readMultipart(request, {
         maxBytes: maxBodyBytes,
         maxQueryLength,
         maxDepth,
         timeoutMs: bodyTimeoutMs,
       })
-      : fromJson(await readJson(request, maxBodyBytes, bodyTimeoutMs), maxQueryLength, maxDepth);
+      : fromJson(
+        await readJson(request, contentType, maxBodyBytes, bodyTimeoutMs),
+        maxQueryLength,
+        maxDepth,
+      );
+    return await run(request, media, method, params);
+  };
 
+  /** A request's parameters to its answer: the document, the operation, the context, the result. */
+  const run = (
+    request: Request,
+    media: Media,
+    method: string,
+    params: Params,
+  ): Response | Promise<Response> => {
     let prepared: PreparedDocument;
     try {
       prepared = server.prepare(params.query);
@@ -243,26 +276,55 @@ export function createHttpGraphQLServer(
     }
 
     const context = requestContext(request);
-    if (makeContext !== undefined) {
+    if (makeContext !== undefined) return withContext(request, media, params, prepared, context);
+    return execute(media, params, prepared.document, context);
+  };
+
+  const withContext = async (
+    request: Request,
+    media: Media,
+    params: Params,
+    prepared: { readonly document: DocumentNode },
+    context: HandlerContext,
+  ): Promise<Response> => {
+    try {
+      assignOwn(context, await makeContext!({ surface: "graphql", request }));
+    } catch (error) {
       try {
-        assignOwn(context, await makeContext({ surface: "graphql", request }));
-      } catch (error) {
         return contextFailure(error, context, media);
+      } catch (crash) {
+        return failure(crash, media);
       }
     }
+    return execute(media, params, prepared.document, context);
+  };
 
-    const result = await server.execute({
+  const execute = (
+    media: Media,
+    params: Params,
+    document: DocumentNode,
+    context: HandlerContext,
+  ): Response | Promise<Response> => {
+    const result = direct({
       query: params.query,
-      document: prepared.document,
+      document,
       variables: params.variables,
       operationName: params.operationName,
       context,
     });
-    if (result.data === undefined) {
-      // No data: a request error raised before execution began (variable coercion).
-      return requestErrors(media, (result.errors ?? []).map(inputError));
+    if (!(result instanceof Promise)) return answer(result, media);
+    return result.then((settled) => answer(settled, media), (error) => failure(error, media));
+  };
+
+  const answer = (result: ExecutionResult, media: Media): Response => {
+    try {
+      return result.data === undefined
+        // No data: a request error raised before execution began (variable coercion).
+        ? requestErrors(media, (result.errors ?? []).map(inputError))
+        : okResponse(serialize(result, maxResponseBytes), media);
+    } catch (error) {
+      return failure(error, media);
     }
-    return okResponse(serialize(result, maxResponseBytes), media);
   };
 
   /** A context function's failure, rendered as a leaf's is: its status, its headers (`WWW-Authenticate`). */
@@ -278,40 +340,76 @@ export function createHttpGraphQLServer(
   };
 
   const cors = opts.cors === undefined ? undefined : corsPolicy(opts.cors);
-  const respond = async (request: Request): Promise<Response> => {
+  /** What a refusal or a crash answers. */
+  const failure = (error: unknown, media: Media): Response => {
+    if (error instanceof Refusal) {
+      const headers = error.headers === undefined
+        ? media.headers
+        : { ...media.headers, ...error.headers };
+      return new Response(
+        JSON.stringify({
+          errors: [{ message: error.message, extensions: { code: error.code } }],
+        }),
+        { status: error.status, headers },
+      );
+    }
+    report(error);
+    return masked(media);
+  };
+
+  /**
+   * The common request, a JSON body of a declared length: the same steps as
+   * `handle`, chained on the body's one read (its deadline included) with no
+   * promise in between; every step answers its own failure, so none rejects.
+   */
+  const postJson = (request: Request, media: Media): Promise<Response> =>
+    within(
+      request.arrayBuffer(),
+      bodyTimeoutMs,
+      (buffer) => {
+        try {
+          return run(request, media, "POST", fromJson(parseBody(buffer), maxQueryLength, maxDepth));
+        } catch (error) {
+          return failure(error, media);
+        }
+      },
+      () => failure(bodyRefusal("unreadable", maxBodyBytes, bodyTimeoutMs), media),
+      () => failure(bodyRefusal("too-slow", maxBodyBytes, bodyTimeoutMs), media),
+    );
+
+  const respond = (request: Request): Promise<Response> => {
     const method = request.method;
     if (method !== "POST" && method !== "GET") {
       if (method === "OPTIONS") {
-        return new Response(null, { status: 204, headers: { allow: ALLOW } });
+        return Promise.resolve(new Response(null, { status: 204, headers: { allow: ALLOW } }));
       }
-      return problem(405, `${path} answers GET and POST`, { allow: ALLOW });
+      return Promise.resolve(problem(405, `${path} answers GET and POST`, { allow: ALLOW }));
     }
-    const forged = forms(request);
-    if (forged !== undefined) return errorResponse(forged);
-    const media = negotiate(request.headers.get("accept"));
+    const headers = request.headers;
+    // Read once here for the form check and the body. JSON is no form: a
+    // browser preflights it, so the check has nothing to refuse.
+    const contentType = method === "POST" ? headers.get("content-type") : null;
+    if (contentType !== APPLICATION_JSON && method === "POST") {
+      const forged = forms(request);
+      if (forged !== undefined) return Promise.resolve(errorResponse(forged));
+    }
+    const media = negotiate(headers.get("accept"));
     if (media === undefined) {
-      return problem(
+      return Promise.resolve(problem(
         406,
         `Accept ${GRAPHQL_RESPONSE_JSON} or ${APPLICATION_JSON} (with charset utf-8, if any)`,
-      );
+      ));
     }
-    try {
-      return await handle(request, media, method);
-    } catch (error) {
-      if (error instanceof Refusal) {
-        const headers = error.headers === undefined
-          ? media.headers
-          : { ...media.headers, ...error.headers };
-        return new Response(
-          JSON.stringify({
-            errors: [{ message: error.message, extensions: { code: error.code } }],
-          }),
-          { status: error.status, headers },
-        );
+    if (contentType === APPLICATION_JSON) {
+      const length = declaredLength(headers.get("content-length"));
+      if (length !== undefined && length > 0 && length <= maxBodyBytes) {
+        return postJson(request, media);
       }
-      report(error);
-      return masked(media);
     }
+    return handle(request, media, method, contentType).then(
+      undefined,
+      (error) => failure(error, media),
+    );
   };
   const rateLimit = opts.rateLimit;
   const limited = rateLimit === undefined ? respond : async (request: Request) => {
@@ -333,58 +431,9 @@ export function createHttpGraphQLServer(
   };
   // Not async: the common request's promise is the one `limited` gives, no layer around it.
   return (request) => {
-    if (splitUrl(request.url).path !== path) return Promise.resolve(problem(404));
+    if (!atPath(request.url, path)) return Promise.resolve(problem(404));
     return cors === undefined ? limited(request) : corsed(request, cors);
   };
-}
-
-/** The error a client sees for a crash: nothing of the crash itself. */
-function masked(media: Media): Response {
-  return new Response(
-    JSON.stringify({
-      errors: [{ message: "Unexpected error.", extensions: { code: "INTERNAL_SERVER_ERROR" } }],
-    }),
-    { status: 500, headers: media.headers },
-  );
-}
-
-/** A response that is all request errors: `400` with graphql-response+json, `200` with json. */
-function requestErrors(media: Media, errors: readonly unknown[]): Response {
-  return new Response(JSON.stringify({ errors }), {
-    status: media.strict ? 400 : 200,
-    headers: media.headers,
-  });
-}
-
-/** A result as JSON text; a value JSON cannot hold is a crash (masked by the caller). */
-function serialize(result: ExecutionResult, maxBytes: number): string {
-  const text = JSON.stringify(result);
-  // Characters bound bytes from below; count bytes only when it could matter.
-  if (text.length * 3 <= maxBytes || new TextEncoder().encode(text).length <= maxBytes) return text;
-  return JSON.stringify({
-    data: null,
-    errors: [{
-      message: `The response is larger than ${maxBytes} bytes; ask for less`,
-      extensions: { code: "RESPONSE_TOO_LARGE" },
-    }],
-  });
-}
-
-function mutationOverGet(): Refusal {
-  return new Refusal(
-    405,
-    "Mutations are not run over GET; send them with POST",
-    "METHOD_NOT_ALLOWED",
-    { allow: "POST" },
-  );
-}
-
-/** The HTTP status an error carries in `extensions.status`, if any. */
-function statusOf(error: GraphQLError): number | undefined {
-  const status = error.extensions.status;
-  return typeof status === "number" && Number.isInteger(status) && status >= 400 && status <= 599
-    ? status
-    : undefined;
 }
 
 // ---------------------------------------------------------------- context
@@ -411,56 +460,21 @@ class RequestContext implements HandlerContext {
   }
 }
 
+/**
+ * Whether a URL's path is `path`: `splitUrl(url).path === path`, without
+ * making the parts. A path holding `?` or `#` is no URL's.
+ */
+function atPath(url: string, path: string): boolean {
+  const start = url.indexOf("/", url.indexOf("://") + 3);
+  if (start === -1) return path === "/";
+  if (!url.startsWith(path, start) || path.includes("?") || path.includes("#")) return false;
+  const end = start + path.length;
+  const next = url.charCodeAt(end);
+  return end === url.length || next === 63 || next === 35; // "?" or "#"
+}
+
 /** Whether `createHttpGraphQLServer` was given a built server rather than a tree. */
 function isGraphQLServer(value: Node | GraphQLServer): value is GraphQLServer {
   return typeof (value as GraphQLServer).execute === "function" &&
     typeof (value as GraphQLServer).prepare === "function";
-}
-
-// ---------------------------------------------------------------- errors
-
-type ErrorJson = ReturnType<GraphQLError["toJSON"]>;
-
-/** A parse or validation error with a code: `GRAPHQL_PARSE_FAILED` or `GRAPHQL_VALIDATION_FAILED`. */
-function documentError(error: GraphQLError): ErrorJson {
-  if (error.locations === undefined && /^RangeError\b|call stack/i.test(error.message)) {
-    // The parser recurses too; its stack overflow says nothing a client needs.
-    return deepDocument("GRAPHQL_PARSE_FAILED");
-  }
-  return withCode(
-    error,
-    error.message.startsWith("Syntax Error") ? "GRAPHQL_PARSE_FAILED" : "GRAPHQL_VALIDATION_FAILED",
-  );
-}
-
-function deepDocument(code: string): ErrorJson {
-  return { message: "The document nests too deeply to be read", extensions: { code } };
-}
-
-/** A variable coercion error: `BAD_USER_INPUT` unless it has a code. */
-function inputError(error: GraphQLError): ErrorJson {
-  return withCode(error, "BAD_USER_INPUT");
-}
-
-function withCode(error: GraphQLError, code: string): ErrorJson {
-  const json = error.toJSON();
-  if (typeof json.extensions?.code === "string") return json;
-  return { ...json, extensions: { ...json.extensions, code } };
-}
-
-// ---------------------------------------------------------------- operation
-
-/** Whether the (invalid) document and operationName choose a mutation: GET then refuses with 405. */
-function isMutation(params: Params, maxTokens: number): boolean {
-  let document: DocumentNode;
-  try {
-    document = parse(params.query, { maxTokens });
-  } catch {
-    return false;
-  }
-  const operation: OperationDefinitionNode | null | undefined = getOperationAST(
-    document,
-    params.operationName,
-  );
-  return operation?.operation === "mutation";
 }

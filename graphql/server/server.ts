@@ -41,6 +41,7 @@ import { toSchema } from "../schema/executable.ts";
 import type { CreateResolverOptions } from "../schema/resolvers.ts";
 import { clientError, observer } from "../schema/errors.ts";
 import { withEventId } from "../schema/stream_events.ts";
+import { setDirect } from "./_direct.ts";
 
 export type { GraphQLServerStats } from "./_compiled.ts";
 
@@ -262,7 +263,15 @@ export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {})
     }
   };
 
-  return {
+  const direct = (request: GraphQLRequest): ExecutionResult | Promise<ExecutionResult> => {
+    const prepared = documentOf(request);
+    if ("errors" in prepared) return { errors: prepared.errors };
+    const contextValue = request.context ?? {};
+    return compiled.execute(prepared.document, request, contextValue) ??
+      executeGraphQL(prepared.document, request, contextValue);
+  };
+
+  const server: GraphQLServer = {
     schema,
     sdl,
     projection,
@@ -285,11 +294,8 @@ export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {})
       },
     },
     execute(request) {
-      const prepared = documentOf(request);
-      if ("errors" in prepared) return Promise.resolve({ errors: prepared.errors });
-      const contextValue = request.context ?? {};
-      return compiled.execute(prepared.document, request, contextValue) ??
-        executeGraphQL(prepared.document, request, contextValue);
+      const result = direct(request);
+      return result instanceof Promise ? result : Promise.resolve(result);
     },
     async subscribe(request) {
       const prepared = documentOf(request);
@@ -308,6 +314,8 @@ export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {})
       })();
     },
   };
+  setDirect(server, direct);
+  return server;
 }
 
 function prepareUncached(

@@ -1,0 +1,120 @@
+/**
+ * The GraphQL benchmark as instruction counts: each contender of
+ * `graphql_app.ts` (ours, the bare graphql-jit handler, "base") in its own
+ * process under valgrind's callgrind, called in process with a fresh
+ * `Request` per call (its making included) and the body read in full; the
+ * instructions per request after a warm-up, the median of `runs` processes.
+ * Time on a shared machine moves with the neighbours; this count does not
+ * (V8 single-threaded: the same code and requests count the same within a
+ * fraction of a percent).
+ *
+ *   deno run -A bench/graphql_count.ts [requests=2000] [contenders=ours,jit,base] [runs=1]
+ *
+ * valgrind (Debian package) is installed when missing.
+ *
+ * @module
+ */
+
+import { base, cases, type Handler, jit, ours } from "./graphql_app.ts";
+
+const WARM_UP = 3_000;
+const handlers: Record<string, Handler> = { ours, jit, base };
+
+async function callgrind(...args: string[]): Promise<void> {
+  const done = await new Deno.Command("callgrind_control", {
+    args: [...args, String(Deno.pid)],
+    stdout: "null",
+    stderr: "null",
+  }).output();
+  if (!done.success) throw new Error(`callgrind_control ${args.join(" ")} failed`);
+}
+
+/** In the process under callgrind: warm up, then count `requests` calls. */
+async function child(who: string, name: string, requests: number): Promise<void> {
+  const handler = handlers[who];
+  const make = cases[name];
+  const run = async (times: number) => {
+    for (let i = 0; i < times; i++) {
+      const response = await handler(make());
+      await response.text();
+    }
+  };
+  await run(WARM_UP);
+  // Turning instrumentation on drops the translated code: warm up again before counting.
+  await callgrind("-i", "on");
+  await run(1_000);
+  await callgrind("-z");
+  await run(requests);
+  await callgrind("-d");
+}
+
+async function ensureValgrind(): Promise<void> {
+  const found = await new Deno.Command("sh", { args: ["-c", "command -v valgrind"] }).output();
+  if (found.success) return;
+  for (const args of [["install", "-y", "valgrind"], ["update"], ["install", "-y", "valgrind"]]) {
+    await new Deno.Command("apt-get", { args, stdout: "null", stderr: "null" }).output();
+  }
+}
+
+/** The instructions per request of one contender on one request, in a fresh process. */
+async function count(who: string, name: string, requests: number): Promise<number> {
+  const dir = await Deno.makeTempDir();
+  try {
+    const done = await new Deno.Command("valgrind", {
+      args: [
+        "--tool=callgrind",
+        "--instr-atstart=no",
+        `--callgrind-out-file=${dir}/out`,
+        Deno.execPath(),
+        "run",
+        "-A",
+        "--v8-flags=--single-threaded",
+        new URL(import.meta.url).pathname,
+        "child",
+        who,
+        name,
+        String(requests),
+      ],
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    if (!done.success) throw new Error(new TextDecoder().decode(done.stderr).slice(-2_000));
+    let total = 0;
+    for await (const entry of Deno.readDir(dir)) {
+      const text = await Deno.readTextFile(`${dir}/${entry.name}`);
+      const summary = /^summary: (\d+)$/m.exec(text);
+      if (summary !== null) total += Number(summary[1]);
+    }
+    return total / requests;
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+if (Deno.args[0] === "child") {
+  await child(Deno.args[1], Deno.args[2], Number(Deno.args[3]));
+} else {
+  const requests = Number(Deno.args[0] ?? 2_000);
+  const contenders = (Deno.args[1] ?? "ours,jit,base").split(",");
+  const runs = Number(Deno.args[2] ?? 1);
+  await ensureValgrind();
+  const heads = [
+    ...contenders.map((who) => `${who} instr/req`),
+    ...contenders.filter((who) => who !== "ours").map((who) => `ours / ${who}`),
+  ];
+  console.log(`| request | ${heads.join(" | ")} |`);
+  console.log(`| --- |${" --: |".repeat(heads.length)}`);
+  for (const name of Object.keys(cases)) {
+    const byWho: Record<string, number> = {};
+    for (const who of contenders) {
+      const counts: number[] = [];
+      for (let run = 0; run < runs; run++) counts.push(await count(who, name, requests));
+      byWho[who] = counts.sort((a, b) => a - b)[Math.floor(counts.length / 2)];
+    }
+    const cells = contenders.map((who) => Math.round(byWho[who]).toLocaleString("en-US"));
+    const ratios = contenders.filter((who) => who !== "ours").map((who) =>
+      byWho.ours === undefined ? "" : `${(byWho.ours / byWho[who]).toFixed(2)}x`
+    );
+    console.log(`| ${name} | ${[...cells, ...ratios].join(" | ")} |`);
+  }
+}
