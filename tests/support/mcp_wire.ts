@@ -1,5 +1,7 @@
 // MCP as a raw client writes it, for tests that read the wire itself rather
-// than go through the SDK's client.
+// than go through the SDK's client, and the errors a client's calls reject with.
+
+import { failure } from "./outcomes.ts";
 
 /** A 2025-era `initialize` request. */
 export const INITIALIZE = {
@@ -20,4 +22,9 @@ export function mcpPost(message: unknown = INITIALIZE): RequestInit {
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
     body: JSON.stringify(message),
   };
+}
+
+/** The JSON-RPC error an SDK client's call rejects with (fails the test if it succeeds). */
+export async function refused(call: Promise<unknown>): Promise<{ code: number; message: string }> {
+  return await failure(() => call) as { code: number; message: string };
 }

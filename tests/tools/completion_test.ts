@@ -5,6 +5,7 @@
 // total; a prompt's argument through the prompts' completer; and the
 // mistakes: an unknown template or variable, a completer returning no list
 // of strings, an overlong value.
+import { refused } from "../support/mcp_wire.ts";
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -19,15 +20,6 @@ const withPrompt = api({
     input: z.object({ city: z.enum(["paris", "park", "party", "rome"]) }),
   }),
 }, { fallback: tree.fallback });
-
-async function refused(call: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await call;
-  } catch (error) {
-    return error as { code: number; message: string };
-  }
-  throw new Error("the call did not fail");
-}
 
 for (const era of ["legacy", "modern"] as const) {
   Deno.test(`MCP completion (${era})`, async (t) => {

@@ -5,6 +5,7 @@
 // failures, masking, timeouts), the list cache hints, and the hostile URIs:
 // outside the templates, another scheme, `..`, encoded slashes, a 10 KB
 // capture, queries, fragments. None reaches a handler.
+import { refused } from "../support/mcp_wire.ts";
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -43,16 +44,6 @@ async function connect(url: URL, era: Era, headers: Record<string, string> = {})
   );
   await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
   return client;
-}
-
-/** The JSON-RPC error a call rejects with. */
-async function refused(call: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await call;
-  } catch (error) {
-    return error as { code: number; message: string };
-  }
-  throw new Error("the call did not fail");
 }
 
 for (const era of ["legacy", "modern"] as const) {

@@ -5,6 +5,7 @@
 // session ends. 2026-07-28: `subscriptions/listen` naming the URI, served
 // from the same stream. Over stdio: the connection's own server sends them.
 // And the refusals: a resource without updates, an unknown or hostile URI.
+import { refused } from "../support/mcp_wire.ts";
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -18,15 +19,6 @@ async function eventually(done: () => boolean, what: string): Promise<void> {
     if (tries === 500) throw new Error(`gave up waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-}
-
-async function refused(call: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await call;
-  } catch (error) {
-    return error as { code: number; message: string };
-  }
-  throw new Error("the call did not fail");
 }
 
 function serve() {
