@@ -204,6 +204,8 @@ export async function withListen(
     released = true;
     releases.forEach((done) => done());
   };
+  // An idle SSE stream learns of a client gone only at its next write: the request's signal says it first.
+  request.signal.addEventListener("abort", release, { once: true });
   let response: Response;
   try {
     response = await answer(request);
