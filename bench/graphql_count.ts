@@ -15,6 +15,7 @@
  * @module
  */
 
+import { countedInstructions } from "./_callgrind.ts";
 import { base, cases, type Handler, jit, ours } from "./graphql_app.ts";
 
 const WARM_UP = 3_000;
@@ -79,13 +80,7 @@ async function count(who: string, name: string, requests: number): Promise<numbe
       stderr: "piped",
     }).output();
     if (!done.success) throw new Error(new TextDecoder().decode(done.stderr).slice(-2_000));
-    let total = 0;
-    for await (const entry of Deno.readDir(dir)) {
-      const text = await Deno.readTextFile(`${dir}/${entry.name}`);
-      const summary = /^summary: (\d+)$/m.exec(text);
-      if (summary !== null) total += Number(summary[1]);
-    }
-    return total / requests;
+    return await countedInstructions(dir) / requests;
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -19,6 +19,7 @@
  * @module
  */
 
+import { countedInstructions } from "../_callgrind.ts";
 import { POST_BODY } from "./apps.ts";
 
 const requests = Number(Deno.args[0] ?? 10_000);
@@ -131,13 +132,7 @@ async function count(name: string, path: string, post: boolean): Promise<number>
     await control(child.pid, "-z");
     await load(port, bytes, requests);
     await control(child.pid, "-d");
-    let total = 0;
-    for await (const entry of Deno.readDir(dir)) {
-      const text = await Deno.readTextFile(`${dir}/${entry.name}`);
-      const summary = /^summary: (\d+)$/m.exec(text);
-      if (summary !== null) total += Number(summary[1]);
-    }
-    return total / requests;
+    return await countedInstructions(dir) / requests;
   } finally {
     child.kill();
     await child.status;

@@ -37,7 +37,7 @@ function answered(said: Awaited<ReturnType<typeof ask>>): string {
 }
 
 /** SEP-1034: a default for every primitive type. */
-const DEFAULTS: FormSchema = {
+export const DEFAULTS: FormSchema = {
   type: "object",
   properties: {
     name: { type: "string", default: "John Doe" },

@@ -5,6 +5,7 @@
 // of one session keep their answers apart, a client without elicitation
 // gets `unsupported`, and a client that never answers leaves the call to its
 // deadline or its cancellation.
+import { DEFAULTS } from "./conformance_tree.ts";
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -13,17 +14,6 @@ import { api, op } from "@ramify/api/tree";
 import { createMcpHandler, type McpHandlerOptions, memoryMcpSessions } from "@ramify/api/tools";
 import { memoryBus } from "@ramify/api/pubsub";
 import { ask, type FormSchema } from "../../tree/interaction.ts";
-
-const DEFAULTS: FormSchema = {
-  type: "object",
-  properties: {
-    name: { type: "string", default: "John Doe" },
-    age: { type: "integer", default: 30 },
-    score: { type: "number", default: 95.5 },
-    status: { type: "string", enum: ["active", "inactive", "pending"], default: "active" },
-    verified: { type: "boolean", default: true },
-  },
-};
 
 const ENUMS: FormSchema = {
   type: "object",
