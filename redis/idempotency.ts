@@ -40,6 +40,7 @@ import {
   type StoredAnswer,
 } from "../http/web/idempotency.ts";
 import type { Redis } from "./connection.ts";
+import { base64 } from "../tree/content.ts";
 
 /**
  * Options of {@linkcode redisIdempotency}.
@@ -161,15 +162,6 @@ export function redisIdempotency(
 
 function answerOf(kept: Kept): StoredAnswer {
   return { status: kept.s, headers: kept.h, body: fromBase64(kept.b) };
-}
-
-function base64(bytes: Uint8Array): string {
-  let text = "";
-  // In slices: one call with every byte as an argument overflows the stack.
-  for (let at = 0; at < bytes.length; at += 0x8000) {
-    text += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
-  }
-  return btoa(text);
 }
 
 function fromBase64(text: string): Uint8Array {

@@ -27,7 +27,7 @@ export async function bytesContent(
 }
 
 /** The whole body; a cancelled call stops pulling a stream (leaving the loop cancels it). */
-async function readAll(
+export async function readAll(
   body: Blob | ReadableStream<Uint8Array>,
   signal: AbortSignal | undefined,
 ): Promise<Uint8Array> {

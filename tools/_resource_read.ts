@@ -18,7 +18,8 @@ import { failureLine } from "../tree/failure.ts";
 import { isAsyncIterable } from "../tree/plain_data.ts";
 import { bytesOf, isBytes, responseBytes } from "../tree/bytes.ts";
 import { HttpError } from "../tree/http_error.ts";
-import { bytesContent } from "./_bytes.ts";
+import { readAll } from "./_bytes.ts";
+import { resourceBlock } from "../tree/content.ts";
 import type { ResourceEntry, ResourceOptions, Resources } from "./_resources.ts";
 import { bind, splitUri, UriRefused } from "./_uri_template.ts";
 
@@ -199,10 +200,10 @@ async function contentsOf(
   entry: ResourceEntry,
   signal: AbortSignal | undefined,
 ): Promise<Contents> {
-  if (isBytes(value)) return await blobOf(bytesOf(value, entry.bytesType), uri, entry, signal);
+  if (isBytes(value)) return await blobOf(bytesOf(value, entry.bytesType), uri, signal);
   if (value instanceof Response) {
     const bytes = value.ok ? responseBytes(value, entry.bytesType) : undefined;
-    if (bytes !== undefined) return await blobOf(bytes, uri, entry, signal);
+    if (bytes !== undefined) return await blobOf(bytes, uri, signal);
     const text = await value.text();
     if (!value.ok) throw new HttpError(value.status, text);
     const type = value.headers.get("content-type") ?? undefined;
@@ -218,12 +219,8 @@ async function contentsOf(
 async function blobOf(
   bytes: ReturnType<typeof bytesOf>,
   uri: string,
-  entry: ResourceEntry,
   signal: AbortSignal | undefined,
 ): Promise<Contents> {
-  // _bytes.ts owns reading bytes into a block (text for a text type, else base64).
-  const block = await bytesContent(bytes, entry.name, signal);
-  if (block.type === "resource") return { ...block.resource, uri };
-  if (block.type === "text") return { uri, mimeType: bytes.type, text: block.text };
-  return { uri, mimeType: bytes.type, blob: block.data };
+  // The same rule as an embedded resource's: text for a text media type, else a base64 blob.
+  return resourceBlock(await readAll(bytes.body, signal), bytes.type, uri).resource;
 }

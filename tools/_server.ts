@@ -1,6 +1,7 @@
 // One SDK server over the tree's tools: what each MCP request is answered
 // with, on either transport. A fresh server per request (2026 era) or per
-// session (2025 era); the tools are collected once, before.
+// session (2025 era); what the tree offers is collected once, before
+// (mcpSurface), so a request pays nothing for the size of the tree.
 
 import type {
   CallToolResult,
@@ -10,36 +11,60 @@ import type {
   ServerContext,
 } from "@modelcontextprotocol/server";
 import type { ContextSource } from "../tree/context.ts";
+import type { Node } from "../tree/node.ts";
 import { log, withInteraction } from "../tree/interaction.ts";
 import type { HandlerContext } from "../tree/node.ts";
 import { confirmation } from "./_confirm.ts";
 import { mcpInteraction } from "./_elicit.ts";
 import type { Rounds } from "./_rounds.ts";
 import { registerLogging } from "./_logging.ts";
-import { completePromptArgument, type PromptEntry, registerPrompts } from "./_prompts.ts";
+import {
+  collectPrompts,
+  completePromptArgument,
+  type PromptEntry,
+  registerPrompts,
+} from "./_prompts.ts";
 import {
   listCacheHints,
   registerSide,
   type ResourceSide,
+  resourceSide,
   sideCapabilities,
 } from "./_resource_side.ts";
-import type { ToolEntry } from "./_collect.ts";
+import { collectTools, type ToolEntry } from "./_collect.ts";
 import { runTool, type StreamStep } from "./_result.ts";
 import type { McpOptions } from "./options.ts";
 
 /** The SDK's module, loaded on the first request. */
 export type Sdk = typeof import("@modelcontextprotocol/server");
 
-/** One SDK server answering `tools/list` and `tools/call` from the tools. */
+/** What the tree offers over MCP, collected once for every server of a handler. */
+export interface McpSurface {
+  readonly tools: readonly ToolEntry[];
+  readonly toolsByName: ReadonlyMap<string, ToolEntry>;
+  readonly prompts: readonly PromptEntry[];
+  readonly side?: ResourceSide;
+}
+
+/** The tree's tools, prompts and resources; a tree that cannot be described fails here. */
+export function mcpSurface(tree: Node, caller: string, opts: McpOptions): McpSurface {
+  const tools = collectTools(tree, caller, opts.warnMissingHints);
+  return {
+    tools,
+    toolsByName: new Map(tools.map((entry) => [entry.descriptor.name, entry])),
+    prompts: collectPrompts(tree, caller),
+    side: resourceSide(tree, caller, opts),
+  };
+}
+
+/** One SDK server answering every MCP request the surface offers. */
 export function serverOf(
   loaded: Sdk,
-  tools: readonly ToolEntry[],
+  surface: McpSurface,
   opts: McpOptions,
-  prompts: readonly PromptEntry[] = [],
   declared?: ClientCapabilities,
-  side?: ResourceSide,
 ): Server {
-  const byName = new Map(tools.map((entry) => [entry.descriptor.name, entry]));
+  const { tools, toolsByName: byName, prompts, side } = surface;
   const pageSize = opts.pageSize ?? 100;
   if (!Number.isInteger(pageSize) || pageSize < 1) {
     throw new RangeError(`MCP: pageSize must be a positive integer, got ${pageSize}`);

@@ -33,11 +33,9 @@
 import type { ClientCapabilities, McpHttpHandler } from "@modelcontextprotocol/server";
 import type { Node } from "../tree/node.ts";
 import { assertImplemented } from "../tree/contract.ts";
-import { collectTools } from "./_collect.ts";
-import { collectPrompts } from "./_prompts.ts";
 import type { McpHandlerOptions, McpOptions } from "./options.ts";
-import { type Sdk, serverOf } from "./_server.ts";
-import { modernSink, resourceSide, sessionHooks, withListen } from "./_resource_side.ts";
+import { mcpSurface, type Sdk, serverOf } from "./_server.ts";
+import { modernSink, sessionHooks, withListen } from "./_resource_side.ts";
 import { type LegacySessions, legacySessions } from "./_sessions.ts";
 import { resumeOf } from "./_resume.ts";
 import { memoryMcpSessions } from "./sessions.ts";
@@ -96,9 +94,8 @@ function loadSdk(): Promise<Sdk> {
  */
 export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpFetchHandler {
   assertImplemented(tree, "createMcpHandler");
-  const tools = collectTools(tree, "createMcpHandler", opts.warnMissingHints);
-  const prompts = collectPrompts(tree, "createMcpHandler");
-  const side = resourceSide(tree, "createMcpHandler", opts);
+  const surface = mcpSurface(tree, "createMcpHandler", opts);
+  const side = surface.side;
   const origins = opts.allowedOrigins;
   const hosts = opts.allowedHosts;
   const sessions = opts.sessions ??
@@ -117,8 +114,7 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
           origins === undefined ? loaded.localhostAllowedOrigins() : [...origins],
         );
     if (rejected !== undefined) return rejected;
-    const makeServer = (declared?: ClientCapabilities) =>
-      serverOf(loaded, tools, opts, prompts, declared, side);
+    const makeServer = (declared?: ClientCapabilities) => serverOf(loaded, surface, opts, declared);
     served ??= {
       // 2026-07-28 clients: one instance per request; cancelling closes the request.
       modern: loaded.createMcpHandler(() => makeServer(), { legacy: "reject", onerror: () => {} }),
@@ -180,12 +176,10 @@ export async function serveMcpStdio(
   tree: Node,
   opts: McpOptions = {},
 ): Promise<{ close(): Promise<void> }> {
-  const tools = collectTools(tree, "serveMcpStdio", opts.warnMissingHints);
+  const surface = mcpSurface(tree, "serveMcpStdio", opts);
   const loaded = await loadSdk();
   const { serveStdio } = await import("@modelcontextprotocol/server/stdio");
-  const prompts = collectPrompts(tree, "serveMcpStdio");
-  const side = resourceSide(tree, "serveMcpStdio", opts);
-  return serveStdio(() => serverOf(loaded, tools, opts, prompts, undefined, side));
+  return serveStdio(() => serverOf(loaded, surface, opts));
 }
 
 /**

@@ -191,7 +191,11 @@ export function bytesBlock(
  * // { type: "resource", resource: { uri: "a://b", mimeType: "text/plain", text: "hi" } }
  * ```
  */
-export function resourceBlock(data: Uint8Array, type: string, uri: string): ContentBlock {
+export function resourceBlock(
+  data: Uint8Array,
+  type: string,
+  uri: string,
+): Extract<ContentBlock, { type: "resource" }> {
   return {
     type: "resource",
     resource: isTextType(type)

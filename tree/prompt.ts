@@ -28,7 +28,8 @@ import type { ToolsMeta } from "./tools_meta.ts";
 import type { PromptMeta } from "./prompt_meta.ts";
 
 export type { PromptMeta };
-import { isBytes } from "./bytes.ts";
+import { bytesOf, isBytes } from "./bytes.ts";
+import { base64 } from "./content.ts";
 import { isPlainObject } from "./plain_data.ts";
 
 /** Bytes, or their base64 text. */
@@ -217,7 +218,7 @@ async function contentOf(content: unknown): Promise<Record<string, unknown>> {
   throw new TypeError(`prompt(): unknown content ${JSON.stringify(content.type)}`);
 }
 
-/** Bytes as base64 and their media type (the value's own, else the one given). */
+/** Bytes as base64 and their media type (the one given, else the value's own). */
 async function base64Of(
   data: unknown,
   given: unknown,
@@ -230,20 +231,10 @@ async function base64Of(
   if (!isBytes(data) || data instanceof ReadableStream) {
     throw new TypeError("prompt(): image, audio and blob data must be bytes or base64 text");
   }
-  const blob = data instanceof Blob ? data : new Blob([bufferOf(data)]);
-  const mimeType = stated ?? (blob.type || "application/octet-stream");
-  const bytes = new Uint8Array(await blob.arrayBuffer());
-  let binary = "";
-  // In slices: spreading a large buffer into one call overflows the stack.
-  for (let at = 0; at < bytes.length; at += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
-  }
-  return { data: btoa(binary), mimeType };
-}
-
-function bufferOf(data: ArrayBuffer | ArrayBufferView): Uint8Array<ArrayBuffer> {
-  const view = ArrayBuffer.isView(data)
-    ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
-    : new Uint8Array(data);
-  return new Uint8Array(view);
+  // Not a stream: bytesOf gives a Blob.
+  const { body, type } = bytesOf(data);
+  return {
+    data: base64(new Uint8Array(await (body as Blob).arrayBuffer())),
+    mimeType: stated ?? type,
+  };
 }
