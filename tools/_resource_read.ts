@@ -8,6 +8,7 @@
 // the SDK's resource-not-found (-32602 on the wire, per 2026-07-28), refused
 // input -32602, anything else -32603, each with the tree's line for it.
 
+import { textOf } from "./_text.ts";
 import type { Server, ServerContext } from "@modelcontextprotocol/server";
 import type { ContextFunction, ContextSource } from "../tree/context.ts";
 import { assignOwn } from "../tree/context.ts";
@@ -212,8 +213,7 @@ async function contentsOf(
   // A stream is no resource (collectResources leaves streaming leaves out); a
   // handler returning one anyway is refused rather than read without end.
   if (isAsyncIterable(value)) throw new TypeError(`${entry.name}: a resource's value is a stream`);
-  if (typeof value === "string") return { uri, mimeType: "text/plain", text: value };
-  return { uri, mimeType: "application/json", text: JSON.stringify(value ?? null) };
+  return { uri, ...textOf(value) };
 }
 
 async function blobOf(

@@ -6,6 +6,7 @@
 // with isError whose text is the tree's one line for it (the status the other
 // surfaces give first).
 
+import { textOf } from "./_text.ts";
 import type { HandlerContext } from "../tree/node.ts";
 import { InputError } from "../tree/call.ts";
 import { assignOwn, type ContextFunction, type ContextSource } from "../tree/context.ts";
@@ -123,9 +124,7 @@ function jsonOf(value: unknown): unknown {
 }
 
 function success(value: unknown, entry: ToolEntry): ToolResult {
-  // A string is read as it is: its JSON's quotes and escapes would only be noise to a model.
-  const text = typeof value === "string" ? value : JSON.stringify(value);
-  const content = value === undefined ? [] : [{ type: "text" as const, text }];
+  const content = value === undefined ? [] : [{ type: "text" as const, text: textOf(value).text }];
   return entry.descriptor.outputSchema === undefined || value === undefined
     ? { content }
     : { content, structuredContent: value };
