@@ -4,6 +4,7 @@
 // An output schema declaring bytes (`z.file()`) gives no outputSchema: the result is a content
 // block, never structured content, so a schema of a string would contradict it.
 
+import { needsConfirmation } from "../tree/interaction.ts";
 import type { LeafEntry } from "../tree/leaves.ts";
 import { leavesOf } from "../tree/leaves.ts";
 import type { Node } from "../tree/node.ts";
@@ -57,6 +58,8 @@ export interface ToolEntry {
   readonly captures: readonly string[];
   /** The media type of bytes the output schema declares, when it names exactly one. */
   readonly bytesType?: string;
+  /** Whether a call asks for confirmation first (the tree's `needsConfirmation`). */
+  readonly confirms: boolean;
 }
 
 const HINTS = [
@@ -133,6 +136,7 @@ function toolOf(entry: LeafEntry, caller: string, input: JsonSchema | undefined)
     call: createCall(leaf, { captures }),
     captures,
     bytesType: soleMediaType(bytes),
+    confirms: needsConfirmation(leaf),
   };
 }
 

@@ -33,9 +33,8 @@ export async function confirmation(
   mode: ConfirmMode = "ask",
   timeoutMs?: number,
 ): Promise<ToolResult | undefined> {
-  const { name, title, description, annotations } = entry.descriptor;
-  // The tree's decision (tags, implications applied), as the tool's hint carries it.
-  if (annotations.destructiveHint !== true || mode === "never") return undefined;
+  const { name, title, description } = entry.descriptor;
+  if (!entry.confirms || mode === "never") return undefined;
   const deadline = timeoutMs === undefined || timeoutMs === Infinity
     ? undefined
     : AbortSignal.timeout(timeoutMs);
