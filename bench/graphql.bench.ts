@@ -1,8 +1,10 @@
 /**
  * GraphQL over HTTP benchmark: our `createHttpGraphQLServer` against
  * graphql-yoga, a bare graphql-http handler and a minimal graphql-jit handler,
- * in process (each handler is called with a fresh `Request`; the response body
- * is read in full). All four serve one schema: yoga gets `toSDL(tree)` with
+ * in process (each handler is called with a fresh `Request` made as the wire
+ * delivers it, a body of bytes with its `Content-Length`, the same for all;
+ * the response body is read in full). Over real HTTP, see
+ * `graphql_serve_count.ts`. All four serve one schema: yoga gets `toSDL(tree)` with
  * `createResolver(tree)`, graphql-http and graphql-jit get
  * `toSchema(projectGraphQL(tree))`, so the same resolvers run the same
  * handlers. The graphql-jit handler does no more than it must: it parses and

@@ -10,25 +10,23 @@ import {
   type OperationDefinitionNode,
   parse,
 } from "graphql";
-import type { Media } from "./_http_media.ts";
+import { type Media, mediaResponse } from "./_http_media.ts";
 import { type Params, Refusal } from "./_http_params.ts";
 
 /** The error a client sees for a crash: nothing of the crash itself. */
 export function masked(media: Media): Response {
-  return new Response(
+  return mediaResponse(
     JSON.stringify({
       errors: [{ message: "Unexpected error.", extensions: { code: "INTERNAL_SERVER_ERROR" } }],
     }),
-    { status: 500, headers: media.headers },
+    media,
+    500,
   );
 }
 
 /** A response that is all request errors: `400` with graphql-response+json, `200` with json. */
 export function requestErrors(media: Media, errors: readonly unknown[]): Response {
-  return new Response(JSON.stringify({ errors }), {
-    status: media.strict ? 400 : 200,
-    headers: media.headers,
-  });
+  return mediaResponse(JSON.stringify({ errors }), media, media.strict ? 400 : 200);
 }
 
 /** A result as JSON text; a value JSON cannot hold is a crash (masked by the caller). */

@@ -67,7 +67,7 @@ import {
   APPLICATION_JSON,
   GRAPHQL_RESPONSE_JSON,
   type Media,
-  okResponse,
+  mediaResponse,
 } from "./_http_media.ts";
 import {
   bodyRefusal,
@@ -321,7 +321,7 @@ export function createHttpGraphQLServer(
       return result.data === undefined
         // No data: a request error raised before execution began (variable coercion).
         ? requestErrors(media, (result.errors ?? []).map(inputError))
-        : okResponse(serialize(result, maxResponseBytes), media);
+        : mediaResponse(serialize(result, maxResponseBytes), media);
     } catch (error) {
       return failure(error, media);
     }

@@ -53,3 +53,40 @@ Deno.test("the handler's context keeps its lazy signal through a middleware's co
   assert.equal(seen?.surface, "graphql");
   assert.equal(seen?.extra, 1);
 });
+
+Deno.test("the headers an answer is made from are its own: what one answer gains, the next has not", async () => {
+  const tree = api({ ping: op(() => "pong", { tags: { readOnly: true } }) });
+  const handler = createHttpGraphQLServer(tree, { cors: { origin: ["https://app.example"] } });
+  const ask = (headers: Record<string, string>) =>
+    handler(
+      new Request("http://localhost/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify({ query: "{ ping }" }),
+      }),
+    );
+  // CORS adds its headers to the first answer; a caller changes that answer's too.
+  const first = await ask({ origin: "https://app.example" });
+  assert.equal(first.headers.get("access-control-allow-origin"), "https://app.example");
+  first.headers.set("content-type", "text/plain");
+  first.headers.append("vary", "cookie");
+  // Neither reaches the next answer, of either media type, or an error's.
+  for (const accept of ["application/json", "application/graphql-response+json"]) {
+    const next = await ask({ accept });
+    assert.equal(next.headers.get("access-control-allow-origin"), null);
+    assert.equal(next.headers.get("content-type"), `${accept}; charset=utf-8`);
+    assert.deepEqual(await next.json(), { data: { ping: "pong" } });
+    const failed = await handler(
+      new Request("http://localhost/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept },
+        body: JSON.stringify({ query: "{ nope }" }),
+      }),
+    );
+    assert.equal(failed.status, accept === "application/json" ? 200 : 400);
+    assert.equal(failed.headers.get("content-type"), `${accept}; charset=utf-8`);
+    assert.equal(failed.headers.get("vary")?.includes("cookie"), false);
+    await failed.body?.cancel();
+  }
+  assert.match(first.headers.get("vary") ?? "", /^accept, origin, cookie$/i);
+});
