@@ -1,60 +1,91 @@
-// Definitions to graphql-js AST nodes, for printing SDL.
+// Definitions to SDL text, printed directly: the same bytes as graphql-js's
+// `print` of their AST (the rules of its printer for the nodes we make), at a
+// fraction of the cost for trees of thousands of fields. The few parts with
+// rules of their own (descriptions, strings, default values, type references)
+// still go through graphql-js, once per distinct text.
 
-import {
-  type ConstValueNode,
-  type DefinitionNode,
-  type FieldDefinitionNode,
-  type InputValueDefinitionNode,
-  Kind,
-  type NameNode,
-  parseValue,
-  print,
-  type StringValueNode,
-} from "graphql";
-import type { ArgumentDefinition, NamedTypeDefinition } from "./_definitions.ts";
+import { type ConstValueNode, Kind, parseValue, print } from "graphql";
+import type { ArgumentDefinition, FieldDefinition, NamedTypeDefinition } from "./_definitions.ts";
 import { typeNode } from "./_type_nodes.ts";
 import { isEnumValueName, isGraphQLName } from "./_names.ts";
 
-function nameNode(value: string): NameNode {
-  return { kind: Kind.NAME, value };
-}
-
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const MAX_REMEMBERED = 10_000;
+const descriptions = new Map<string, string>();
+const types = new Map<string, string>();
+
+function remember(memory: Map<string, string>, key: string, value: string): string {
+  if (memory.size >= MAX_REMEMBERED) memory.clear();
+  memory.set(key, value);
+  return value;
+}
 
 /**
  * A description as a block string, or as a quoted string when a block string
  * would change it (block strings drop common indentation and blank first and
  * last lines, and normalise line ends). A lone surrogate becomes U+FFFD.
  */
-function descriptionNode(text: string | undefined): { description?: StringValueNode } {
-  if (text === undefined) return {};
+function descriptionText(text: string): string {
+  const known = descriptions.get(text);
+  if (known !== undefined) return known;
   // GraphQL source cannot hold a lone surrogate, not even escaped.
-  const description = text.replace(LONE_SURROGATE, "\uFFFD");
-  const block: StringValueNode = { kind: Kind.STRING, value: description, block: true };
+  const value = text.replace(LONE_SURROGATE, "\uFFFD");
+  const block = print({ kind: Kind.STRING, value, block: true });
   let exact = false;
   try {
-    const read = parseValue(print(block));
-    exact = read.kind === Kind.STRING && read.value === description;
+    const read = parseValue(block);
+    exact = read.kind === Kind.STRING && read.value === value;
   } catch {
     exact = false;
   }
-  return { description: exact ? block : { kind: Kind.STRING, value: description, block: false } };
+  return remember(
+    descriptions,
+    text,
+    exact ? block : print({ kind: Kind.STRING, value, block: false }),
+  );
 }
 
-function argumentNode(
-  arg: ArgumentDefinition,
+/** The description and its line break, or nothing. */
+function described(text: string | undefined): string {
+  return text === undefined ? "" : `${descriptionText(text)}\n`;
+}
+
+/** A type reference as graphql-js prints it; throws a `GraphQLError` for text that is none. */
+function typeText(reference: string): string {
+  return types.get(reference) ?? remember(types, reference, print(typeNode(reference)));
+}
+
+/** Two spaces before every line, as graphql-js indents a block. */
+function indent(text: string): string {
+  return `  ${text.replaceAll("\n", "\n  ")}`;
+}
+
+/** `{`, the lines indented, `}`; nothing for no lines. */
+function block(lines: readonly string[]): string {
+  return lines.length === 0 ? "" : ` {\n${indent(lines.join("\n"))}\n}`;
+}
+
+function argumentText(
+  arg: ArgumentDefinition | FieldDefinition,
   enums: ReadonlySet<string>,
-): InputValueDefinitionNode {
+): string {
   const defaultValue = arg.defaultValue === undefined
     ? undefined
     : constValue(arg.defaultValue, arg.type, enums);
-  return {
-    kind: Kind.INPUT_VALUE_DEFINITION,
-    ...descriptionNode(arg.description),
-    name: nameNode(arg.name),
-    type: typeNode(arg.type),
-    ...(defaultValue === undefined ? {} : { defaultValue }),
-  };
+  return `${described(arg.description)}${arg.name}: ${typeText(arg.type)}${
+    defaultValue === undefined ? "" : ` = ${print(defaultValue)}`
+  }`;
+}
+
+function fieldText(field: FieldDefinition, enums: ReadonlySet<string>): string {
+  let args = "";
+  if (field.args !== undefined && field.args.length > 0) {
+    const printed = field.args.map((arg) => argumentText(arg, enums));
+    args = printed.some((text) => text.includes("\n"))
+      ? `(\n${indent(printed.join("\n"))}\n)`
+      : `(${printed.join(", ")})`;
+  }
+  return `${described(field.description)}${field.name}${args}: ${typeText(field.type)}`;
 }
 
 /**
@@ -97,7 +128,7 @@ function constValue(
         kind: Kind.OBJECT,
         fields: fields.map(([key, item]) => ({
           kind: Kind.OBJECT_FIELD,
-          name: nameNode(key),
+          name: { kind: Kind.NAME, value: key },
           value: item as ConstValueNode,
         })),
       };
@@ -107,62 +138,38 @@ function constValue(
   }
 }
 
-/** The AST node of one named type's definition. */
-export function definitionNode(
+/** The SDL of these definitions, in order (the enum types among them type their defaults). */
+export function printDefinitions(all: readonly NamedTypeDefinition[]): string {
+  const enums = new Set(all.filter((d) => d.kind === "enum").map((d) => d.name));
+  return all.map((definition) => definitionText(definition, enums)).join("\n\n");
+}
+
+/** The SDL of one named type's definition, as graphql-js prints its AST. */
+function definitionText(
   definition: NamedTypeDefinition,
   enums: ReadonlySet<string>,
-): DefinitionNode {
-  const common = { ...descriptionNode(definition.description), name: nameNode(definition.name) };
+): string {
+  const head = described(definition.description);
   switch (definition.kind) {
     case "scalar":
-      return {
-        kind: Kind.SCALAR_TYPE_DEFINITION,
-        ...common,
-        directives: definition.specifiedByURL === undefined ? [] : [{
-          kind: Kind.DIRECTIVE,
-          name: nameNode("specifiedBy"),
-          arguments: [{
-            kind: Kind.ARGUMENT,
-            name: nameNode("url"),
-            value: { kind: Kind.STRING, value: definition.specifiedByURL },
-          }],
-        }],
-      };
+      return `${head}scalar ${definition.name}${
+        definition.specifiedByURL === undefined
+          ? ""
+          : ` @specifiedBy(url: ${print({ kind: Kind.STRING, value: definition.specifiedByURL })})`
+      }`;
     case "enum":
-      return {
-        kind: Kind.ENUM_TYPE_DEFINITION,
-        ...common,
-        values: definition.values.map((value) => ({
-          kind: Kind.ENUM_VALUE_DEFINITION,
-          name: nameNode(value),
-        })),
-      };
+      return `${head}enum ${definition.name}${block(definition.values)}`;
     case "union":
-      return {
-        kind: Kind.UNION_TYPE_DEFINITION,
-        ...common,
-        types: definition.members.map((member) => ({
-          kind: Kind.NAMED_TYPE,
-          name: nameNode(member),
-        })),
-      };
+      return `${head}union ${definition.name}${
+        definition.members.length === 0 ? "" : ` = ${definition.members.join(" | ")}`
+      }`;
     case "input":
-      return {
-        kind: Kind.INPUT_OBJECT_TYPE_DEFINITION,
-        ...common,
-        fields: definition.fields.map((field) => argumentNode(field, enums)),
-      };
+      return `${head}input ${definition.name}${
+        block(definition.fields.map((field) => argumentText(field, enums)))
+      }`;
     case "object":
-      return {
-        kind: Kind.OBJECT_TYPE_DEFINITION,
-        ...common,
-        fields: definition.fields.map((field): FieldDefinitionNode => ({
-          kind: Kind.FIELD_DEFINITION,
-          ...descriptionNode(field.description),
-          name: nameNode(field.name),
-          arguments: (field.args ?? []).map((arg) => argumentNode(arg, enums)),
-          type: typeNode(field.type),
-        })),
-      };
+      return `${head}type ${definition.name}${
+        block(definition.fields.map((field) => fieldText(field, enums)))
+      }`;
   }
 }

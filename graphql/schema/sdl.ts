@@ -20,7 +20,8 @@
 import type { Node } from "../../tree/node.ts";
 import { fieldDefinition, projectGraphQL, type ProjectGraphQLOptions } from "./projection.ts";
 import type { ProjectGraphQLResult } from "./projection.ts";
-import { type FieldDefinition, GraphQLTypeRegistry, toGraphQL } from "./types.ts";
+import { type FieldDefinition, GraphQLTypeRegistry } from "./types.ts";
+import { printDefinitions } from "./_print.ts";
 
 /**
  * The SDL of a tree.
@@ -63,6 +64,14 @@ export function printProjection(projection: ProjectGraphQLResult): string {
     const fields = rootFields(root);
     if (fields.length > 0) printing.define({ kind: "object", name: root, fields });
   }
-  for (const definition of projection.types.definitions) printing.define(definition);
-  return toGraphQL(printing);
+  // The projection's types were made by its registry, which checks them: only one named like a
+  // root type goes through `define` again, for its verdict (an error, or nothing when equal).
+  const named = projection.types.definitions.filter((definition) => {
+    if (!ROOT_TYPES.has(definition.name)) return true;
+    printing.define(definition);
+    return false;
+  });
+  return printDefinitions([...printing.definitions, ...named]);
 }
+
+const ROOT_TYPES: ReadonlySet<string> = new Set(["Query", "Mutation", "Subscription"]);

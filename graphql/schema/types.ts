@@ -70,7 +70,6 @@
  * @module
  */
 
-import { Kind, print } from "graphql";
 import type { JsonSchema } from "../../tree/schema.ts";
 import { typeName } from "./_names.ts";
 import {
@@ -88,7 +87,7 @@ import {
 import { interpret, newInterpretation, type Use } from "./_interpret.ts";
 import { emit, newEmission } from "./_emit.ts";
 import { planNames } from "./_naming.ts";
-import { definitionNode } from "./_print.ts";
+import { printDefinitions } from "./_print.ts";
 
 export { DATE_TIME_SCALAR, FILE_SCALAR, JSON_SCALAR } from "./_definitions.ts";
 export type { ArgumentDefinition, FieldDefinition, NamedTypeDefinition } from "./_definitions.ts";
@@ -393,9 +392,5 @@ export function planTypeNames(
  * ```
  */
 export function toGraphQL(registry: GraphQLTypeRegistry): string {
-  const all = stateOf(registry).definitions;
-  const enums = new Set(all.filter((d) => d.kind === "enum").map((d) => d.name));
-  const definitions = all.map((definition) => definitionNode(definition, enums));
-  if (definitions.length === 0) return "";
-  return print({ kind: Kind.DOCUMENT, definitions });
+  return printDefinitions(stateOf(registry).definitions);
 }

@@ -20,7 +20,7 @@ const ANSWERS: Readonly<Record<string, string>> = {
 export function addIdempotencyKey(
   operation: HttpOperation,
   parameters: Record<string, unknown>[],
-  responses: Record<string, unknown>,
+  responses: Map<string, unknown>,
 ): void {
   const mode = idempotencyKeyOf(operation);
   if (mode === undefined) return;

@@ -14,6 +14,19 @@ import { coercionPlan } from "../web/coerce.ts";
 import type { ComponentRegistry } from "./_components.ts";
 import { addIdempotencyKey } from "./_idempotency.ts";
 import { addProblemAnswer } from "./_problem_answers.ts";
+import {
+  ANY,
+  groupOf,
+  jsonResult,
+  NONE,
+  NOTHING_RETURNED,
+  problem,
+  PROBLEM_REF,
+  type Responses,
+  type ResponseTables,
+  sharedBody,
+  stringCapture,
+} from "./_shared.ts";
 
 /**
  * One OpenAPI operation object.
@@ -46,7 +59,6 @@ export interface OpenApiOperation {
   readonly responses: Readonly<Record<string, unknown>>;
 }
 
-const PROBLEM_REF = { $ref: "#/components/schemas/Problem" } as const;
 const VALIDATION_REF = { $ref: "#/components/schemas/ValidationProblem" } as const;
 /** The status that says there is no body. */
 const NO_CONTENT = 204;
@@ -65,6 +77,7 @@ export function describeOperation(
   operation: HttpOperation,
   operationId: string,
   registry: ComponentRegistry,
+  tables: ResponseTables,
 ): OpenApiOperation {
   const meta = operation.node.meta ?? {};
   const overrides = meta.openapi ?? {};
@@ -74,14 +87,20 @@ export function describeOperation(
     ? undefined
     : registry.prepare(rawInput, { owner: hint, side: "Input" }, false);
   const properties = propertiesOf(input);
-  const required = new Set(Array.isArray(input?.required) ? input.required as string[] : []);
-  const parameters: Record<string, unknown>[] = operation.params.map((name) => ({
-    name,
-    in: "path",
-    required: true,
-    schema: properties[name] ?? { type: "string" },
-  }));
-  const rest = Object.keys(properties).filter((name) => !operation.params.includes(name));
+  const required: ReadonlySet<string> = Array.isArray(input?.required)
+    ? new Set(input.required as string[])
+    : NONE;
+  const parameters: Record<string, unknown>[] = operation.params.map((name) =>
+    properties[name] === undefined ? stringCapture(name) : {
+      name,
+      in: "path",
+      required: true,
+      schema: properties[name],
+    }
+  );
+  const rest = input === undefined
+    ? []
+    : Object.keys(properties).filter((name) => !operation.params.includes(name));
   // Without an input schema a leaf takes its captures alone: no query, no body.
   const takesInput = meta.input !== undefined;
   const carriesBody = takesInput && !QUERY_VERBS.has(operation.method);
@@ -96,8 +115,7 @@ export function describeOperation(
     : undefined;
   const deprecated = overrides.deprecated ??
     (tagsOf(operation.node).deprecated === true ? true : undefined);
-  const group = operation.path.split("/")[1];
-  const tags = overrides.tags ?? (group && !group.startsWith("{") ? [group] : undefined);
+  const tags = overrides.tags ?? groupOf(operation.path);
   const summary = overrides.summary ?? firstLine(meta.description) ?? summaryOf(operation);
   const description = overrides.description ?? meta.description;
   const guards = securityOf(operation.node);
@@ -106,24 +124,29 @@ export function describeOperation(
     : [Object.fromEntries(guards.map((guard) => [guard.name, [...guard.scopes]]))];
   const responses = responsesOf(operation, takesInput, carriesBody, registry, hint);
   if (guards.length > 0) {
-    responses["401"] = problem("No credential, or one that is not valid (see WWW-Authenticate)", {
-      "WWW-Authenticate": { description: "How to authenticate", schema: { type: "string" } },
-    });
-    responses["403"] = problem("The credential does not allow this operation");
+    responses.set(
+      "401",
+      problem("No credential, or one that is not valid (see WWW-Authenticate)", {
+        "WWW-Authenticate": { description: "How to authenticate", schema: { type: "string" } },
+      }),
+    );
+    responses.set("403", problem("The credential does not allow this operation"));
   }
   addDeclaredErrors(responses, meta.errors ?? {}, operation, registry, hint);
   addIdempotencyKey(operation, parameters, responses);
-  return {
+  // Keys are set one by one, in the document's order: no object made only to be spread.
+  const described: { -readonly [K in keyof OpenApiOperation]?: OpenApiOperation[K] } = {
     operationId,
-    ...(summary === undefined ? {} : { summary }),
-    ...(description === undefined || description === summary ? {} : { description }),
-    ...(tags === undefined ? {} : { tags }),
-    ...(deprecated === undefined ? {} : { deprecated }),
-    ...(parameters.length === 0 ? {} : { parameters }),
-    ...(requestBody === undefined ? {} : { requestBody }),
-    ...(security === undefined ? {} : { security }),
-    responses: sortedByStatus(responses),
   };
+  if (summary !== undefined) described.summary = summary;
+  if (description !== undefined && description !== summary) described.description = description;
+  if (tags !== undefined) described.tags = tags;
+  if (deprecated !== undefined) described.deprecated = deprecated;
+  if (parameters.length > 0) described.parameters = parameters;
+  if (requestBody !== undefined) described.requestBody = requestBody;
+  if (security !== undefined) described.security = security;
+  described.responses = tables.of(responses);
+  return described as OpenApiOperation;
 }
 
 function propertiesOf(schema: JsonSchema | undefined): Record<string, JsonSchema> {
@@ -163,10 +186,9 @@ function bodyOf(
     : withoutParams(input, params, registry, hint);
   // Files travel as multipart form data, which the server reads like JSON.
   const media = carriesFiles(input) ? "multipart/form-data" : "application/json";
-  return {
-    required: [...required].some((name) => !params.includes(name)),
-    content: { [media]: { schema } },
-  };
+  let needed = false;
+  for (const name of required) if (!params.includes(name)) needed = true;
+  return sharedBody(schema, media, needed);
 }
 
 /** Whether a top-level property (or its items) is binary: a file (`z.file()`). */
@@ -204,16 +226,16 @@ function responsesOf(
   carriesBody: boolean,
   registry: ComponentRegistry,
   hint: string,
-): Record<string, unknown> {
+): Responses {
   const outputSchema = operation.node.meta?.output;
   const declared = operation.node.meta?.http?.status;
   const raw = jsonSchemaOf(operation, "output", outputSchema);
   const output = raw === undefined
     ? undefined
     : registry.prepare(raw, { owner: hint, side: "Output" }, true);
-  const responses: Record<string, unknown> = {};
+  const responses: Responses = new Map();
   if (operation.response === "event-stream") {
-    responses["200"] = {
+    responses.set("200", {
       description: "Server-Sent Events: each `data` line is one JSON value" +
         (output === undefined ? "" : " of the event schema"),
       content: {
@@ -222,7 +244,7 @@ function responsesOf(
           ...(output === undefined ? {} : { "x-event-schema": output }),
         },
       },
-    };
+    });
   } else if (operation.response === "bytes") {
     addBytes(responses, operation, String(declared ?? 200));
   } else if (
@@ -230,31 +252,35 @@ function responsesOf(
   ) {
     // Known to return nothing: the one status the server answers, with no body.
     const status = String(declared ?? NO_CONTENT);
-    responses[status] = {
+    responses.set(status, {
       description: `${STATUS_WORDS[status] ?? "Done"}; no content`,
       ...headersOf(operation.node.meta?.http?.headers),
-    };
+    });
   } else {
     const status = String(declared ?? 200);
-    responses[status] = {
-      description: STATUS_WORDS[status] ?? "The result",
-      ...headersOf(operation.node.meta?.http?.headers),
-      content: { "application/json": { schema: output ?? {} } },
-    };
+    const headers = headersOf(operation.node.meta?.http?.headers);
+    responses.set(
+      status,
+      headers.headers === undefined
+        ? jsonResult(STATUS_WORDS[status] ?? "The result", output ?? ANY)
+        : {
+          description: STATUS_WORDS[status] ?? "The result",
+          ...headers,
+          content: { "application/json": { schema: output ?? {} } },
+        },
+    );
     // Without an output schema the handler may return a value or nothing.
-    if (outputSchema === undefined && status === "200") {
-      responses["204"] = { description: "Done; no content (the handler returned nothing)" };
-    }
+    if (outputSchema === undefined && status === "200") responses.set("204", NOTHING_RETURNED);
   }
-  responses["400"] = problem("The request is malformed (body, encoding or parameters)");
+  responses.set("400", problem("The request is malformed (body, encoding or parameters)"));
   if (carriesBody) {
-    responses["413"] = problem("The body is larger than the server accepts");
-    responses["415"] = problem("The body's content type is not accepted");
+    responses.set("413", problem("The body is larger than the server accepts"));
+    responses.set("415", problem("The body's content type is not accepted"));
   }
   if (hasInputSchema) {
-    responses["422"] = INVALID_INPUT;
+    responses.set("422", INVALID_INPUT);
   }
-  responses["500"] = problem("The server failed; nothing internal is disclosed");
+  responses.set("500", problem("The server failed; nothing internal is disclosed"));
   return responses;
 }
 
@@ -263,7 +289,7 @@ function responsesOf(
  * (else `application/octet-stream`) as a binary string, and, for a 200, the
  * range answers the server gives a result of known size (`bytes.ts`).
  */
-function addBytes(responses: Record<string, unknown>, operation: HttpOperation, status: string) {
+function addBytes(responses: Responses, operation: HttpOperation, status: string) {
   const types = declaredBytesOf(operation.node)?.types ?? [];
   const content = Object.fromEntries(
     (types.length === 0 ? [OCTET_STREAM] : types).map((type) => [type, {
@@ -271,20 +297,23 @@ function addBytes(responses: Record<string, unknown>, operation: HttpOperation, 
     }]),
   );
   const { headers = {} } = headersOf(operation.node.meta?.http?.headers);
-  responses[status] = {
+  responses.set(status, {
     description: STATUS_WORDS[status] ?? "The bytes",
     headers: { ...headers, "content-disposition": DISPOSITION },
     content,
-  };
+  });
   if (status !== "200") return;
-  responses["206"] = {
+  responses.set("206", {
     description: "The one range of the bytes a `Range` header asked for",
     headers: { ...headers, "content-disposition": DISPOSITION, "content-range": CONTENT_RANGE },
     content,
-  };
-  responses["416"] = problem("The range asked for is outside the bytes", {
-    "content-range": { description: "`bytes */<size>`", schema: { type: "string" } },
   });
+  responses.set(
+    "416",
+    problem("The range asked for is outside the bytes", {
+      "content-range": { description: "`bytes */<size>`", schema: { type: "string" } },
+    }),
+  );
 }
 
 const INVALID_INPUT = {
@@ -299,25 +328,6 @@ const CONTENT_RANGE = {
   description: "`bytes <first>-<last>/<size>`",
   schema: { type: "string" },
 } as const;
-
-function problem(description: string, headers?: Record<string, unknown>) {
-  if (headers === undefined) {
-    // Shared by every operation (documents are frozen): ten thousand leaves make one of each.
-    let shared = SHARED_PROBLEMS.get(description);
-    if (shared === undefined) {
-      shared = { description, content: { "application/problem+json": { schema: PROBLEM_REF } } };
-      SHARED_PROBLEMS.set(description, shared);
-    }
-    return shared;
-  }
-  return {
-    description,
-    ...(headers === undefined ? {} : { headers }),
-    content: { "application/problem+json": { schema: PROBLEM_REF } },
-  };
-}
-
-const SHARED_PROBLEMS = new Map<string, Record<string, unknown>>();
 
 /** The response headers a leaf declares (`meta.http.headers`), as strings. */
 function headersOf(
@@ -340,7 +350,7 @@ function headersOf(
  * server answers anyway) are one of several shapes.
  */
 function addDeclaredErrors(
-  responses: Record<string, unknown>,
+  responses: Responses,
   errors: ErrorDeclarations,
   operation: HttpOperation,
   registry: ComponentRegistry,
@@ -387,19 +397,12 @@ function jsonSchemaOfError(
   }
 }
 
-function sortedByStatus(responses: Record<string, unknown>): Record<string, unknown> {
-  // Numeric keys already enumerate in ascending order; only `4XX` or `default` need a sort.
-  if (Object.keys(responses).every((status) => NUMERIC.test(status))) return responses;
-  // Statuses are ASCII: code-unit order is theirs, and cheap.
-  return Object.fromEntries(
-    Object.entries(responses).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0),
-  );
-}
-
-const NUMERIC = /^[1-9][0-9]{2}$/;
 /** A readable default summary from the tree path: `books.{bookId}.checkout.start` is "Books checkout start". */
 function summaryOf(operation: HttpOperation): string {
-  const words = operation.steps.filter((s) => s.kind === "child").map((s) => s.name).join(" ");
+  let words = "";
+  for (const step of operation.steps) {
+    if (step.kind === "child") words = words === "" ? step.name : `${words} ${step.name}`;
+  }
   return words === "" ? "Root" : capitalize(words);
 }
 

@@ -10,19 +10,19 @@ interface ProblemResponse {
 
 /** Adds a problem answer at `status`, merged with the one there. */
 export function addProblemAnswer(
-  responses: Record<string, unknown>,
+  responses: Map<string, unknown>,
   status: string,
   line: string,
   schema: unknown,
   combine: "oneOf" | "anyOf",
 ): void {
-  const existing = responses[status] as ProblemResponse | undefined;
+  const existing = responses.get(status) as ProblemResponse | undefined;
   const before = existing?.content?.["application/problem+json"]?.schema;
-  responses[status] = {
+  responses.set(status, {
     ...existing,
     description: existing === undefined ? line : `${existing.description}; ${line}`,
     content: { "application/problem+json": { schema: merged(before, schema, combine) } },
-  };
+  });
 }
 
 function merged(before: unknown, schema: unknown, combine: "oneOf" | "anyOf"): unknown {

@@ -23,6 +23,7 @@ import type { JsonSchema } from "../../tree/schema.ts";
 import { httpProjection } from "../route/projection.ts";
 import { type HttpOperation, type HttpRoute, listOperations } from "../route/route.ts";
 import { ComponentRegistry } from "./_components.ts";
+import { ResponseTables } from "./_shared.ts";
 import { securityOf } from "../../tree/middleware.ts";
 import {
   capitalize,
@@ -196,12 +197,13 @@ function buildDocument(route: HttpRoute, opts: OpenApiOptions): OpenApiDocument 
   registry.define("ValidationProblem", VALIDATION_PROBLEM_SCHEMA);
   const paths: Record<string, Record<string, OpenApiOperation>> = {};
   const groups = new Set<string>();
+  const tables = new ResponseTables();
   const schemes = securitySchemesOf(operations, opts.securitySchemes ?? {});
   operations.forEach((operation, index) => {
     const item = paths[operation.path] ??= {};
-    const described = describeOperation(operation, ids[index], registry);
-    for (const tag of described.tags ?? []) groups.add(tag);
-    item[operation.method.toLowerCase()] = described;
+    const described = describeOperation(operation, ids[index], registry, tables);
+    if (described.tags !== undefined) { for (const tag of described.tags) groups.add(tag); }
+    item[VERBS[operation.method] ?? operation.method.toLowerCase()] = described;
   });
   const info = {
     title: opts.title ?? "API",
@@ -247,10 +249,26 @@ function securitySchemesOf(
   return schemes;
 }
 
+/** The lowercase key of each verb, made once. */
+const VERBS: Readonly<Record<string, string>> = {
+  GET: "get",
+  HEAD: "head",
+  POST: "post",
+  PUT: "put",
+  PATCH: "patch",
+  DELETE: "delete",
+  OPTIONS: "options",
+};
+
 function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
+  // Parts shared between operations are frozen already: each is walked once.
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  if (Array.isArray(value)) {
+    for (const item of value) deepFreeze(item);
+  } else {
+    // The document is plain data: own keys only, with no array made to list them.
+    for (const key in value) deepFreeze(value[key]);
   }
   return value;
 }
@@ -288,12 +306,21 @@ function operationIds(operations: readonly HttpOperation[]): string[] {
 }
 
 function camelId(operation: HttpOperation): string {
-  const words = operation.steps.filter((s) => s.kind === "child").map((s) => s.name);
-  const parts = (words.length === 0 ? ["root"] : words).flatMap((w) =>
-    w.split(/[^A-Za-z0-9]+/).filter(Boolean)
-  );
-  const id = parts.map((p, i) => i === 0 ? p.charAt(0).toLowerCase() + p.slice(1) : capitalize(p))
-    .join("");
+  let id = "";
+  let named = false;
+  for (const step of operation.steps) {
+    if (step.kind !== "child") continue;
+    named = true;
+    // Names of letters and digits alone (most) are one word each: no split needed.
+    const parts = WORD.test(step.name) ? [step.name] : step.name.split(/[^A-Za-z0-9]+/);
+    for (const part of parts) {
+      if (part === "") continue;
+      id += id === "" ? part.charAt(0).toLowerCase() + part.slice(1) : capitalize(part);
+    }
+  }
+  if (!named) id = "root";
   if (id === "") return "operation";
   return /^[A-Za-z_]/.test(id) ? id : `op${capitalize(id)}`;
 }
+
+const WORD = /^[A-Za-z0-9]+$/;
