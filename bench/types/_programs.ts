@@ -53,14 +53,18 @@ ${range(HALF).map(get).join("\n")}
   }) } }),`;
 }
 
-const ramify = (ops: number): Program => {
+/**
+ * ramify's program, importing the package `pkg` (a second build of ramify,
+ * installed under another name, is compared with the same program).
+ */
+const ramify = (ops: number, pkg = "@ramify/api", name = "ramify", prefix = "ramify"): Program => {
   const last = resources(ops).length - 1;
   return {
-    name: "ramify",
+    name,
     files: {
       "schemas.ts": schemas(ops),
-      "ramify_tree.ts": `import { api, type Middleware, op, use } from "@ramify/api/tree";
-import { http } from "@ramify/api/http/verbs";
+      [`${prefix}_tree.ts`]: `import { api, type Middleware, op, use } from "${pkg}/tree";
+import { http } from "${pkg}/http/verbs";
 import * as s from "./schemas.js";
 
 const user: Middleware<{ user: { id: string } }> = (_call, next) => next({ user: { id: "u1" } });
@@ -71,9 +75,9 @@ export const tree = api({
 ${resources(ops).map(ramifyResource).join("\n")}
 });
 `,
-      "ramify_client.ts": `import { createClient } from "@ramify/api/http";
-import { safe } from "@ramify/api/client";
-import { tree } from "./ramify_tree.js";
+      [`${prefix}_client.ts`]: `import { createClient } from "${pkg}/http";
+import { safe } from "${pkg}/client";
+import { tree } from "./${prefix}_tree.js";
 
 const client = createClient(tree, { baseUrl: "http://localhost" });
 
@@ -90,7 +94,7 @@ export async function calls() {
 }
 `,
     },
-    entry: "ramify_client.ts",
+    entry: `${prefix}_client.ts`,
   };
 };
 
@@ -205,4 +209,11 @@ export async function calls() {
 export const programs = (ops: number): Program[] => [floor(ops), ramify(ops), orpc(ops), trpc(ops)];
 
 /** ramify's program alone, for the growth line and the trace. */
-export const ramifyProgram = ramify;
+export const ramifyProgram = (ops: number): Program => ramify(ops);
+
+/** The package name the baseline build of ramify is installed under (see `_setup.ts`). */
+export const BASELINE_PACKAGE = "@ramify/api-baseline";
+
+/** ramify's program over the baseline build, named "ramify baseline". */
+export const baselineProgram = (ops: number): Program =>
+  ramify(ops, BASELINE_PACKAGE, "ramify baseline", "ramify_baseline");

@@ -3,7 +3,7 @@
 // copied in as `@ramify/api`, and the generated programs, one folder per size.
 
 import { dirname, join, relative } from "node:path";
-import type { Program } from "./_programs.ts";
+import { BASELINE_PACKAGE, type Program } from "./_programs.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 
@@ -99,8 +99,20 @@ export async function prepare(): Promise<void> {
     await Deno.writeTextFile(join(cacheDir, "node_modules", ".installed.json"), manifest);
   }
   await Deno.writeTextFile(join(cacheDir, "cpu_time.cjs"), CPU_PRELOAD);
-  const npmDir = await npmBuild();
-  const target = join(cacheDir, "node_modules", "@ramify", "api");
+  await install(await npmBuild(), "@ramify/api");
+  const baseline = baselineDir();
+  if (baseline !== undefined) await install(baseline, BASELINE_PACKAGE);
+}
+
+/**
+ * Another npm build of ramify to compare with the working tree's, unchanged
+ * program, interleaved (`RAMIFY_NPM_BASELINE`, a folder holding `esm/` and
+ * `package.json`, as `npm/` does).
+ */
+export const baselineDir = (): string | undefined => Deno.env.get("RAMIFY_NPM_BASELINE");
+
+async function install(npmDir: string, name: string): Promise<void> {
+  const target = join(cacheDir, "node_modules", ...name.split("/"));
   await Deno.remove(target, { recursive: true }).catch(() => {});
   await Deno.mkdir(target, { recursive: true });
   await run("cp", ["-R", join(npmDir, "esm"), join(npmDir, "package.json"), target], cacheDir);

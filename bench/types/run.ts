@@ -11,10 +11,12 @@
 //   deno run -A bench/types/run.ts [ops=3000] [rounds=5] [growthRounds=3]
 // The npm project lives in `RAMIFY_TYPES_CACHE` (default
 // ~/.cache/ramify/bench-types); ramify's types are its npm build (`npm/`,
-// rebuilt when older than the sources, or `RAMIFY_NPM_DIR`).
+// rebuilt when older than the sources, or `RAMIFY_NPM_DIR`). With
+// `RAMIFY_NPM_BASELINE=<another build's folder>` the same ramify program also
+// runs over that build, interleaved with the others, to measure a change.
 
-import { type Program, programs, ramifyProgram } from "./_programs.ts";
-import { prepare, versions, writeProgram } from "./_setup.ts";
+import { baselineProgram, type Program, programs, ramifyProgram } from "./_programs.ts";
+import { baselineDir, prepare, versions, writeProgram } from "./_setup.ts";
 import { type Check, check } from "./_tsc.ts";
 
 const ops = Number(Deno.args[0] ?? 3_000);
@@ -93,12 +95,24 @@ console.log(
   `${await versions()}; ${navigator.hardwareConcurrency} CPUs; ${new Date().toISOString()}`,
 );
 console.log(`\n${count(ops)} operations, median of ${rounds} interleaved runs:\n`);
-const main = await interleaved(ops, programs(ops), rounds);
-console.log(table(main));
-const [ramify, orpc, trpc, floor] = ["ramify", "oRPC", "tRPC", "zod floor"].map((name) =>
-  main.get(name)!
+const baseline = baselineDir();
+if (baseline !== undefined) console.log(`ramify baseline: ${baseline}`);
+const main = await interleaved(
+  ops,
+  baseline === undefined ? programs(ops) : [...programs(ops), baselineProgram(ops)],
+  rounds,
 );
-for (const [name, other] of [["oRPC", orpc], ["tRPC", trpc]] as const) {
+console.log(table(main));
+const [ramify, orpc, trpc, floor, before] = [
+  "ramify",
+  "oRPC",
+  "tRPC",
+  "zod floor",
+  "ramify baseline",
+].map((name) => main.get(name)!);
+const others = [["oRPC", orpc], ["tRPC", trpc]] as [string, Check][];
+if (before !== undefined) others.push(["ramify baseline", before]);
+for (const [name, other] of others) {
   console.log(
     `ramify / ${name}: check ${ratio(ramify.check, other.check)}, compiler CPU ${
       ratio(ramify.cpu, other.cpu)

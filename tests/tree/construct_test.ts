@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import { api, op } from "@ramify/api/tree";
+import { api, type InputOf, op, type OutputOf } from "@ramify/api/tree";
 import { isBranch, isLeaf, isNode } from "@ramify/api/tree/node";
 import { http } from "@ramify/api/http/verbs";
 import { z } from "zod";
+import { assertType, type Equal } from "../support/types.ts";
 
 Deno.test("op: a bare function gives a leaf with empty meta", () => {
   const fn = () => 1;
@@ -263,4 +264,18 @@ Deno.test("op: a schema passed where meta goes says how to pass it", () => {
       error.message ===
         "op(add): contribution 1 is a schema, not meta; pass it as { input: schema } (or { output: schema })",
   );
+});
+
+Deno.test("types: a leaf in api() is typed by its arguments, not by its place", () => {
+  // Inferred from the place, a leaf's input would be `never` (api()'s `Node`).
+  const tree = api({
+    ping: op(() => "pong"),
+    read: op(({ id }: { id: string }) => id, http.get),
+    add: op(({ n }) => n + 1, { input: z.object({ n: z.number() }), output: z.number() }),
+  });
+  assertType<Equal<InputOf<typeof tree.children.ping>, Record<string, unknown>>>(true);
+  assertType<Equal<InputOf<typeof tree.children.read>, { id: string }>>(true);
+  assertType<Equal<InputOf<typeof tree.children.add>, { n: number }>>(true);
+  assertType<Equal<OutputOf<typeof tree.children.add>, number>>(true);
+  assertType<Equal<OutputOf<typeof tree.children.ping>, string>>(true);
 });
