@@ -66,9 +66,12 @@ interface Counts {
 
 const NO_PLAN = null;
 
-/** The compiled executor of a schema; `execute` gives `undefined` when graphql-js must run it. */
+/**
+ * The compiled executor of a schema, which `schemaOf` builds on first use;
+ * `execute` gives `undefined` when graphql-js must run it.
+ */
 export function compiledExecutor(
-  schema: GraphQLSchema,
+  schemaOf: () => GraphQLSchema,
   finish: (result: ExecutionResult) => ExecutionResult,
   cancelled: (reason: unknown, context: HandlerContext) => ExecutionResult,
 ): {
@@ -84,7 +87,9 @@ export function compiledExecutor(
   const scalarVariables = new WeakMap<OperationPlan, readonly ScalarVariable[] | null>();
   const scalarsOf = (plan: OperationPlan) => {
     let found = scalarVariables.get(plan);
-    if (found === undefined) scalarVariables.set(plan, found = scalarsOnly(schema, plan.variables));
+    if (found === undefined) {
+      scalarVariables.set(plan, found = scalarsOnly(schemaOf(), plan.variables));
+    }
     return found;
   };
   const planOf = (document: DocumentNode, operationName: string | undefined) => {
@@ -93,7 +98,7 @@ export function compiledExecutor(
     const key = operationName ?? "";
     let plan = byName.get(key);
     if (plan === undefined) {
-      plan = compileOperation(schema, document, operationName) ?? NO_PLAN;
+      plan = compileOperation(schemaOf(), document, operationName) ?? NO_PLAN;
       // Names a client makes up must not grow the map: only a found operation's plan is kept.
       if (plan !== NO_PLAN || byName.size === 0) byName.set(key, plan);
     }
@@ -110,7 +115,7 @@ export function compiledExecutor(
         variables = scalars === null ? undefined : coerceScalars(scalars, request.variables ?? {});
       }
       if (variables === undefined && plan.variables.length > 0) {
-        const coerced = getVariableValues(schema, plan.variables, request.variables ?? {}, {
+        const coerced = getVariableValues(schemaOf(), plan.variables, request.variables ?? {}, {
           maxErrors: 50,
         });
         if (coerced.errors !== undefined) {

@@ -190,7 +190,8 @@ export function createHttpGraphQLServer(
   const server = isGraphQLServer(treeOrServer)
     ? treeOrServer
     : createGraphQLServer(treeOrServer, opts);
-  const safeOverGet = getSafety(server.projection, server.schema);
+  // Built on the first GET: the schema too builds on first use.
+  let safeOverGet: ReturnType<typeof getSafety> | undefined;
   const maxBodyBytes = opts.maxBodyBytes ?? 1024 * 1024;
   const maxResponseBytes = opts.maxResponseBytes ?? 16 * 1024 * 1024;
   const bodyTimeoutMs = opts.bodyTimeoutMs ?? 30_000;
@@ -266,7 +267,10 @@ export function createHttpGraphQLServer(
         }]);
       }
       if (method === "GET") throw mutationOverGet();
-    } else if (method === "GET" && !safeOverGet(prepared.document, operation)) {
+    } else if (
+      method === "GET" &&
+      !(safeOverGet ??= getSafety(server.projection, server.schema))(prepared.document, operation)
+    ) {
       throw new Refusal(
         405,
         "Only fields of leaves tagged readOnly run over GET; send this query with POST",

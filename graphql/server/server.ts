@@ -211,8 +211,11 @@ export interface GraphQLServer {
 export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {}): GraphQLServer {
   assertImplemented(tree, "createGraphQLServer");
   const projection = projectGraphQL(tree, opts);
-  const schema = toSchema(projection, opts);
-  const sdl = printProjection(projection);
+  // The projection checks the tree now; the schema and its SDL build on first
+  // use, so a process that answers other requests first does not wait for them.
+  let built: GraphQLSchema | undefined;
+  const schemaOf = () => built ??= toSchema(projection, opts);
+  let sdl: string | undefined;
   const limits: Limits = {
     maxDepth: opts.limits?.maxDepth ?? 15,
     maxAliases: opts.limits?.maxAliases ?? 30,
@@ -229,7 +232,7 @@ export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {})
     opts.documentCacheBytes ?? 32 * 1024 * 1024,
   );
   const prepare = (query: string): PreparedDocument =>
-    cache.get(query) ?? cache.add(query, prepareUncached(schema, query, limits, introspection));
+    cache.get(query) ?? cache.add(query, prepareUncached(schemaOf(), query, limits, introspection));
   const documentOf = (request: GraphQLRequest): PreparedDocument =>
     request.document === undefined ? prepare(request.query) : { document: request.document };
   const finish = (result: ExecutionResult) => maskExecution(result, observe, introspection);
@@ -237,7 +240,7 @@ export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {})
     data: null,
     errors: [errorOf(new Cancelled(error), contextValue)],
   });
-  const compiled = compiledExecutor(schema, finish, cancelled);
+  const compiled = compiledExecutor(schemaOf, finish, cancelled);
   const executeGraphQL = async (
     document: DocumentNode,
     request: GraphQLRequest,
@@ -247,7 +250,7 @@ export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {})
     try {
       return finish(
         await execute({
-          schema,
+          schema: schemaOf(),
           document,
           variableValues: request.variables ?? undefined,
           operationName: request.operationName ?? undefined,
@@ -272,8 +275,12 @@ export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {})
   };
 
   const server: GraphQLServer = {
-    schema,
-    sdl,
+    get schema() {
+      return schemaOf();
+    },
+    get sdl() {
+      return sdl ??= printProjection(projection);
+    },
     projection,
     introspection,
     limits: Object.freeze({ ...limits }),
@@ -302,7 +309,7 @@ export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {})
       if ("errors" in prepared) return { errors: prepared.errors };
       const contextValue = request.context ?? {};
       const result = await subscribe({
-        schema,
+        schema: schemaOf(),
         document: prepared.document,
         variableValues: request.variables ?? undefined,
         operationName: request.operationName ?? undefined,
