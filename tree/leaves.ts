@@ -56,9 +56,12 @@ export interface LeafEntry {
 export function leavesOf(tree: Node): LeafEntry[] {
   const entries: LeafEntry[] = [];
   const visit = (node: Node, steps: readonly TreeStep[]) => {
-    if (isLeaf(node)) entries.push(entryOf(node, steps));
-    for (const [name, child] of Object.entries(node.children ?? {})) {
-      visit(child, [...steps, { kind: "child", name }]);
+    if (isLeaf(node)) entries.push(new Entry(node, steps));
+    const children = node.children;
+    if (children !== undefined) {
+      for (const name of Object.keys(children)) {
+        visit(children[name], [...steps, { kind: "child", name }]);
+      }
     }
     if (node.fallback !== undefined) {
       visit(node.fallback.subtree, [...steps, { kind: "fallback", name: node.fallback.name }]);
@@ -68,11 +71,32 @@ export function leavesOf(tree: Node): LeafEntry[] {
   return entries;
 }
 
-function entryOf(leaf: Leaf<never, unknown>, steps: readonly TreeStep[]): LeafEntry {
-  const names: string[] = [];
-  const captures: string[] = [];
-  for (const step of steps) (step.kind === "child" ? names : captures).push(step.name);
-  return { leaf, steps, names, captures, label: labelOf(steps) };
+/**
+ * An entry whose names, captures and label are made when first read: most
+ * walks (the servers' checks, a projection) read only some of them, and a
+ * start walks every leaf.
+ */
+class Entry implements LeafEntry {
+  readonly leaf: Leaf<never, unknown>;
+  readonly steps: readonly TreeStep[];
+  #label: string | undefined;
+
+  constructor(leaf: Leaf<never, unknown>, steps: readonly TreeStep[]) {
+    this.leaf = leaf;
+    this.steps = steps;
+  }
+
+  get names(): readonly string[] {
+    return this.steps.flatMap((step) => step.kind === "child" ? [step.name] : []);
+  }
+
+  get captures(): readonly string[] {
+    return this.steps.flatMap((step) => step.kind === "fallback" ? [step.name] : []);
+  }
+
+  get label(): string {
+    return this.#label ??= labelOf(this.steps);
+  }
 }
 
 /**

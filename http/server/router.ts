@@ -5,8 +5,8 @@
  * its body and query are not read), run the leaf's call (`runCall`: its
  * deadline, its validation) and encode its result. A failure is answered as
  * the tree classifies it (`failureOf`), as problem+json; only a fault reaches
- * `onError`. Everything that can be decided per route is decided once, when
- * the handler is built.
+ * `onError`. Everything that can be decided per route is decided once: what
+ * can fail when the handler is built, the rest on the route's first request.
  *
  * @example
  * ```ts
@@ -23,17 +23,14 @@
  * @module
  */
 
-import { inputJsonSchema, isVoidSchema } from "../../tree/schema.ts";
-import type { HandlerContext, HttpVerb } from "../../tree/node.ts";
-import { createCall, type LeafCall } from "../../tree/call.ts";
+import type { HandlerContext } from "../../tree/node.ts";
 import { isAsyncIterable, setOwn } from "../../tree/plain_data.ts";
 import { isBytes } from "../../tree/bytes.ts";
 import { failureOf, runCall } from "../../tree/run.ts";
 import { assignOwn, type ContextFunction, type RequestContextSource } from "../../tree/context.ts";
 import { Reply } from "../../tree/reply.ts";
-import type { HttpOperation, HttpRoute, ResponseKind } from "../route/route.ts";
-import { mediaTypeOf } from "../web/bytes.ts";
-import type { MatcherStrategy, PatternSegment, RouteDefinition } from "./matchers/types.ts";
+import type { HttpRoute } from "../route/route.ts";
+import type { MatcherStrategy } from "./matchers/types.ts";
 import { failureResponse } from "../web/problem.ts";
 import { type CorsOptions, type CorsPolicy, corsPolicy, withCors } from "../web/cors.ts";
 import { formGuard } from "../web/csrf.ts";
@@ -47,10 +44,11 @@ import {
   splitUrl,
   unreadBody,
 } from "../web/request.ts";
-import { coerceStrings, type CoercionPlan, coercionPlan } from "../web/coerce.ts";
+import { coerceStrings } from "../web/coerce.ts";
 import { headOf, problem, replyResponse, resultResponse, valueResponse } from "../web/respond.ts";
 import { type RateLimit, rateLimited, withRateHeaders } from "../web/rate_limit.ts";
-import { idempotencyKeyOf, type IdempotencyOptions, keyedRun } from "./idempotency.ts";
+import { type IdempotencyOptions, keyedRun } from "./idempotency.ts";
+import { type Compiled, definitionsOf, LAST_EVENT_ID, type Slot } from "./_compiled.ts";
 
 /**
  * Options of the routers and of `createFetch`.
@@ -123,35 +121,6 @@ export interface RouterOptions extends IdempotencyOptions {
  * ```
  */
 export type FetchHandler = (request: Request) => Promise<Response>;
-
-interface Compiled {
-  readonly operation: HttpOperation;
-  readonly call: LeafCall;
-  /** The success status of a value: `meta.http.status`, else 200. */
-  readonly status: number;
-  /** A stream whose input takes `lastEventId`, so a client can resume it. */
-  readonly resumable: boolean;
-  readonly keyed: ReturnType<typeof idempotencyKeyOf>;
-  readonly plan: CoercionPlan | undefined;
-  /** Whether the leaf has an input schema: without one it takes its captures alone. */
-  readonly takesInput: boolean;
-  /** Whether its input is read from the body (an input schema, and a verb with a body). */
-  readonly readsBody: boolean;
-  /** Whether a body it never reads is still checked for a form from another site. */
-  readonly guardsForms: boolean;
-  readonly response: ResponseKind;
-  /** The one media type the output schema names for bytes, for bytes without their own. */
-  readonly mediaType: string | undefined;
-}
-
-interface Slot {
-  readonly methods: Readonly<Partial<Record<string, Compiled>>>;
-  readonly params: readonly string[];
-  readonly allow: string;
-}
-
-const BODYLESS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
-const LAST_EVENT_ID = "lastEventId";
 
 /**
  * Builds a fetch handler from a route and a matcher strategy. The three
@@ -359,7 +328,7 @@ function inputOf(
   // Nothing to merge: a freshly parsed body holds only own keys already.
   if (query === "" && rawParams.length === 0) return bodyValues ?? {};
   let queryValues = query === "" ? undefined : parseQuery(query, limits.maxKeys);
-  if (compiled.plan !== undefined && queryValues !== undefined) {
+  if (queryValues !== undefined && compiled.plan !== undefined) {
     queryValues = coerceStrings(queryValues, compiled.plan, limits.maxDepth);
   }
   return mergeInput(queryValues, bodyValues, captures, rawParams);
@@ -382,99 +351,6 @@ function stripBase(path: string, basePath: string): string | undefined {
   if (!path.startsWith(basePath)) return undefined;
   if (path.length === basePath.length) return "/";
   return path.charCodeAt(basePath.length) === 47 ? path.slice(basePath.length) : undefined;
-}
-
-/** Every position with operations, as matcher definitions of compiled slots. */
-function definitionsOf(route: HttpRoute): RouteDefinition<Slot>[] {
-  const definitions: RouteDefinition<Slot>[] = [];
-  const walk = (position: HttpRoute, segments: PatternSegment[], params: string[]) => {
-    const operations = Object.values(position.methods).filter((o) => o !== undefined);
-    if (operations.length > 0) {
-      definitions.push({ segments, value: slotOf(operations, params) });
-    }
-    for (const [name, child] of Object.entries(position.children)) {
-      walk(child, [...segments, { kind: "static", value: encodeSegment(name) }], params);
-    }
-    if (position.param !== undefined) {
-      const { name, route: child } = position.param;
-      walk(child, [...segments, { kind: "param", name }], [...params, name]);
-    }
-  };
-  walk(route, [], []);
-  return definitions;
-}
-
-function slotOf(operations: readonly HttpOperation[], params: readonly string[]): Slot {
-  // Null prototype: a request method such as "constructor" must find nothing.
-  const methods: Partial<Record<string, Compiled>> = Object.create(null);
-  for (const operation of operations) methods[operation.method] = compile(operation, params);
-  const verbs = new Set<string>(operations.map((o) => o.method));
-  if (verbs.has("GET")) verbs.add("HEAD");
-  verbs.add("OPTIONS");
-  return { methods, params, allow: [...verbs].join(", ") };
-}
-
-function compile(operation: HttpOperation, captures: readonly string[]): Compiled {
-  const method: HttpVerb = operation.method;
-  const takesInput = operation.node.meta?.input !== undefined;
-  return {
-    operation,
-    call: createCall(operation.node, { captures, replies: "keep" }),
-    status: successStatus(operation),
-    resumable: operation.response === "event-stream" && acceptsLastEventId(operation),
-    keyed: idempotencyKeyOf(operation),
-    plan: takesInput ? planFor(operation) : undefined,
-    takesInput,
-    readsBody: takesInput && !BODYLESS.has(method),
-    guardsForms: !takesInput && !BODYLESS.has(method),
-    response: operation.response,
-    mediaType: mediaTypeOf(operation),
-  };
-}
-
-/**
- * The declared success status, checked when the router is built. A result of
- * nothing answers it without a body, or 204 where none is declared (see
- * `valueResponse`), as the document says.
- */
-function successStatus(operation: HttpOperation): number {
-  const status = operation.node.meta?.http?.status;
-  if (status === undefined) return 200;
-  if (typeof status !== "number" || !Number.isInteger(status) || status < 200 || status > 299) {
-    throw new TypeError(
-      `${operation.method} ${operation.path}: meta.http.status must be an integer from 200 to 299, got ${
-        String(status)
-      }`,
-    );
-  }
-  const output = operation.node.meta?.output;
-  if (status === 204 && output !== undefined && !isVoidSchema(output)) {
-    throw new TypeError(
-      `${operation.method} ${operation.path}: meta.http.status 204 sends no content, but the output schema holds a value; declare another status or output: z.void()`,
-    );
-  }
-  return status;
-}
-
-/** A stream resumes only where its input schema names `lastEventId`: others start over. */
-function acceptsLastEventId(operation: HttpOperation): boolean {
-  if (operation.node.meta?.input === undefined) return false;
-  try {
-    const properties = inputJsonSchema(operation.node)?.properties;
-    return typeof properties === "object" && properties !== null &&
-      Object.hasOwn(properties, LAST_EVENT_ID);
-  } catch {
-    return false;
-  }
-}
-
-function planFor(operation: HttpOperation): CoercionPlan | undefined {
-  try {
-    return coercionPlan(inputJsonSchema(operation.node));
-  } catch {
-    // A schema without a JSON Schema form still validates; its query stays strings.
-    return undefined;
-  }
 }
 
 /**
