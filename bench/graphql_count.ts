@@ -15,20 +15,11 @@
  * @module
  */
 
-import { countedInstructions } from "./_callgrind.ts";
+import { callgrindControl, countedInstructions, ensureValgrind } from "./_callgrind.ts";
 import { base, cases, type Handler, jit, ours } from "./graphql_app.ts";
 
 const WARM_UP = 3_000;
 const handlers: Record<string, Handler> = { ours, jit, base };
-
-async function callgrind(...args: string[]): Promise<void> {
-  const done = await new Deno.Command("callgrind_control", {
-    args: [...args, String(Deno.pid)],
-    stdout: "null",
-    stderr: "null",
-  }).output();
-  if (!done.success) throw new Error(`callgrind_control ${args.join(" ")} failed`);
-}
 
 /** In the process under callgrind: warm up, then count `requests` calls. */
 async function child(who: string, name: string, requests: number): Promise<void> {
@@ -42,19 +33,11 @@ async function child(who: string, name: string, requests: number): Promise<void>
   };
   await run(WARM_UP);
   // Turning instrumentation on drops the translated code: warm up again before counting.
-  await callgrind("-i", "on");
+  await callgrindControl(Deno.pid, "-i", "on");
   await run(1_000);
-  await callgrind("-z");
+  await callgrindControl(Deno.pid, "-z");
   await run(requests);
-  await callgrind("-d");
-}
-
-async function ensureValgrind(): Promise<void> {
-  const found = await new Deno.Command("sh", { args: ["-c", "command -v valgrind"] }).output();
-  if (found.success) return;
-  for (const args of [["install", "-y", "valgrind"], ["update"], ["install", "-y", "valgrind"]]) {
-    await new Deno.Command("apt-get", { args, stdout: "null", stderr: "null" }).output();
-  }
+  await callgrindControl(Deno.pid, "-d");
 }
 
 /** The instructions per request of one contender on one request, in a fresh process. */

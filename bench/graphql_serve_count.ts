@@ -16,11 +16,15 @@
  * @module
  */
 
-import { countedInstructions } from "./_callgrind.ts";
+import {
+  callgrindControl,
+  countedInstructions,
+  ensureValgrind,
+  keepAliveLoad,
+} from "./_callgrind.ts";
 import { cases, type Handler, jit, ours } from "./graphql_app.ts";
 
 const WARM_UP = 10_000;
-const CONNECTIONS = 8;
 const handlers: Record<string, Handler> = { ours, jit };
 
 /** The request as a client writes it. */
@@ -34,52 +38,6 @@ async function wire(name: string): Promise<Uint8Array> {
   bytes.set(text);
   bytes.set(body, text.length);
   return bytes;
-}
-
-/** Sends `count` requests over keep-alive connections; every answer must be a 200. */
-async function load(port: number, bytes: Uint8Array, count: number): Promise<void> {
-  let left = count;
-  const decoder = new TextDecoder();
-  const worker = async () => {
-    const connection = await Deno.connect({ hostname: "127.0.0.1", port });
-    const buffer = new Uint8Array(64 * 1024);
-    try {
-      while (left-- > 0) {
-        await connection.write(bytes);
-        let received = "";
-        for (;;) {
-          const read = await connection.read(buffer);
-          if (read === null) throw new Error("the server closed the connection");
-          received += decoder.decode(buffer.subarray(0, read));
-          const end = received.indexOf("\r\n\r\n");
-          if (end === -1) continue;
-          if (!received.startsWith("HTTP/1.1 200")) throw new Error(`not a 200:\n${received}`);
-          const length = /content-length: *(\d+)/i.exec(received.slice(0, end));
-          if (length === null) throw new Error(`no Content-Length:\n${received}`);
-          if (received.length >= end + 4 + Number(length[1])) break;
-        }
-      }
-    } finally {
-      connection.close();
-    }
-  };
-  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
-}
-
-async function control(pid: number, ...args: string[]): Promise<void> {
-  const done = await new Deno.Command("callgrind_control", {
-    args: [...args, String(pid)],
-    stdout: "null",
-  }).output();
-  if (!done.success) throw new Error(`callgrind_control ${args.join(" ")} failed`);
-}
-
-async function ensureValgrind(): Promise<void> {
-  const found = await new Deno.Command("sh", { args: ["-c", "command -v valgrind"] }).output();
-  if (found.success) return;
-  for (const args of [["install", "-y", "valgrind"], ["update"], ["install", "-y", "valgrind"]]) {
-    await new Deno.Command("apt-get", { args, stdout: "null", stderr: "null" }).output();
-  }
 }
 
 /** The server's instructions per request of one contender on one request. */
@@ -114,13 +72,13 @@ async function count(who: string, name: string, requests: number): Promise<numbe
       }
     }
     const bytes = await wire(name);
-    await load(port, bytes, WARM_UP);
+    await keepAliveLoad(port, bytes, WARM_UP);
     // Turning instrumentation on drops the translated code: warm up again before counting.
-    await control(child.pid, "-i", "on");
-    await load(port, bytes, 2_000);
-    await control(child.pid, "-z");
-    await load(port, bytes, requests);
-    await control(child.pid, "-d");
+    await callgrindControl(child.pid, "-i", "on");
+    await keepAliveLoad(port, bytes, 2_000);
+    await callgrindControl(child.pid, "-z");
+    await keepAliveLoad(port, bytes, requests);
+    await callgrindControl(child.pid, "-d");
     return await countedInstructions(dir) / requests;
   } finally {
     child.kill();

@@ -19,7 +19,12 @@
  * @module
  */
 
-import { countedInstructions } from "../_callgrind.ts";
+import {
+  callgrindControl,
+  countedInstructions,
+  ensureValgrind,
+  keepAliveLoad,
+} from "../_callgrind.ts";
 import { POST_BODY } from "./apps.ts";
 
 const requests = Number(Deno.args[0] ?? 10_000);
@@ -32,64 +37,13 @@ const routes: Record<string, { path: string; post: boolean }> = {
   "GET /books/{id}": { path: "/books/42", post: false },
   "POST /books (zod)": { path: "/books", post: true },
 };
-const CONNECTIONS = 8;
 const WARM_UP = 20_000;
-
-async function ensureValgrind(): Promise<void> {
-  const found = await new Deno.Command("sh", { args: ["-c", "command -v valgrind"] }).output();
-  if (found.success) return;
-  for (const args of [["install", "-y", "valgrind"], ["update"], ["install", "-y", "valgrind"]]) {
-    await new Deno.Command("apt-get", { args, stdout: "null", stderr: "null" }).output();
-  }
-}
 
 function requestBytes(path: string, post: boolean): Uint8Array {
   const head = post
     ? `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${POST_BODY.length}\r\n\r\n${POST_BODY}`
     : `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`;
   return new TextEncoder().encode(head);
-}
-
-/**
- * Sends `count` requests over keep-alive connections, each written whole in
- * one write (so the server always sees the body with the head), and waits for
- * every answer, which must be a 200.
- */
-async function load(port: number, bytes: Uint8Array, count: number): Promise<void> {
-  let left = count;
-  const decoder = new TextDecoder();
-  const worker = async () => {
-    const connection = await Deno.connect({ hostname: "127.0.0.1", port });
-    const buffer = new Uint8Array(64 * 1024);
-    try {
-      while (left-- > 0) {
-        await connection.write(bytes);
-        let received = "";
-        for (;;) {
-          const read = await connection.read(buffer);
-          if (read === null) throw new Error("the server closed the connection");
-          received += decoder.decode(buffer.subarray(0, read));
-          const end = received.indexOf("\r\n\r\n");
-          if (end === -1) continue;
-          if (!received.startsWith("HTTP/1.1 200")) throw new Error(`not a 200:\n${received}`);
-          const length = /content-length: *(\d+)/i.exec(received.slice(0, end));
-          if (length === null) throw new Error(`no Content-Length:\n${received}`);
-          if (received.length >= end + 4 + Number(length[1])) break;
-        }
-      }
-    } finally {
-      connection.close();
-    }
-  };
-  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
-}
-
-async function control(pid: number, ...args: string[]): Promise<void> {
-  const done = await new Deno.Command("callgrind_control", {
-    args: [...args, String(pid)],
-    stdout: "null",
-  }).output();
-  if (!done.success) throw new Error(`callgrind_control ${args.join(" ")} failed`);
 }
 
 /** The user-space instructions per request of one contender on one route. */
@@ -125,13 +79,13 @@ async function count(name: string, path: string, post: boolean): Promise<number>
       }
     }
     const bytes = requestBytes(path, post);
-    await load(port, bytes, WARM_UP);
+    await keepAliveLoad(port, bytes, WARM_UP);
     // Turning instrumentation on drops the translated code: warm up again before counting.
-    await control(child.pid, "-i", "on");
-    await load(port, bytes, 2_000);
-    await control(child.pid, "-z");
-    await load(port, bytes, requests);
-    await control(child.pid, "-d");
+    await callgrindControl(child.pid, "-i", "on");
+    await keepAliveLoad(port, bytes, 2_000);
+    await callgrindControl(child.pid, "-z");
+    await keepAliveLoad(port, bytes, requests);
+    await callgrindControl(child.pid, "-d");
     return await countedInstructions(dir) / requests;
   } finally {
     child.kill();
