@@ -230,12 +230,15 @@ function checkType(type: unknown, what: string): string {
   return type as string;
 }
 
-function optionalText(value: unknown, what: string): { description?: string } {
-  if (value === undefined) return {};
+function checkText(value: unknown, what: string): string {
   if (typeof value !== "string") {
     throw new Error(`GraphQLTypeRegistry.define: the description of ${what} is not a string`);
   }
-  return { description: value };
+  return value;
+}
+
+function optionalText(value: unknown, what: string): { description?: string } {
+  return value === undefined ? {} : { description: checkText(value, what) };
 }
 
 function uniqueNames(names: readonly string[], what: string): void {
@@ -310,11 +313,8 @@ export function copyDefinition(definition: NamedTypeDefinition): NamedTypeDefini
 function copyField(field: FieldDefinition, where: string, kind: "object" | "input") {
   const name = checkName(field?.name, `a field of ${where}:`);
   const at = `${where}.${name}`;
-  const copy: FieldDefinition = {
-    name,
-    type: checkType(field.type, at),
-    ...optionalText(field.description, at),
-  };
+  const copy: FieldDefinition = { name, type: checkType(field.type, at) };
+  if (field.description !== undefined) copy.description = checkText(field.description, at);
   if (field.key !== undefined) {
     if (typeof field.key !== "string") {
       throw new Error(`GraphQLTypeRegistry.define: the key of ${at} is no string`);
@@ -323,7 +323,10 @@ function copyField(field: FieldDefinition, where: string, kind: "object" | "inpu
   }
   if (field.optional === true) copy.optional = true;
   if (field.defaultValue !== undefined) copy.defaultValue = field.defaultValue;
-  if (["string", "number", "boolean"].includes(typeof field.literal)) copy.literal = field.literal;
+  const literal = field.literal;
+  if (typeof literal === "string" || typeof literal === "number" || typeof literal === "boolean") {
+    copy.literal = literal;
+  }
   if (field.args !== undefined && field.args.length > 0) {
     if (kind === "input") {
       throw new Error(`GraphQLTypeRegistry.define: ${at} is an input field and takes no arguments`);
@@ -331,15 +334,13 @@ function copyField(field: FieldDefinition, where: string, kind: "object" | "inpu
     const args = field.args.map((arg) => {
       const argName = checkName(arg?.name, `an argument of ${at}:`);
       const argAt = `${at}(${argName})`;
-      return {
-        name: argName,
-        type: checkType(arg.type, argAt),
-        ...optionalText(arg.description, argAt),
-        ...(arg.key === undefined ? {} : { key: String(arg.key) }),
-        ...(arg.defaultValue === undefined ? {} : { defaultValue: arg.defaultValue }),
-      };
+      const copied: ArgumentDefinition = { name: argName, type: checkType(arg.type, argAt) };
+      if (arg.description !== undefined) copied.description = checkText(arg.description, argAt);
+      if (arg.key !== undefined) copied.key = String(arg.key);
+      if (arg.defaultValue !== undefined) copied.defaultValue = arg.defaultValue;
+      return copied;
     });
-    uniqueNames(args.map((arg) => arg.name), `${at} has the argument`);
+    if (args.length > 1) uniqueNames(args.map((arg) => arg.name), `${at} has the argument`);
     copy.args = args;
   }
   return copy;

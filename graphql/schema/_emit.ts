@@ -25,8 +25,13 @@ export interface Emission {
   readonly fingerprints: WeakMap<Shape, string>;
 }
 
-export function newEmission(state: RegistryState, direction: "input" | "output"): Emission {
-  return { state, direction, names: new Map(), building: new Set(), fingerprints: new WeakMap() };
+/** `fingerprints`: a memo to share, such as the one the conversion's naming filled. */
+export function newEmission(
+  state: RegistryState,
+  direction: "input" | "output",
+  fingerprints: WeakMap<Shape, string> = new WeakMap(),
+): Emission {
+  return { state, direction, names: new Map(), building: new Set(), fingerprints };
 }
 
 /** The type reference of a shape, without the outer `!`. */

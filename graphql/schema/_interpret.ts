@@ -75,7 +75,8 @@ function scalar(name: string, nullable: boolean): Use {
   return { shape: SCALARS.get(name)!, nullable };
 }
 
-const ANY: Use = scalar(JSON_SCALAR, true);
+/** Any JSON value: the use of no schema, or of one GraphQL cannot express. */
+export const ANY: Use = scalar(JSON_SCALAR, true);
 
 function stringScalar(format: unknown): string {
   if (format === "date-time") return DATE_TIME_SCALAR;
@@ -116,6 +117,8 @@ interface Naming {
   readonly inherited?: string;
 }
 
+const SCALAR_USES = new WeakMap<Schema, Use>();
+
 function ownName(schema: Schema, naming: Naming): string | undefined {
   const own = ownSchemaName(schema, naming.defKey);
   return (own === undefined ? undefined : typeName(own) || undefined) ?? naming.inherited;
@@ -128,12 +131,17 @@ export function interpret(
   naming: Naming = {},
 ): Use {
   if (!isSchemaObject(schema)) return ANY;
-  const known = ctx.objects.get(schema);
+  const known = ctx.objects.get(schema) ?? SCALAR_USES.get(schema);
   if (known !== undefined) return known;
   if (ctx.active.has(schema)) return ANY;
   ctx.active.add(schema);
   try {
-    return interpretSchema(schema, ctx, hint, ownName(schema, naming));
+    const use = interpretSchema(schema, ctx, hint, ownName(schema, naming));
+    // A scalar reached by no reference or variant is one wherever it is met.
+    const alone =
+      !("$ref" in schema || "anyOf" in schema || "oneOf" in schema || "allOf" in schema);
+    if (use.shape.kind === "scalar" && alone) SCALAR_USES.set(schema, use);
+    return use;
   } finally {
     ctx.active.delete(schema);
   }
@@ -351,6 +359,73 @@ function arrayUse(
   return { shape: { kind: "list", item }, nullable };
 }
 
+/** What an object schema's fields are wherever it is met: its own, the same for every holder. */
+interface ObjectPlan {
+  /** The root its `$ref`s were followed in (for `consts`). */
+  readonly root: unknown;
+  readonly required: readonly string[];
+  readonly consts: readonly (readonly [string, unknown])[];
+  readonly fields: readonly FieldPlan[];
+}
+
+interface FieldPlan {
+  readonly key: string;
+  readonly name: string;
+  /** The step its type's derived name takes, like `Kind`. */
+  readonly part: string;
+  readonly property: unknown;
+  readonly required: boolean;
+  readonly description: string | undefined;
+  readonly default: unknown;
+  readonly literal: string | number | boolean | undefined;
+}
+
+// Schemas are shared (one per library schema, met by many leaves): each is planned once.
+const OBJECT_PLANS = new WeakMap<Schema, ObjectPlan>();
+
+function objectPlan(schema: Schema, root: unknown): ObjectPlan {
+  const known = OBJECT_PLANS.get(schema);
+  if (known !== undefined && known.root === root) return known;
+  const properties = isSchemaObject(schema.properties)
+    ? Object.entries(schema.properties).filter(([, property]) => property !== false)
+    : [];
+  const required = Array.isArray(schema.required)
+    ? [...new Set(schema.required.filter((key): key is string => typeof key === "string"))]
+    : [];
+  const consts: (readonly [string, unknown])[] = [];
+  const fields: FieldPlan[] = [];
+  const taken = new Set<string>();
+  for (const [key, property] of properties) {
+    const target = deref(property, root);
+    if (isSchemaObject(target)) {
+      if ("const" in target) consts.push([key, target.const]);
+      else if (Array.isArray(target.enum) && target.enum.length === 1) {
+        consts.push([key, target.enum[0]]);
+      }
+    }
+    const name = freeName(fieldName(key), (candidate) => taken.has(candidate));
+    taken.add(name);
+    const own = isSchemaObject(property) ? property : undefined;
+    const literal = own?.const;
+    fields.push({
+      key,
+      name,
+      part: upperFirst(name.replace(/^_+/, "")),
+      property,
+      required: required.includes(key),
+      description: describeProperty(property),
+      default: own?.default,
+      literal: typeof literal === "string" || typeof literal === "number" ||
+          typeof literal === "boolean"
+        ? literal
+        : undefined,
+    });
+  }
+  const plan = { root, required, consts, fields };
+  OBJECT_PLANS.set(schema, plan);
+  return plan;
+}
+
 function objectUse(
   schema: Schema,
   ctx: Interpretation,
@@ -358,30 +433,16 @@ function objectUse(
   title: string | undefined,
   nullable: boolean,
 ): Use {
-  const properties = isSchemaObject(schema.properties)
-    ? Object.entries(schema.properties).filter(([, property]) => property !== false)
-    : [];
-  if (properties.length === 0) return scalar(JSON_SCALAR, nullable);
-  const required = Array.isArray(schema.required)
-    ? [...new Set(schema.required.filter((key): key is string => typeof key === "string"))]
-    : [];
-  const consts: (readonly [string, unknown])[] = [];
-  for (const [key, property] of properties) {
-    const target = deref(property, ctx.root);
-    if (!isSchemaObject(target)) continue;
-    if ("const" in target) consts.push([key, target.const]);
-    else if (Array.isArray(target.enum) && target.enum.length === 1) {
-      consts.push([key, target.enum[0]]);
-    }
-  }
+  const plan = objectPlan(schema, ctx.root);
+  if (plan.fields.length === 0) return scalar(JSON_SCALAR, nullable);
   const shape: ObjectShape = {
     kind: "object",
     title,
     hint,
     description: text(schema.description),
     fields: [],
-    required,
-    consts,
+    required: plan.required,
+    consts: plan.consts,
   };
   const use: Use = { shape, nullable };
   ctx.objects.set(schema, use);
@@ -392,44 +453,26 @@ function objectUse(
       : name;
   const holder = { ...hint, name: bare(hint.name) };
   const base = title === undefined ? undefined : bare(title);
-  const requiredKeys = new Set(required);
-  const taken = new Set<string>();
   const outer = ctx.active;
   ctx.active = new Set();
   try {
-    for (const [key, property] of properties) {
-      const name = freeName(fieldName(key), (candidate) => taken.has(candidate));
-      taken.add(name);
-      const part = upperFirst(name.replace(/^_+/, ""));
-      const type = interpret(property, ctx, nameBelow(base, holder, part));
-      shape.fields.push({
-        key,
-        name,
-        description: describeProperty(property),
-        type: orNull(type, !requiredKeys.has(key)),
-        optional: !requiredKeys.has(key) && !type.nullable,
-        ...defaultOf(property),
-        ...literalOf(property),
-      });
+    for (const field of plan.fields) {
+      const type = interpret(field.property, ctx, nameBelow(base, holder, field.part));
+      const made: { -readonly [K in keyof FieldShape]: FieldShape[K] } = {
+        key: field.key,
+        name: field.name,
+        description: field.description,
+        type: orNull(type, !field.required),
+        optional: !field.required && !type.nullable,
+      };
+      if (field.default !== undefined) made.default = field.default;
+      if (field.literal !== undefined) made.literal = field.literal;
+      shape.fields.push(made);
     }
   } finally {
     ctx.active = outer;
   }
   return use;
-}
-
-function literalOf(property: unknown): { literal?: string | number | boolean } {
-  if (!isSchemaObject(property)) return {};
-  const value = property.const;
-  return typeof value === "string" || typeof value === "number" || typeof value === "boolean"
-    ? { literal: value }
-    : {};
-}
-
-function defaultOf(property: unknown): { default?: unknown } {
-  return isSchemaObject(property) && property.default !== undefined
-    ? { default: property.default }
-    : {};
 }
 
 function upperFirst(value: string): string {

@@ -2,6 +2,7 @@
 // may be, and how JSON Schema titles and property names become one.
 
 const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
+const ALNUM = /^[A-Za-z0-9]+$/;
 
 /** Whether a string is a GraphQL name a type system may define (not `__`-reserved). */
 export function isGraphQLName(name: string): boolean {
@@ -42,6 +43,11 @@ export function fieldName(raw: string): string {
  * prefixed when it starts with a digit; `""` when there is nothing to use.
  */
 export function typeName(raw: string): string {
+  // One run already (the usual hint, like `BooksAddInput`): no splitting.
+  if (ALNUM.test(raw)) {
+    const upper = upperFirst(raw);
+    return isGraphQLName(upper) ? upper : `_${upper}`;
+  }
   const pascal = parts(raw).map(upperFirst).join("");
   if (pascal === "") return "";
   return isGraphQLName(pascal) ? pascal : `_${pascal}`;

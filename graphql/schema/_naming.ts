@@ -11,22 +11,26 @@ import type { Shape, Use } from "./_interpret.ts";
 /**
  * Records the name each unnamed type in `use` would take from where it sits,
  * keeping the better one per type. `asArguments`: the root is an argument
- * list, no type, so only what it holds is recorded.
+ * list, no type, so only what it holds is recorded. Gives whether there was
+ * any such type: where it sits is all that names one, so for a schema without
+ * one every other place gives nothing either.
  */
 export function planNames(
   state: RegistryState,
   use: Use,
   direction: "input" | "output",
   asArguments = false,
-): void {
-  const memo = new WeakMap<Shape, string>();
+  memo: WeakMap<Shape, string> = new WeakMap(),
+): boolean {
   const seen = new Set<Shape>();
+  let recorded = false;
   const visit = (shape: Shape, record: boolean) => {
     if (seen.has(shape)) return;
     seen.add(shape);
     if (shape.kind === "scalar") return;
     if (shape.kind === "list") return visit(shape.item.shape, true);
     if (record && shape.title === undefined) {
+      recorded = true;
       const key = keyOf(shape, direction, memo);
       const current = state.planned.get(key);
       if (current === undefined || isBetterName(shape.hint, current)) {
@@ -41,4 +45,5 @@ export function planNames(
     if (shape.kind === "union") { for (const member of shape.members) visit(member, true); }
   };
   visit(use.shape, !(asArguments && use.shape.kind === "object"));
+  return recorded;
 }

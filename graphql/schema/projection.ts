@@ -43,11 +43,10 @@ import { fieldName } from "./_names.ts";
 import { holdsFile, isVoidSchema, type JsonSchema, toJsonSchema } from "../../tree/schema.ts";
 import {
   type ArgumentDefinition,
-  argumentsOf,
+  convertSchemas,
   type FieldDefinition,
   GraphQLTypeRegistry,
-  planTypeNames,
-  toGraphQLType,
+  type SchemaConversion,
 } from "./types.ts";
 
 /**
@@ -205,42 +204,57 @@ export function projectGraphQL(
   };
 
   // `meta.graphql: false` keeps a leaf out, as `meta.tools: false` does on the tool surface.
-  const leaves = leavesOf(node).filter((entry) => entry.leaf.meta.graphql !== false).map(
-    (entry) => {
-      for (const capture of entry.captures) checkName(capture, entry.label);
-      return prepare(entry, readNames);
-    },
-  );
-  // Every leaf's schemas first, so that a type several leaves share is named by the rule.
-  planTypeNames(
-    types,
-    leaves.flatMap((leaf) => [
-      { schema: leaf.input, as: "arguments" as const, name: `${leaf.hint}Input` },
-      { schema: leaf.output, as: "output" as const, name: `${leaf.hint}Result` },
-    ]),
-  );
-  for (const leaf of leaves) add(leafField(leaf, types));
+  const leaves: PreparedLeaf[] = [];
+  const conversions: SchemaConversion[] = [];
+  for (const entry of leavesOf(node)) {
+    if (entry.leaf.meta.graphql === false) continue;
+    const leaf = prepare(entry, readNames);
+    leaves.push(leaf);
+    conversions.push({ schema: leaf.input, as: "arguments", name: `${leaf.hint}Input` });
+    // A void output is `Boolean!`: nothing to convert.
+    if (!leaf.voidResult) {
+      conversions.push({
+        schema: leaf.output,
+        as: "output",
+        name: `${leaf.hint}Result`,
+        required: leaf.node.meta?.output !== undefined,
+      });
+    }
+  }
+  // Every leaf's schemas are named together, so that a type several leaves share is named by the rule.
+  const converted = convertSchemas(types, conversions);
+  let at = 0;
+  for (const leaf of leaves) {
+    const args = converted[at++] as ArgumentDefinition[];
+    const resultType = leaf.voidResult ? "Boolean!" : converted[at++] as string;
+    add(leafField(leaf, args, resultType));
+  }
 
   // Namespaces: each query field's branch path, outermost first, once each.
   for (const field of fields) {
     if (field.kind !== "query" || field.parent === "Query") continue;
     const names = childNames(field.steps).slice(0, -1);
+    // Each level's type extends its parent's name: `Books` then `BooksCheckout`.
+    let parent = "Query";
+    let path = "";
     for (let depth = 1; depth <= names.length; depth++) {
-      const parent = depth === 1 ? "Query" : namespaceType(names.slice(0, depth - 1));
-      const type = namespaceType(names.slice(0, depth));
       const name = names[depth - 1];
-      if (namespaceFields.has(type)) continue;
-      namespaceFields.set(type, []);
-      namespaces.push({ parent, name, type });
-      const key = `${parent}.${name}`;
-      const clash = dispatch.get(key);
-      if (clash !== undefined) {
-        throw new Error(
-          `projectGraphQL: ${labelOf(clash.steps)} and the branch ${
-            names.slice(0, depth).join("/")
-          } both project to ${key}`,
-        );
+      path += upperFirst(name);
+      const type = `${path}Query`;
+      if (!namespaceFields.has(type)) {
+        namespaceFields.set(type, []);
+        namespaces.push({ parent, name, type });
+        const key = `${parent}.${name}`;
+        const clash = dispatch.get(key);
+        if (clash !== undefined) {
+          throw new Error(
+            `projectGraphQL: ${labelOf(clash.steps)} and the branch ${
+              names.slice(0, depth).join("/")
+            } both project to ${key}`,
+          );
+        }
       }
+      parent = type;
     }
   }
   for (const namespace of namespaces) {
@@ -264,12 +278,8 @@ export function projectGraphQL(
 
 /** The SDL field definition of a leaf field. */
 export function fieldDefinition(field: GraphQLLeafField): FieldDefinition {
-  return {
-    name: field.name,
-    type: field.type,
-    args: field.args,
-    ...(field.description === undefined ? {} : { description: field.description }),
-  };
+  const { name, type, args, description } = field;
+  return description === undefined ? { name, type, args } : { name, type, args, description };
 }
 
 /** A leaf before its types are converted: where its field goes, and its schemas. */
@@ -279,6 +289,8 @@ interface PreparedLeaf {
   readonly kind: OperationKind;
   readonly parent: string;
   readonly name: string;
+  /** The fallback captures above it, outermost first. */
+  readonly captures: readonly string[];
   /** What its unnamed types are named after, like `BooksAdd`. */
   readonly hint: string;
   readonly input: JsonSchema | undefined;
@@ -288,7 +300,16 @@ interface PreparedLeaf {
 
 function prepare(entry: LeafEntry, readNames: readonly string[]): PreparedLeaf {
   const node = entry.leaf as Leaf<never, unknown, unknown>;
-  const names = entry.names.map(fieldName);
+  // One pass over the steps for both: the entry's getters make a fresh array at each read.
+  const names: string[] = [];
+  const captures: string[] = [];
+  for (const step of entry.steps) {
+    if (step.kind === "child") names.push(fieldName(step.name));
+    else {
+      checkName(step.name, entry);
+      captures.push(step.name);
+    }
+  }
   const leafName = names.at(-1) ?? "root";
   const kind = kindOf(node, leafName, readNames);
   const inQuery = kind === "query";
@@ -297,6 +318,7 @@ function prepare(entry: LeafEntry, readNames: readonly string[]): PreparedLeaf {
     : names.length <= 1
     ? "Query"
     : namespaceType(names.slice(0, -1));
+  const hint = names.length === 0 ? "Root" : pascal(names);
   const outputSchema = node.meta?.output;
   // A void output is `Boolean`, whatever JSON Schema its library gives it (or none).
   const voidResult = outputSchema !== undefined && isVoidSchema(outputSchema);
@@ -305,48 +327,47 @@ function prepare(entry: LeafEntry, readNames: readonly string[]): PreparedLeaf {
     node,
     kind,
     parent,
-    name: inQuery ? leafName : camel(names.length === 0 ? ["root"] : names),
-    hint: pascal(names.length === 0 ? ["root"] : names),
-    input: sideSchema(node, "input", entry.label),
-    output: voidResult ? undefined : sideSchema(node, "output", entry.label),
+    name: inQuery ? leafName : hint.charAt(0).toLowerCase() + hint.slice(1),
+    captures,
+    hint,
+    input: sideSchema(node, "input", entry),
+    output: voidResult ? undefined : sideSchema(node, "output", entry),
     voidResult,
   };
 }
 
-function leafField(leaf: PreparedLeaf, types: GraphQLTypeRegistry): GraphQLLeafField {
-  const { entry, node, kind, parent, name, hint, voidResult } = leaf;
-  const { steps, captures } = entry;
-  // A leaf without an input schema takes nothing but its captures.
-  const args = argumentsOf(leaf.input, { name: `${hint}Input`, registry: types });
-  const withCaptures = [...args];
+function leafField(
+  leaf: PreparedLeaf,
+  args: ArgumentDefinition[],
+  resultType: string,
+): GraphQLLeafField {
+  const { node, kind, parent, name, captures, voidResult } = leaf;
+  const steps = leaf.entry.steps;
+  // A leaf without an input schema takes nothing but its captures (`args` is its own array).
   for (const capture of captures) {
-    const index = withCaptures.findIndex((arg) => arg.name === capture);
-    if (index === -1) withCaptures.push({ name: capture, type: "ID!" });
-    else if (!withCaptures[index].type.endsWith("!")) {
-      withCaptures[index] = { ...withCaptures[index], type: `${withCaptures[index].type}!` };
+    const index = args.findIndex((arg) => arg.name === capture);
+    if (index === -1) args.push({ name: capture, type: "ID!" });
+    else if (!args[index].type.endsWith("!")) {
+      args[index] = { ...args[index], type: `${args[index].type}!` };
     }
   }
-  const resultType = voidResult ? "Boolean!" : toGraphQLType(leaf.output, {
-    direction: "output",
-    name: `${hint}Result`,
-    registry: types,
-    required: node.meta?.output !== undefined,
-  });
   const type = resultType.endsWith("!") ? resultType.slice(0, -1) : resultType;
   const description = node.meta?.description;
-  return {
-    kind,
-    parent,
-    name,
-    steps,
-    captures,
-    args: withCaptures,
-    type,
-    resultType,
-    voidResult,
-    ...(description === undefined ? {} : { description }),
-    node,
-  };
+  return description === undefined
+    ? { kind, parent, name, steps, captures, args, type, resultType, voidResult, node }
+    : {
+      kind,
+      parent,
+      name,
+      steps,
+      captures,
+      args,
+      type,
+      resultType,
+      voidResult,
+      description,
+      node,
+    };
 }
 
 function kindOf(node: Node, name: string, readNames: readonly string[]): OperationKind {
@@ -354,14 +375,17 @@ function kindOf(node: Node, name: string, readNames: readonly string[]): Operati
   if (tags.streaming === true) return "subscription";
   if (tags.readOnly === true) return "query";
   if (tags.readOnly === false) return "mutation";
-  const readLike = readNames.some((prefix) =>
-    name === prefix ||
-    (name.startsWith(prefix) && /[A-Z]/.test(name.charAt(prefix.length)))
-  );
-  return readLike ? "query" : "mutation";
+  for (const prefix of readNames) {
+    if (!name.startsWith(prefix)) continue;
+    // The prefix alone, or followed by an upper-case ASCII letter.
+    const next = name.charCodeAt(prefix.length);
+    if (name.length === prefix.length || (next >= 65 && next <= 90)) return "query";
+  }
+  return "mutation";
 }
 
-function sideSchema(node: Node, side: "input" | "output", label: string) {
+// The entry, not its label: a label is made only for a message.
+function sideSchema(node: Node, side: "input" | "output", entry: LeafEntry) {
   const schema = node.meta?.[side];
   if (schema === undefined) return undefined;
   let json: JsonSchema | undefined;
@@ -369,7 +393,7 @@ function sideSchema(node: Node, side: "input" | "output", label: string) {
     json = toJsonSchema(schema, side);
   } catch (error) {
     throw new Error(
-      `projectGraphQL: the ${side} schema of ${label} has no JSON Schema form: ${
+      `projectGraphQL: the ${side} schema of ${entry.label} has no JSON Schema form: ${
         error instanceof Error ? error.message : String(error)
       }`,
       { cause: error },
@@ -377,16 +401,16 @@ function sideSchema(node: Node, side: "input" | "output", label: string) {
   }
   if (side === "output" && holdsFile(json)) {
     throw new Error(
-      `projectGraphQL: the output schema of ${label} holds a file; GraphQL has no bytes (File is an input type), so serve the leaf over HTTP and keep it out of GraphQL with meta.graphql: false`,
+      `projectGraphQL: the output schema of ${entry.label} holds a file; GraphQL has no bytes (File is an input type), so serve the leaf over HTTP and keep it out of GraphQL with meta.graphql: false`,
     );
   }
   return json;
 }
 
-function checkName(name: string, label: string) {
+function checkName(name: string, entry: LeafEntry) {
   if (!GRAPHQL_NAME.test(name)) {
     throw new Error(
-      `projectGraphQL: "${name}" in ${label} is not a GraphQL name (letters, digits and _, not starting with a digit)`,
+      `projectGraphQL: "${name}" in ${entry.label} is not a GraphQL name (letters, digits and _, not starting with a digit)`,
     );
   }
 }
@@ -405,10 +429,11 @@ function namespaceType(names: readonly string[]): string {
 }
 
 function pascal(names: readonly string[]): string {
-  return names.map((n) => n.charAt(0).toUpperCase() + n.slice(1)).join("");
+  let joined = "";
+  for (const name of names) joined += upperFirst(name);
+  return joined;
 }
 
-function camel(names: readonly string[]): string {
-  const joined = pascal(names);
-  return joined.charAt(0).toLowerCase() + joined.slice(1);
+function upperFirst(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
 }

@@ -84,8 +84,8 @@ import {
   sameJson,
   SCALAR_DEFINITIONS,
 } from "./_definitions.ts";
-import { interpret, newInterpretation, type Use } from "./_interpret.ts";
-import { emit, newEmission } from "./_emit.ts";
+import { ANY, interpret, newInterpretation, type Shape, type Use } from "./_interpret.ts";
+import { type Emission, emit, newEmission } from "./_emit.ts";
 import { planNames } from "./_naming.ts";
 import { printDefinitions } from "./_print.ts";
 
@@ -262,9 +262,15 @@ export function toGraphQLType(schema: JsonSchema | undefined, options: {
 }): string {
   const state = stateOf(options.registry);
   const use = interpretRoot(schema, options.direction, options.name);
-  planNames(state, use, options.direction);
-  const named = emit(use.shape, newEmission(state, options.direction));
-  return use.nullable || options.required === false ? named : `${named}!`;
+  const memo = new WeakMap<Shape, string>();
+  planNames(state, use, options.direction, false, memo);
+  return typeOf(use, newEmission(state, options.direction, memo), options.required !== false);
+}
+
+/** The type reference of an interpreted, planned schema. */
+function typeOf(use: Use, emitting: Emission, required: boolean): string {
+  const named = emit(use.shape, emitting);
+  return use.nullable || !required ? named : `${named}!`;
 }
 
 /**
@@ -297,18 +303,28 @@ export function argumentsOf(schema: JsonSchema | undefined, options: {
   const state = stateOf(options.registry);
   const use = interpretRoot(schema, "input", options.name);
   if (use.shape.kind !== "object") return [];
-  planNames(state, use, "input", true);
-  const emission = newEmission(state, "input");
-  return use.shape.fields.map((field) => {
-    const named = emit(field.type.shape, emission);
-    return {
+  const memo = new WeakMap<Shape, string>();
+  planNames(state, use, "input", true, memo);
+  return argumentsFrom(use, newEmission(state, "input", memo));
+}
+
+/** The arguments of an interpreted, planned input schema (`[]` unless an object). */
+function argumentsFrom(use: Use, inputs: Emission): ArgumentDefinition[] {
+  const shape = use.shape;
+  if (shape.kind !== "object") return [];
+  const args: ArgumentDefinition[] = [];
+  for (const field of shape.fields) {
+    const named = emit(field.type.shape, inputs);
+    const arg: ArgumentDefinition = {
       name: field.name,
       type: field.type.nullable || use.nullable ? named : `${named}!`,
-      ...(field.description === undefined ? {} : { description: field.description }),
-      ...(field.key === field.name ? {} : { key: field.key }),
-      ...(field.default === undefined ? {} : { defaultValue: field.default }),
     };
-  });
+    if (field.description !== undefined) arg.description = field.description;
+    if (field.key !== field.name) arg.key = field.key;
+    if (field.default !== undefined) arg.defaultValue = field.default;
+    args.push(arg);
+  }
+  return args;
 }
 
 /** A root schema's interpretation, named after `name` where it names nothing itself. */
@@ -317,34 +333,38 @@ function interpretRoot(
   direction: "input" | "output",
   name: string,
 ): Use {
+  if (schema === undefined) return ANY;
   const hint = { name: typeName(name) || "Type", depth: 0, fromOperation: true };
   return interpret(schema, newInterpretation(schema, direction), hint);
 }
 
 /**
- * One schema a schema build converts, as {@linkcode toGraphQLType} (`output` or
- * `input`) or {@linkcode argumentsOf} (`arguments`) will, under the same name.
+ * One schema of a schema build, converted as {@linkcode toGraphQLType}
+ * (`output` or `input`) or {@linkcode argumentsOf} (`arguments`) would.
  */
-export interface PlannedConversion {
+export interface SchemaConversion {
   /** The schema. */
   readonly schema: JsonSchema | undefined;
   /** How it is converted. */
   readonly as: "input" | "output" | "arguments";
   /** The name hint the conversion is given. */
   readonly name: string;
+  /** As {@linkcode toGraphQLType}'s `required` (not for `arguments`). Default `true`. */
+  readonly required?: boolean;
 }
 
 /**
- * Settles the names of the types these schemas need, before any of them is
- * converted: a type without a name of its own that several of them hold is
- * named after its nearest named holder, else its nearest operation, whatever
- * the order of conversion. Types already named keep their names.
+ * Converts schemas together, in order: the names of the types they need are
+ * settled over all of them first, so a type without a name of its own that
+ * several hold is named after its nearest named holder, else its nearest
+ * operation, whatever the order. Each schema is interpreted once, for naming
+ * and conversion both. Gives, for each, its arguments (`arguments`) or its
+ * type reference; types already named keep their names.
  *
  * @example
  * ```ts
- * import { GraphQLTypeRegistry, planTypeNames, toGraphQLType } from "./types.ts";
+ * import { convertSchemas, GraphQLTypeRegistry } from "./types.ts";
  *
- * const registry = new GraphQLTypeRegistry();
  * const kind = { type: "string", enum: ["text", "image"] };
  * const message = {
  *   type: "object",
@@ -353,25 +373,54 @@ export interface PlannedConversion {
  *   required: ["kind"],
  * };
  * const filter = { type: "array", items: kind };
- * planTypeNames(registry, [
+ * const [kinds] = convertSchemas(new GraphQLTypeRegistry(), [
  *   { schema: filter, as: "output", name: "SearchKinds" },
  *   { schema: message, as: "output", name: "PostResult" },
  * ]);
- * console.log(toGraphQLType(filter, { direction: "output", name: "SearchKinds", registry }));
- * // "[MessageKind!]!"
+ * console.log(kinds); // "[MessageKind!]!"
  * ```
  */
-export function planTypeNames(
+export function convertSchemas(
   registry: GraphQLTypeRegistry,
-  conversions: readonly PlannedConversion[],
-): void {
+  conversions: readonly SchemaConversion[],
+): (string | ArgumentDefinition[])[] {
   const state = stateOf(registry);
-  for (const { schema, as, name } of conversions) {
-    if (schema === undefined) continue;
+  // Shapes are never shared between interpretations, so one fingerprint memo and one emission
+  // per direction serve every conversion here: fewer objects than one each.
+  const memo = new WeakMap<Shape, string>();
+  const emissions = {
+    input: newEmission(state, "input", memo),
+    output: newEmission(state, "output", memo),
+  };
+  // Kept for conversion only when planned: an interpretation kept until then costs the collector.
+  const uses = conversions.map(({ schema, as, name }) => {
+    // Without a schema there is nothing to name (and no arguments).
+    if (schema === undefined || NOTHING_TO_PLAN[as].has(schema)) return undefined;
     const direction = as === "output" ? "output" : "input";
-    planNames(state, interpretRoot(schema, direction, name), direction, as === "arguments");
-  }
+    const use = interpretRoot(schema, direction, name);
+    if (!planNames(state, use, direction, as === "arguments", memo)) {
+      NOTHING_TO_PLAN[as].add(schema);
+    }
+    return use;
+  });
+  return conversions.map(({ schema, as, name, required }, index) => {
+    const use = uses[index] ?? interpretRoot(schema, as === "output" ? "output" : "input", name);
+    if (as === "arguments") {
+      return schema === undefined ? [] : argumentsFrom(use, emissions.input);
+    }
+    return typeOf(use, emissions[as], required !== false);
+  });
 }
+
+/**
+ * Root schemas, by how they are converted, that hold no type named by where it
+ * sits (which depends on the schema alone): their planning is skipped.
+ */
+const NOTHING_TO_PLAN = {
+  input: new WeakSet<JsonSchema>(),
+  output: new WeakSet<JsonSchema>(),
+  arguments: new WeakSet<JsonSchema>(),
+};
 
 /**
  * The SDL of every named type in a registry, in first-use order, with
