@@ -73,9 +73,12 @@ export const DEFAULT_COLLAPSE: readonly string[] = Object.freeze([
  * ```
  */
 export function deriveVerb(node: Node): HttpVerb {
+  return verbOf(node, tagsOf(node));
+}
+
+function verbOf(node: Node, tags: Tags): HttpVerb {
   const pinned = node.meta?.http?.directives?.find((d) => d.kind === "verb");
   if (pinned !== undefined) return pinned.value as HttpVerb;
-  const tags = tagsOf(node);
   if (tags.readOnly === true) return "GET";
   if (tags.idempotent === true && tags.destructive === true) return "DELETE";
   if (tags.idempotent === true) return "PUT";
@@ -104,39 +107,104 @@ export function deriveVerb(node: Node): HttpVerb {
  */
 export function httpProjection(tree: Node, opts: HttpProjectionOptions = {}): HttpRoute {
   const collapse = new Set(opts.collapse ?? DEFAULT_COLLAPSE);
-  const placements = naiveTransform(tree).map(rewriteMethod);
-  const positioned = moveStage(placements, collapse);
-  return responseStage(positioned);
+  return responseStage(placeLeaves(tree, collapse));
 }
 
-// ---- Stage 1: naive transform ---------------------------------------------
+// ---- Stages 1 to 3: every leaf at its address, with its verb, then moved ----
 
-/** A segment of a naive address, with the move authored on the node it leads to. */
-interface Step {
-  readonly tree: TreeStep;
-  readonly move: string | undefined;
+/** A move that failed: the error, naming the leaf that meets it. */
+type Failure = (label: string) => Error;
+
+/** A resolved route segment. */
+type Segment = { readonly static: string } | { readonly param: string };
+
+/**
+ * A node's position after its own move, resolved once for the leaves beneath
+ * it rather than once per leaf and step (segments were copied at each step).
+ * A move that fails is kept, and thrown by the first leaf beneath it, naming
+ * that leaf as before.
+ */
+interface NodeState {
+  readonly node: Node;
+  readonly segments: readonly Segment[];
+  readonly fail: Failure | undefined;
+  path: string | undefined;
 }
 
 interface Placement {
   readonly node: Leaf<never, unknown, unknown>;
-  readonly steps: readonly Step[];
-  /** The leaf's place, for messages (`labelOf`). */
-  readonly label: string;
-  readonly rootMove: string | undefined;
+  /** The walk's own array, frozen once and kept as the operation's steps. */
+  readonly steps: readonly TreeStep[];
   readonly method: HttpVerb;
+  /** The leaf's tags with implications applied. */
+  readonly tags: Tags;
+  readonly at: NodeState;
 }
 
-/** Every leaf (the one walk, `leavesOf`) at its tree address, each step with its node's move. */
-function naiveTransform(tree: Node): Placement[] {
-  const rootMove = moveOf(tree);
-  return leavesOf(tree).map(({ leaf, steps, label }) => {
-    let node: Node = tree;
-    const withMoves = steps.map((step): Step => {
-      node = step.kind === "child" ? node.children![step.name] : node.fallback!.subtree;
-      return { tree: step, move: moveOf(node) };
-    });
-    return { node: leaf, steps: withMoves, label, rootMove, method: "POST" };
+/**
+ * Stages 1 to 3 per leaf, from the one walk: its address (branch names and
+ * captures), its verb (a `method` directive, else {@linkcode deriveVerb}), and
+ * its segments after `moveTo` and the fallback collapse. Every leaf is placed
+ * before any is put in the route, so a move error wins over a conflict as the
+ * stages in order would have it.
+ */
+function placeLeaves(tree: Node, collapse: ReadonlySet<string>): Placement[] {
+  const root = stateOf(tree, [], "", moveOf(tree));
+  // The states along the previous leaf's steps: the walk is depth first, so the
+  // next leaf shares a prefix of them (its steps hold the very same objects).
+  const keys: TreeStep[] = [];
+  const states: NodeState[] = [];
+  const statesOf = (steps: readonly TreeStep[]): readonly NodeState[] => {
+    let depth = 0;
+    while (depth < keys.length && depth < steps.length && keys[depth] === steps[depth]) depth++;
+    keys.length = states.length = depth;
+    for (; depth < steps.length; depth++) {
+      const step = steps[depth];
+      const parent = depth === 0 ? root : states[depth - 1];
+      const node = step.kind === "child"
+        ? parent.node.children![step.name]
+        : parent.node.fallback!.subtree;
+      keys.push(step);
+      states.push(
+        parent.fail !== undefined
+          ? { node, segments: parent.segments, fail: parent.fail, path: undefined }
+          : stateOf(node, [...parent.segments, ownSegment(step)], step.name, moveOf(node)),
+      );
+    }
+    return states;
+  };
+  return leavesOf(tree).map(({ leaf, steps }): Placement => {
+    const last = steps.length - 1;
+    const along = statesOf(steps);
+    let at = last < 0 ? root : along[last];
+    if (at.fail !== undefined) throw at.fail(labelOf(steps));
+    // The leaf itself, a direct child of a fallback subtree with no move of its
+    // own: a collapse candidate, placed at its parent's position.
+    if (
+      last > 0 && steps[last - 1].kind === "fallback" && steps[last].kind === "child" &&
+      collapse.has(steps[last].name) && moveOf(leaf) === undefined
+    ) at = along[last - 1];
+    const tags = tagsOf(leaf);
+    const directive = leaf.meta?.http?.directives?.find((d) => d.kind === "method");
+    const method = directive !== undefined ? directive.value as HttpVerb : verbOf(leaf, tags);
+    return { node: leaf, steps: Object.freeze(steps), method, tags, at };
   });
+}
+
+function stateOf(
+  node: Node,
+  segments: Segment[],
+  ownName: string,
+  move: string | undefined,
+): NodeState {
+  const moved = move === undefined ? segments : resolveMove(segments, move, ownName);
+  return typeof moved === "function"
+    ? { node, segments, fail: moved, path: undefined }
+    : { node, segments: moved, fail: undefined, path: undefined };
+}
+
+function ownSegment(step: TreeStep): Segment {
+  return step.kind === "child" ? { static: step.name } : { param: step.name };
 }
 
 function moveOf(node: Node): string | undefined {
@@ -144,72 +212,25 @@ function moveOf(node: Node): string | undefined {
   return directive?.value;
 }
 
-// ---- Stage 2: method rewriting --------------------------------------------
-
-function rewriteMethod(placement: Placement): Placement {
-  const directive = placement.node.meta?.http?.directives?.find((d) => d.kind === "method");
-  const method = directive !== undefined ? directive.value as HttpVerb : deriveVerb(placement.node);
-  return { ...placement, method };
-}
-
-// ---- Stage 3: move stage ----------------------------------------------------
-
-/** A resolved route segment. */
-type Segment = { readonly static: string } | { readonly param: string };
-
-interface Positioned extends Placement {
-  readonly segments: readonly Segment[];
-}
-
-function moveStage(placements: readonly Placement[], collapse: ReadonlySet<string>): Positioned[] {
-  return placements.map((placement) => {
-    let segments: Segment[] = placement.rootMove === undefined
-      ? []
-      : resolveMove([], placement.rootMove, "", placement);
-    placement.steps.forEach((step, index) => {
-      const own: Segment = step.tree.kind === "child"
-        ? { static: step.tree.name }
-        : { param: step.tree.name };
-      segments = [...segments, own];
-      // The leaf itself, a direct child of a fallback subtree: a collapse candidate.
-      const collapses = index === placement.steps.length - 1 && index > 0 &&
-        placement.steps[index - 1].tree.kind === "fallback" && step.tree.kind === "child" &&
-        collapse.has(step.tree.name);
-      const move = step.move ?? (collapses ? ".." : undefined);
-      if (move !== undefined) {
-        segments = resolveMove(segments, move, step.tree.name, placement);
-      }
-    });
-    return { ...placement, segments };
-  });
-}
-
 /**
- * Resolves a relative move against a node's own position: `..` goes up, `.`
- * stays, `*` pushes a capture named after the node (`*name` names it), any
- * other segment is pushed as a static name.
+ * Resolves a relative move against a node's own position, in place: `..` goes
+ * up, `.` stays, `*` pushes a capture named after the node (`*name` names it),
+ * any other segment is pushed as a static name. A failure is given as the
+ * maker of its error, which names the leaf that meets it.
  */
-function resolveMove(
-  from: readonly Segment[],
-  move: string,
-  ownName: string,
-  placement: Placement,
-): Segment[] {
-  const segments = [...from];
+function resolveMove(segments: Segment[], move: string, ownName: string): Segment[] | Failure {
   for (const part of move.split("/")) {
     if (part === "..") {
       if (segments.length === 0) {
-        throw new Error(
-          `httpProjection: moveTo("${move}") of ${placement.label} goes above the root`,
-        );
+        return (label: string) =>
+          new Error(`httpProjection: moveTo("${move}") of ${label} goes above the root`);
       }
       segments.pop();
     } else if (part === "*" || part.startsWith("*")) {
       const name = part === "*" ? ownName : part.slice(1);
       if (name === "") {
-        throw new Error(
-          `httpProjection: moveTo("${move}") at the root needs a named capture (*name)`,
-        );
+        return () =>
+          new Error(`httpProjection: moveTo("${move}") at the root needs a named capture (*name)`);
       }
       segments.push({ param: name });
     } else if (part !== ".") {
@@ -221,32 +242,56 @@ function resolveMove(
 
 // ---- Stage 4: response stage, and the route tree ----------------------------
 
-interface MutableRoute {
-  children: Record<string, MutableRoute>;
-  param?: { name: string; route: MutableRoute };
+/**
+ * A position while the route is built: its `children` and `methods` objects
+ * are the route's own, frozen in place when done (children defined as own
+ * properties, so a segment named `__proto__` stays an ordinary key). Most
+ * positions lack one or the other: they keep the shared frozen empty one.
+ */
+interface Position {
+  children: Record<string, Position | HttpRoute>;
+  param?: { readonly name: string; readonly route: Position };
   methods: Partial<Record<HttpVerb, HttpOperation>>;
 }
 
-function responseStage(positioned: readonly Positioned[]): HttpRoute {
-  const root = emptyRoute();
-  for (const placement of positioned) {
-    const path = pathOf(placement.segments);
+const NO_CHILDREN: Record<string, HttpRoute> = Object.freeze({});
+const NO_METHODS: Partial<Record<HttpVerb, HttpOperation>> = Object.freeze({});
+
+function responseStage(placements: readonly Placement[]): HttpRoute {
+  const root = emptyPosition();
+  for (const { node, steps, method, tags, at } of placements) {
+    const path = at.path ??= pathOf(at.segments);
     const params: string[] = [];
     let position = root;
-    for (const segment of placement.segments) {
+    for (const segment of at.segments) {
       if ("static" in segment) {
-        position = position.children[segment.static] ??
-          (position.children[segment.static] = emptyRoute());
+        const name = segment.static;
+        if (Object.hasOwn(position.children, name)) {
+          position = position.children[name] as Position;
+        } else {
+          const child = emptyPosition();
+          if (position.children === NO_CHILDREN) position.children = {};
+          if (name === "__proto__") {
+            Object.defineProperty(position.children, name, {
+              value: child,
+              enumerable: true,
+              writable: true,
+            });
+          } else position.children[name] = child;
+          position = child;
+        }
         continue;
       }
       if (params.includes(segment.param)) {
         throw new Error(
-          `httpProjection: the capture {${segment.param}} appears twice in ${path} (${placement.label})`,
+          `httpProjection: the capture {${segment.param}} appears twice in ${path} (${
+            labelOf(steps)
+          })`,
         );
       }
       params.push(segment.param);
       if (position.param === undefined) {
-        position.param = { name: segment.param, route: emptyRoute() };
+        position.param = { name: segment.param, route: emptyPosition() };
       } else if (position.param.name !== segment.param) {
         throw new Error(
           `httpProjection: captures {${position.param.name}} and {${segment.param}} meet at one position of ${path}; one position has one capture name`,
@@ -254,26 +299,26 @@ function responseStage(positioned: readonly Positioned[]): HttpRoute {
       }
       position = position.param.route;
     }
-    const existing = position.methods[placement.method];
+    const existing = position.methods[method];
     if (existing !== undefined) {
       throw new Error(
-        `applyMoveTo: conflicting route ${placement.method} ${path} is defined by more than one node (${
+        `applyMoveTo: conflicting route ${method} ${path} is defined by more than one node (${
           labelOf(existing.steps)
-        } and ${placement.label})`,
+        } and ${labelOf(steps)})`,
       );
     }
-    const tags: Tags = tagsOf(placement.node);
     const response: ResponseKind = tags.streaming === true
       ? "event-stream"
-      : declaredBytesOf(placement.node) !== undefined
+      : declaredBytesOf(node) !== undefined
       ? "bytes"
       : "json";
-    position.methods[placement.method] = Object.freeze({
-      method: placement.method,
+    if (position.methods === NO_METHODS) position.methods = {};
+    position.methods[method] = Object.freeze({
+      method,
       path,
-      params: Object.freeze(params),
-      steps: Object.freeze(placement.steps.map((s) => s.tree)),
-      node: placement.node,
+      params: params.length === 0 ? NO_PARAMS : Object.freeze(params),
+      steps,
+      node,
       tags,
       response,
     });
@@ -281,28 +326,33 @@ function responseStage(positioned: readonly Positioned[]): HttpRoute {
   return freezeRoute(root);
 }
 
-function freezeRoute(route: MutableRoute): HttpRoute {
-  const children: Record<string, HttpRoute> = {};
-  for (const [name, child] of Object.entries(route.children)) {
-    Object.defineProperty(children, name, { value: freezeRoute(child), enumerable: true });
+/** Freezes a built position in place; only a position with a capture gets a new object. */
+function freezeRoute(position: Position): HttpRoute {
+  const children = position.children;
+  for (const name of Object.keys(children)) {
+    children[name] = freezeRoute(children[name] as Position);
   }
+  Object.freeze(children);
+  Object.freeze(position.methods);
+  if (position.param === undefined) return Object.freeze(position) as HttpRoute;
   return Object.freeze({
-    children: Object.freeze(children),
-    ...(route.param === undefined ? {} : {
-      param: Object.freeze({ name: route.param.name, route: freezeRoute(route.param.route) }),
-    }),
-    methods: Object.freeze({ ...route.methods }),
+    children,
+    param: Object.freeze({ name: position.param.name, route: freezeRoute(position.param.route) }),
+    methods: position.methods,
   });
 }
 
+// Most operations take no capture: they share one frozen empty list.
+const NO_PARAMS: readonly string[] = Object.freeze([]);
+
 function pathOf(segments: readonly Segment[]): string {
-  return "/" +
-    segments.map((segment) => "static" in segment ? segment.static : `{${segment.param}}`).join(
-      "/",
-    );
+  let path = "";
+  for (const segment of segments) {
+    path += "static" in segment ? "/" + segment.static : `/{${segment.param}}`;
+  }
+  return path === "" ? "/" : path;
 }
 
-// Null-prototype maps: a segment named `__proto__` stays an ordinary key.
-function emptyRoute(): MutableRoute {
-  return { children: Object.create(null), methods: {} };
+function emptyPosition(): Position {
+  return { children: NO_CHILDREN, methods: NO_METHODS };
 }

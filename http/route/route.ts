@@ -58,13 +58,24 @@ export type ResponseKind = "json" | "event-stream" | "bytes";
  * ```
  */
 export function declaredBytesOf(node: Node): { readonly types: readonly string[] } | undefined {
-  if (node.meta?.output === undefined) return undefined;
-  try {
-    return declaredBytes(outputJsonSchema(node));
-  } catch {
-    return undefined;
+  const schema = node.meta?.output;
+  if (schema === undefined) return undefined;
+  let declared = declaredBySchema.get(schema);
+  if (declared === undefined) {
+    try {
+      declared = declaredBytes(outputJsonSchema(node)) ?? null;
+    } catch {
+      declared = null;
+    }
+    declaredBySchema.set(schema, declared);
   }
+  return declared ?? undefined;
 }
+
+// Read by the projection, the router and the document for every leaf: one
+// reading per output schema, failures included (a schema without a JSON Schema
+// form would otherwise be converted, and fail, at each read).
+const declaredBySchema = new WeakMap<object, { readonly types: readonly string[] } | null>();
 
 /**
  * One operation: a leaf served at a path with a verb.
