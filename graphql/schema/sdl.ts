@@ -20,7 +20,7 @@
 import type { Node } from "../../tree/node.ts";
 import { fieldDefinition, projectGraphQL, type ProjectGraphQLOptions } from "./projection.ts";
 import type { ProjectGraphQLResult } from "./projection.ts";
-import { type FieldDefinition, GraphQLTypeRegistry } from "./types.ts";
+import { type FieldDefinition, GraphQLTypeRegistry, type NamedTypeDefinition } from "./types.ts";
 import { printDefinitions } from "./_print.ts";
 
 /**
@@ -42,7 +42,6 @@ export function toSDL(node: Node, opts?: ProjectGraphQLOptions): string {
 
 /** The SDL of a projection: root types first, then the named types in first-use order. */
 export function printProjection(projection: ProjectGraphQLResult): string {
-  const printing = new GraphQLTypeRegistry();
   const rootFields = (parent: string): FieldDefinition[] => [
     ...projection.namespaces.filter((n) => n.parent === parent).map((n) => ({
       name: n.name,
@@ -51,7 +50,7 @@ export function printProjection(projection: ProjectGraphQLResult): string {
     ...projection.fields.filter((f) => f.parent === parent).map(fieldDefinition),
   ];
   const query = rootFields("Query");
-  printing.define({
+  const roots: NamedTypeDefinition[] = [{
     kind: "object",
     name: "Query",
     fields: query.length > 0 ? query : [{
@@ -59,13 +58,18 @@ export function printProjection(projection: ProjectGraphQLResult): string {
       type: "Boolean",
       description: "The tree has no query; GraphQL needs one field here.",
     }],
-  });
-  for (const root of ["Mutation", "Subscription"]) {
-    const fields = rootFields(root);
-    if (fields.length > 0) printing.define({ kind: "object", name: root, fields });
+  }];
+  for (const name of ["Mutation", "Subscription"]) {
+    const fields = rootFields(name);
+    if (fields.length > 0) roots.push({ kind: "object", name, fields });
   }
-  // The projection's types were made by its registry, which checks them: only one named like a
-  // root type goes through `define` again, for its verdict (an error, or nothing when equal).
+  // The projection checked its fields and types. Only a type of its own named like a root type
+  // goes through a registry with the roots, for its verdict (an error, or nothing when equal).
+  if (!projection.types.definitions.some((definition) => ROOT_TYPES.has(definition.name))) {
+    return printDefinitions([...roots, ...projection.types.definitions]);
+  }
+  const printing = new GraphQLTypeRegistry();
+  for (const root of roots) printing.define(root);
   const named = projection.types.definitions.filter((definition) => {
     if (!ROOT_TYPES.has(definition.name)) return true;
     printing.define(definition);
