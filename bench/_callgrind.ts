@@ -70,3 +70,52 @@ export async function countedInstructions(dir: string): Promise<number> {
   }
   return total;
 }
+
+/** valgrind's arguments to count `command` with callgrind into `dir`, instrumentation off at start. */
+export function callgrindArgs(dir: string, command: readonly string[]): string[] {
+  return ["--tool=callgrind", "--instr-atstart=no", `--callgrind-out-file=${dir}/out`, ...command];
+}
+
+/**
+ * A server's user-space instructions per request: `command` (which serves on
+ * `port`, answering `probe` once up) runs under callgrind; `bytes` is sent
+ * `warmUp` times, again once instrumented, then `requests` times counted.
+ */
+export async function countServed(
+  command: readonly string[],
+  port: number,
+  probe: string,
+  bytes: Uint8Array,
+  requests: number,
+  warmUp: number,
+): Promise<number> {
+  const dir = await Deno.makeTempDir();
+  const child = new Deno.Command("valgrind", {
+    args: callgrindArgs(dir, command),
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    for (let tries = 0;; tries++) {
+      try {
+        await (await fetch(`http://127.0.0.1:${port}${probe}`)).body?.cancel();
+        break;
+      } catch {
+        if (tries > 600) throw new Error(`${command.join(" ")} did not start under valgrind`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    await keepAliveLoad(port, bytes, warmUp);
+    // Turning instrumentation on drops the translated code: warm up again before counting.
+    await callgrindControl(child.pid, "-i", "on");
+    await keepAliveLoad(port, bytes, 2_000);
+    await callgrindControl(child.pid, "-z");
+    await keepAliveLoad(port, bytes, requests);
+    await callgrindControl(child.pid, "-d");
+    return await countedInstructions(dir) / requests;
+  } finally {
+    child.kill();
+    await child.status;
+    await Deno.remove(dir, { recursive: true });
+  }
+}

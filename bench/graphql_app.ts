@@ -133,3 +133,29 @@ export const cases: Record<string, () => Request> = {
     query: "{ books { list { id title year author { id name born } reviews { stars text } } } }",
   }),
 };
+
+/**
+ * Prints a Markdown table of `count` (instructions per request) for each
+ * request and contender, with ours against each other contender.
+ */
+export async function countTable(
+  contenders: readonly string[],
+  count: (who: string, name: string) => Promise<number>,
+): Promise<void> {
+  const others = contenders.filter((who) => who !== "ours");
+  const heads = [
+    ...contenders.map((who) => `${who} instr/req`),
+    ...others.map((who) => `ours / ${who}`),
+  ];
+  console.log(`| request | ${heads.join(" | ")} |`);
+  console.log(`| --- |${" --: |".repeat(heads.length)}`);
+  for (const name of Object.keys(cases)) {
+    const byWho: Record<string, number> = {};
+    for (const who of contenders) byWho[who] = await count(who, name);
+    const cells = contenders.map((who) => Math.round(byWho[who]).toLocaleString("en-US"));
+    const ratios = others.map((who) =>
+      byWho.ours === undefined ? "" : `${(byWho.ours / byWho[who]).toFixed(2)}x`
+    );
+    console.log(`| ${name} | ${[...cells, ...ratios].join(" | ")} |`);
+  }
+}

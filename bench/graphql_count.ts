@@ -15,8 +15,13 @@
  * @module
  */
 
-import { callgrindControl, countedInstructions, ensureValgrind } from "./_callgrind.ts";
-import { base, cases, type Handler, jit, ours } from "./graphql_app.ts";
+import {
+  callgrindArgs,
+  callgrindControl,
+  countedInstructions,
+  ensureValgrind,
+} from "./_callgrind.ts";
+import { base, cases, countTable, type Handler, jit, ours } from "./graphql_app.ts";
 
 const WARM_UP = 3_000;
 const handlers: Record<string, Handler> = { ours, jit, base };
@@ -45,10 +50,7 @@ async function count(who: string, name: string, requests: number): Promise<numbe
   const dir = await Deno.makeTempDir();
   try {
     const done = await new Deno.Command("valgrind", {
-      args: [
-        "--tool=callgrind",
-        "--instr-atstart=no",
-        `--callgrind-out-file=${dir}/out`,
+      args: callgrindArgs(dir, [
         Deno.execPath(),
         "run",
         "-A",
@@ -58,7 +60,7 @@ async function count(who: string, name: string, requests: number): Promise<numbe
         who,
         name,
         String(requests),
-      ],
+      ]),
       stdout: "null",
       stderr: "piped",
     }).output();
@@ -76,23 +78,9 @@ if (Deno.args[0] === "child") {
   const contenders = (Deno.args[1] ?? "ours,jit,base").split(",");
   const runs = Number(Deno.args[2] ?? 1);
   await ensureValgrind();
-  const heads = [
-    ...contenders.map((who) => `${who} instr/req`),
-    ...contenders.filter((who) => who !== "ours").map((who) => `ours / ${who}`),
-  ];
-  console.log(`| request | ${heads.join(" | ")} |`);
-  console.log(`| --- |${" --: |".repeat(heads.length)}`);
-  for (const name of Object.keys(cases)) {
-    const byWho: Record<string, number> = {};
-    for (const who of contenders) {
-      const counts: number[] = [];
-      for (let run = 0; run < runs; run++) counts.push(await count(who, name, requests));
-      byWho[who] = counts.sort((a, b) => a - b)[Math.floor(counts.length / 2)];
-    }
-    const cells = contenders.map((who) => Math.round(byWho[who]).toLocaleString("en-US"));
-    const ratios = contenders.filter((who) => who !== "ours").map((who) =>
-      byWho.ours === undefined ? "" : `${(byWho.ours / byWho[who]).toFixed(2)}x`
-    );
-    console.log(`| ${name} | ${[...cells, ...ratios].join(" | ")} |`);
-  }
+  await countTable(contenders, async (who, name) => {
+    const counts: number[] = [];
+    for (let run = 0; run < runs; run++) counts.push(await count(who, name, requests));
+    return counts.sort((a, b) => a - b)[Math.floor(counts.length / 2)];
+  });
 }

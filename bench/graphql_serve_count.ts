@@ -16,13 +16,8 @@
  * @module
  */
 
-import {
-  callgrindControl,
-  countedInstructions,
-  ensureValgrind,
-  keepAliveLoad,
-} from "./_callgrind.ts";
-import { cases, type Handler, jit, ours } from "./graphql_app.ts";
+import { countServed, ensureValgrind } from "./_callgrind.ts";
+import { cases, countTable, type Handler, jit, ours } from "./graphql_app.ts";
 
 const WARM_UP = 10_000;
 const handlers: Record<string, Handler> = { ours, jit };
@@ -42,49 +37,10 @@ async function wire(name: string): Promise<Uint8Array> {
 
 /** The server's instructions per request of one contender on one request. */
 async function count(who: string, name: string, requests: number): Promise<number> {
-  const dir = await Deno.makeTempDir();
   const port = 19_000 + Math.floor(Math.random() * 1_000);
-  const child = new Deno.Command("valgrind", {
-    args: [
-      "--tool=callgrind",
-      "--instr-atstart=no",
-      `--callgrind-out-file=${dir}/out`,
-      Deno.execPath(),
-      "run",
-      "-A",
-      "--v8-flags=--single-threaded",
-      new URL(import.meta.url).pathname,
-      "serve",
-      who,
-      String(port),
-    ],
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  try {
-    for (let tries = 0;; tries++) {
-      try {
-        await (await fetch(`http://127.0.0.1:${port}/up`)).body?.cancel();
-        break;
-      } catch {
-        if (tries > 600) throw new Error(`${who} did not start under valgrind`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
-    const bytes = await wire(name);
-    await keepAliveLoad(port, bytes, WARM_UP);
-    // Turning instrumentation on drops the translated code: warm up again before counting.
-    await callgrindControl(child.pid, "-i", "on");
-    await keepAliveLoad(port, bytes, 2_000);
-    await callgrindControl(child.pid, "-z");
-    await keepAliveLoad(port, bytes, requests);
-    await callgrindControl(child.pid, "-d");
-    return await countedInstructions(dir) / requests;
-  } finally {
-    child.kill();
-    await child.status;
-    await Deno.remove(dir, { recursive: true });
-  }
+  const serve = [Deno.execPath(), "run", "-A", "--v8-flags=--single-threaded"];
+  const command = [...serve, new URL(import.meta.url).pathname, "serve", who, String(port)];
+  return await countServed(command, port, "/up", await wire(name), requests, WARM_UP);
 }
 
 if (Deno.args[0] === "serve") {
@@ -97,19 +53,5 @@ if (Deno.args[0] === "serve") {
   const requests = Number(Deno.args[0] ?? 5_000);
   const contenders = (Deno.args[1] ?? "ours,jit").split(",");
   await ensureValgrind();
-  const heads = [
-    ...contenders.map((who) => `${who} instr/req`),
-    ...contenders.filter((who) => who !== "ours").map((who) => `ours / ${who}`),
-  ];
-  console.log(`| request | ${heads.join(" | ")} |`);
-  console.log(`| --- |${" --: |".repeat(heads.length)}`);
-  for (const name of Object.keys(cases)) {
-    const byWho: Record<string, number> = {};
-    for (const who of contenders) byWho[who] = await count(who, name, requests);
-    const cells = contenders.map((who) => Math.round(byWho[who]).toLocaleString("en-US"));
-    const ratios = contenders.filter((who) => who !== "ours").map((who) =>
-      `${(byWho.ours / byWho[who]).toFixed(2)}x`
-    );
-    console.log(`| ${name} | ${[...cells, ...ratios].join(" | ")} |`);
-  }
+  await countTable(contenders, (who, name) => count(who, name, requests));
 }

@@ -19,12 +19,7 @@
  * @module
  */
 
-import {
-  callgrindControl,
-  countedInstructions,
-  ensureValgrind,
-  keepAliveLoad,
-} from "../_callgrind.ts";
+import { countServed, ensureValgrind } from "../_callgrind.ts";
 import { POST_BODY } from "./apps.ts";
 
 const requests = Number(Deno.args[0] ?? 10_000);
@@ -48,7 +43,6 @@ function requestBytes(path: string, post: boolean): Uint8Array {
 
 /** The user-space instructions per request of one contender on one route. */
 async function count(name: string, path: string, post: boolean): Promise<number> {
-  const dir = await Deno.makeTempDir();
   const port = 19_000 + Math.floor(Math.random() * 1_000);
   const server = bunProject === undefined
     // One thread: V8 compiles and collects on the main thread, so when
@@ -56,42 +50,14 @@ async function count(name: string, path: string, post: boolean): Promise<number>
     // and the same code counts the same within a few instructions.
     ? [Deno.execPath(), "run", "-A", "--v8-flags=--single-threaded", `${here}server.ts`]
     : [`${bunProject}/node_modules/.bin/bun`, `${bunProject}/bun_server.ts`];
-  const child = new Deno.Command("valgrind", {
-    args: [
-      "--tool=callgrind",
-      "--instr-atstart=no",
-      `--callgrind-out-file=${dir}/out`,
-      ...server,
-      name,
-      String(port),
-    ],
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  try {
-    for (let tries = 0;; tries++) {
-      try {
-        await (await fetch(`http://127.0.0.1:${port}/hello`)).body?.cancel();
-        break;
-      } catch {
-        if (tries > 600) throw new Error(`${name} did not start under valgrind`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
-    const bytes = requestBytes(path, post);
-    await keepAliveLoad(port, bytes, WARM_UP);
-    // Turning instrumentation on drops the translated code: warm up again before counting.
-    await callgrindControl(child.pid, "-i", "on");
-    await keepAliveLoad(port, bytes, 2_000);
-    await callgrindControl(child.pid, "-z");
-    await keepAliveLoad(port, bytes, requests);
-    await callgrindControl(child.pid, "-d");
-    return await countedInstructions(dir) / requests;
-  } finally {
-    child.kill();
-    await child.status;
-    await Deno.remove(dir, { recursive: true });
-  }
+  return await countServed(
+    [...server, name, String(port)],
+    port,
+    "/hello",
+    requestBytes(path, post),
+    requests,
+    WARM_UP,
+  );
 }
 
 await ensureValgrind();
