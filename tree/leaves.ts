@@ -72,13 +72,14 @@ export function leavesOf(tree: Node): LeafEntry[] {
 }
 
 /**
- * An entry whose names, captures and label are made when first read: most
- * walks (the servers' checks, a projection) read only some of them, and a
+ * An entry whose names, captures and label are made when first read, once:
+ * most walks (the servers' checks, a projection) read only some of them, and a
  * start walks every leaf.
  */
 class Entry implements LeafEntry {
   readonly leaf: Leaf<never, unknown>;
   readonly steps: readonly TreeStep[];
+  #parts: { names: readonly string[]; captures: readonly string[] } | undefined;
   #label: string | undefined;
 
   constructor(leaf: Leaf<never, unknown>, steps: readonly TreeStep[]) {
@@ -87,16 +88,23 @@ class Entry implements LeafEntry {
   }
 
   get names(): readonly string[] {
-    return this.steps.flatMap((step) => step.kind === "child" ? [step.name] : []);
+    return (this.#parts ??= partsOf(this.steps)).names;
   }
 
   get captures(): readonly string[] {
-    return this.steps.flatMap((step) => step.kind === "fallback" ? [step.name] : []);
+    return (this.#parts ??= partsOf(this.steps)).captures;
   }
 
   get label(): string {
     return this.#label ??= labelOf(this.steps);
   }
+}
+
+function partsOf(steps: readonly TreeStep[]): { names: string[]; captures: string[] } {
+  const names: string[] = [];
+  const captures: string[] = [];
+  for (const step of steps) (step.kind === "child" ? names : captures).push(step.name);
+  return { names, captures };
 }
 
 /**

@@ -3,6 +3,7 @@
 // copied in as `@ramify/api`, and the generated programs, one folder per size.
 
 import { dirname, join, relative } from "node:path";
+import { BASE_COMPILER_OPTIONS } from "../../scripts/npm_build/compiler_options.ts";
 import { BASELINE_PACKAGE, type Program } from "./_programs.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
@@ -23,18 +24,9 @@ const PACKAGE = {
   },
 };
 
-/** One compiler setting for every program: what a strict ESM project on the web platform uses. */
+/** One compiler setting for every program: the one the npm package's consumers are checked with. */
 const TSCONFIG = {
-  compilerOptions: {
-    target: "ES2022",
-    module: "NodeNext",
-    moduleResolution: "NodeNext",
-    lib: ["ES2022", "DOM", "DOM.Iterable"],
-    types: [],
-    strict: true,
-    noEmit: true,
-    skipLibCheck: true,
-  },
+  compilerOptions: { ...BASE_COMPILER_OPTIONS, noEmit: true, skipLibCheck: true },
 };
 
 /** The cache folder: `RAMIFY_TYPES_CACHE`, else `~/.cache/ramify/bench-types`. */

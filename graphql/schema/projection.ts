@@ -300,7 +300,7 @@ interface PreparedLeaf {
 
 function prepare(entry: LeafEntry, readNames: readonly string[]): PreparedLeaf {
   const node = entry.leaf as Leaf<never, unknown, unknown>;
-  // One pass over the steps for both: the entry's getters make a fresh array at each read.
+  // GraphQL field names of the child steps; captures checked as argument names.
   const names: string[] = [];
   const captures: string[] = [];
   for (const step of entry.steps) {

@@ -2,6 +2,7 @@
 // and declarations, write package.json, and lint the package (publint, attw).
 
 import ts from "typescript";
+import { BASE_COMPILER_OPTIONS } from "./compiler_options.ts";
 import { dirname, join, relative } from "node:path";
 import {
   type DenoConfig,
@@ -116,17 +117,6 @@ export function packageJson(
     ),
   };
 }
-
-/** What the package is compiled, and its consumers checked, against. */
-export const BASE_COMPILER_OPTIONS = {
-  target: "ES2022",
-  module: "NodeNext",
-  moduleResolution: "NodeNext",
-  lib: ["ES2022", "DOM", "DOM.Iterable"],
-  // No ambient @types (and no Deno types): the code must stand on the web platform.
-  types: [],
-  strict: true,
-} as const;
 
 export function compile(rootNames: string[]): void {
   const { options, errors } = ts.convertCompilerOptionsFromJson({

@@ -18,7 +18,8 @@ import {
   walk,
   writeJson,
 } from "./shared.ts";
-import { BASE_COMPILER_OPTIONS, diagnosticHost } from "./build.ts";
+import { diagnosticHost } from "./build.ts";
+import { BASE_COMPILER_OPTIONS } from "./compiler_options.ts";
 
 /** Packs `npm/` and makes a consumer project that installs the tarball. */
 export async function makeConsumer(config: DenoConfig): Promise<{ dir: string; tarball: string }> {
