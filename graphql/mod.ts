@@ -26,7 +26,6 @@ export {
   FILE_SCALAR,
   GraphQLTypeRegistry,
   JSON_SCALAR,
-  toGraphQL,
   toGraphQLType,
 } from "./schema/types.ts";
 export { scalarImplementations } from "./schema/scalars.ts";
@@ -39,7 +38,7 @@ export type {
   ProjectGraphQLOptions,
   ProjectGraphQLResult,
 } from "./schema/projection.ts";
-export { toSDL } from "./schema/sdl.ts";
+export { toGraphQL, toSDL } from "./schema/sdl.ts";
 export { toSchema } from "./schema/executable.ts";
 export type { ToSchemaOptions } from "./schema/executable.ts";
 export { createResolver } from "./schema/resolvers.ts";

@@ -64,8 +64,10 @@ const BUDGETS: readonly Budget[] = [
     // The REST worker plus the same tree as GraphQL over HTTP (@ramify/api/graphql).
     file: "rest_graphql.ts",
     // Raised 2026-11-25 for the compiled GraphQL executor (issue 33): 131,130 / 45,419.
-    minified: 144_250,
-    gzip: 50_000,
+    // Raised 2026-11-26 for the transport loaded on first request (issue 35): 142,267 /
+    // 50,091: esbuild wraps each module the transport reaches, to evaluate it on demand.
+    minified: 156_500,
+    gzip: 55_100,
     absent: [],
     present: ["No route matches", 'from"graphql"', 'from"zod"'],
   },

@@ -2,7 +2,7 @@
 // conversion needs of them: the reserved names, the registry's state, copying,
 // checking, freezing and comparing definitions.
 
-import { typeNode } from "./_type_nodes.ts";
+import { isTypeReference } from "./_type_reference.ts";
 import type { DerivedName } from "../../tree/schema.ts";
 import { freeName, isEnumValueName, isGraphQLName } from "./_names.ts";
 
@@ -212,22 +212,14 @@ function checkName(name: unknown, what: string): string {
 }
 
 function checkType(type: unknown, what: string): string {
-  let valid = typeof type === "string";
-  if (valid) {
-    try {
-      typeNode(type as string);
-    } catch {
-      valid = false;
-    }
-  }
-  if (!valid) {
+  if (typeof type !== "string" || !isTypeReference(type)) {
     throw new Error(
       `GraphQLTypeRegistry.define: the type ${
         JSON.stringify(type)
       } of ${what} is no type reference`,
     );
   }
-  return type as string;
+  return type;
 }
 
 function checkText(value: unknown, what: string): string {

@@ -1,6 +1,7 @@
 /**
  * `toSDL(node, opts?)`: the GraphQL schema of a tree as SDL text: the root
- * types, the namespace types and every named type from the schemas.
+ * types, the namespace types and every named type from the schemas;
+ * `toGraphQL(registry)`: the named types of a registry alone.
  *
  * @example
  * ```ts
@@ -38,6 +39,28 @@ import { printDefinitions } from "./_print.ts";
  */
 export function toSDL(node: Node, opts?: ProjectGraphQLOptions): string {
   return printProjection(projectGraphQL(node, opts));
+}
+
+/**
+ * The SDL of every named type in a registry, in first-use order, with
+ * descriptions as block strings. The same registry gives the same text.
+ *
+ * @example
+ * ```ts
+ * import { GraphQLTypeRegistry, toGraphQL } from "@ramify/api/graphql";
+ *
+ * const registry = new GraphQLTypeRegistry();
+ * registry.define({ kind: "enum", name: "Status", values: ["OPEN", "CLOSED"], description: "State" });
+ * console.log(toGraphQL(registry));
+ * // """State"""
+ * // enum Status {
+ * //   OPEN
+ * //   CLOSED
+ * // }
+ * ```
+ */
+export function toGraphQL(registry: GraphQLTypeRegistry): string {
+  return printDefinitions(registry.definitions);
 }
 
 /** The SDL of a projection: root types first, then the named types in first-use order. */

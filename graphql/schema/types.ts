@@ -4,7 +4,7 @@
  * schema into a type reference (`"Book!"`, `"[String!]"`, `"JSON"`) and collects
  * the named types it needs in a {@linkcode GraphQLTypeRegistry};
  * {@linkcode argumentsOf} turns an input object schema into field arguments;
- * {@linkcode toGraphQL} prints a registry as SDL.
+ * `toGraphQL` (sdl.ts) prints a registry as SDL.
  *
  * The mapping:
  *
@@ -87,7 +87,6 @@ import {
 import { ANY, interpret, newInterpretation, type Shape, type Use } from "./_interpret.ts";
 import { type Emission, emit, newEmission } from "./_emit.ts";
 import { planNames } from "./_naming.ts";
-import { printDefinitions } from "./_print.ts";
 
 export { DATE_TIME_SCALAR, FILE_SCALAR, JSON_SCALAR } from "./_definitions.ts";
 export type { ArgumentDefinition, FieldDefinition, NamedTypeDefinition } from "./_definitions.ts";
@@ -421,25 +420,3 @@ const NOTHING_TO_PLAN = {
   output: new WeakSet<JsonSchema>(),
   arguments: new WeakSet<JsonSchema>(),
 };
-
-/**
- * The SDL of every named type in a registry, in first-use order, with
- * descriptions as block strings. The same registry gives the same text.
- *
- * @example
- * ```ts
- * import { GraphQLTypeRegistry, toGraphQL } from "@ramify/api/graphql";
- *
- * const registry = new GraphQLTypeRegistry();
- * registry.define({ kind: "enum", name: "Status", values: ["OPEN", "CLOSED"], description: "State" });
- * console.log(toGraphQL(registry));
- * // """State"""
- * // enum Status {
- * //   OPEN
- * //   CLOSED
- * // }
- * ```
- */
-export function toGraphQL(registry: GraphQLTypeRegistry): string {
-  return printDefinitions(stateOf(registry).definitions);
-}

@@ -50,53 +50,16 @@
  * @module
  */
 
-import { type DocumentNode, type ExecutionResult, getOperationAST } from "graphql";
-import { directOf } from "./_direct.ts";
-import type { HandlerContext, Node } from "../../tree/node.ts";
-import { assignOwn } from "../../tree/context.ts";
-import { classify } from "../../tree/failure.ts";
-import { errorResponse, problem } from "../../http/web/respond.ts";
-import { splitUrl } from "../../http/web/request.ts";
-import { corsPolicy, withCors } from "../../http/web/cors.ts";
+import type { Node } from "../../tree/node.ts";
+import { assertImplemented } from "../../tree/contract.ts";
+import { corsPolicy } from "../../http/web/cors.ts";
 import { formGuard } from "../../http/web/csrf.ts";
-import { observer } from "../schema/errors.ts";
-import { createGraphQLServer, type GraphQLServer, type PreparedDocument } from "./server.ts";
+import { projectGraphQL } from "../schema/projection.ts";
+import type { GraphQLServer } from "./server.ts";
 import type { HttpGraphQLServerOptions, HttpGraphQLTransportOptions } from "./http_options.ts";
-import {
-  acceptNegotiator,
-  APPLICATION_JSON,
-  GRAPHQL_RESPONSE_JSON,
-  type Media,
-  mediaResponse,
-} from "./_http_media.ts";
-import {
-  bodyRefusal,
-  fromJson,
-  fromSearch,
-  type Params,
-  parseBody,
-  readJson,
-  Refusal,
-} from "./_http_params.ts";
-import {
-  deepDocument,
-  documentError,
-  inputError,
-  isMutation,
-  masked,
-  mutationOverGet,
-  requestErrors,
-  serialize,
-  statusOf,
-} from "./_http_answers.ts";
-import { MULTIPART_FORM_DATA, readMultipart } from "./_http_multipart.ts";
-import { declaredLength, mediaType, within } from "../../http/web/body.ts";
-import { rateLimited, withRateHeaders } from "../../http/web/rate_limit.ts";
-import { getSafety } from "./_http_safe.ts";
+import type { Served } from "./_http_transport.ts";
 
 export type { HttpGraphQLServerOptions, HttpGraphQLTransportOptions } from "./http_options.ts";
-
-const ALLOW = "GET, POST, OPTIONS";
 
 /**
  * The GraphQL-over-HTTP handler of a tree: a function from a `Request` to a
@@ -187,294 +150,28 @@ export function createHttpGraphQLServer(
   if (!path.startsWith("/")) {
     throw new TypeError(`createHttpGraphQLServer: path must start with "/", got "${path}"`);
   }
-  const server = isGraphQLServer(treeOrServer)
-    ? treeOrServer
-    : createGraphQLServer(treeOrServer, opts);
-  // Built on the first GET: the schema too builds on first use.
-  let safeOverGet: ReturnType<typeof getSafety> | undefined;
-  const maxBodyBytes = opts.maxBodyBytes ?? 1024 * 1024;
-  const maxResponseBytes = opts.maxResponseBytes ?? 16 * 1024 * 1024;
-  const bodyTimeoutMs = opts.bodyTimeoutMs ?? 30_000;
-  const maxQueryLength = opts.maxQueryLength ?? 100_000;
-  const maxDepth = opts.maxBodyDepth ?? 64;
-  const maxTokens = server.limits.maxTokens;
-  const makeContext = opts.context;
-  const report = observer(opts.onError, "ramify: GraphQL over HTTP crashed:");
-  const negotiate = acceptNegotiator();
-  const direct = directOf(server);
-  const forms = formGuard(opts.trustedOrigins);
-
-  const handle = async (
-    request: Request,
-    media: Media,
-    method: string,
-    contentType: string | null,
-  ): Promise<Response> => {
-    const params = method === "GET"
-      ? fromSearch(splitUrl(request.url).query, maxQueryLength, maxDepth)
-      : contentType !== APPLICATION_JSON && mediaType(contentType) === MULTIPART_FORM_DATA
-      ? await readMultipart(request, {
-        maxBytes: maxBodyBytes,
-        maxQueryLength,
-        maxDepth,
-        timeoutMs: bodyTimeoutMs,
-      })
-      : fromJson(
-        await readJson(request, contentType, maxBodyBytes, bodyTimeoutMs),
-        maxQueryLength,
-        maxDepth,
-      );
-    return await run(request, media, method, params);
-  };
-
-  /** A request's parameters to its answer: the document, the operation, the context, the result. */
-  const run = (
-    request: Request,
-    media: Media,
-    method: string,
-    params: Params,
-  ): Response | Promise<Response> => {
-    let prepared: PreparedDocument;
-    try {
-      prepared = server.prepare(params.query);
-    } catch (error) {
-      // The validator recurses; a document nested deep enough overflows the stack.
-      if (error instanceof RangeError) {
-        return requestErrors(media, [deepDocument("GRAPHQL_VALIDATION_FAILED")]);
-      }
-      throw error;
-    }
-    if ("errors" in prepared) {
-      if (method === "GET" && isMutation(params, maxTokens)) throw mutationOverGet();
-      return requestErrors(media, prepared.errors.map(documentError));
-    }
-
-    const operation = getOperationAST(prepared.document, params.operationName);
-    if (operation === null || operation === undefined) {
-      return requestErrors(media, [{
-        message: params.operationName === undefined
-          ? "The document holds several operations; name one with operationName"
-          : `The document has no operation named "${params.operationName}"`,
-        extensions: { code: "OPERATION_RESOLUTION_FAILURE" },
-      }]);
-    }
-    if (operation.operation !== "query") {
-      if (operation.operation === "subscription") {
-        return requestErrors(media, [{
-          message:
-            "Subscriptions are not served over HTTP; subscribe over WebSocket (graphql-transport-ws)",
-          extensions: { code: "OPERATION_NOT_SUPPORTED" },
-        }]);
-      }
-      if (method === "GET") throw mutationOverGet();
-    } else if (
-      method === "GET" &&
-      !(safeOverGet ??= getSafety(server.projection, server.schema))(prepared.document, operation)
-    ) {
-      throw new Refusal(
-        405,
-        "Only fields of leaves tagged readOnly run over GET; send this query with POST",
-        "METHOD_NOT_ALLOWED",
-        { allow: "POST" },
-      );
-    }
-
-    const context = requestContext(request);
-    if (makeContext !== undefined) return withContext(request, media, params, prepared, context);
-    return execute(media, params, prepared.document, context);
-  };
-
-  const withContext = async (
-    request: Request,
-    media: Media,
-    params: Params,
-    prepared: { readonly document: DocumentNode },
-    context: HandlerContext,
-  ): Promise<Response> => {
-    try {
-      assignOwn(context, await makeContext!({ surface: "graphql", request }));
-    } catch (error) {
-      try {
-        return contextFailure(error, context, media);
-      } catch (crash) {
-        return failure(crash, media);
-      }
-    }
-    return execute(media, params, prepared.document, context);
-  };
-
-  const execute = (
-    media: Media,
-    params: Params,
-    document: DocumentNode,
-    context: HandlerContext,
-  ): Response | Promise<Response> => {
-    const result = direct({
-      query: params.query,
-      document,
-      variables: params.variables,
-      operationName: params.operationName,
-      context,
-    });
-    if (!(result instanceof Promise)) return answer(result, media);
-    return result.then((settled) => answer(settled, media), (error) => failure(error, media));
-  };
-
-  const answer = (result: ExecutionResult, media: Media): Response => {
-    try {
-      return result.data === undefined
-        // No data: a request error raised before execution began (variable coercion).
-        ? requestErrors(media, (result.errors ?? []).map(inputError))
-        : mediaResponse(serialize(result, maxResponseBytes), media);
-    } catch (error) {
-      return failure(error, media);
-    }
-  };
-
-  /** A context function's failure, rendered as a leaf's is: its status, its headers (`WWW-Authenticate`). */
-  const contextFailure = (error: unknown, context: HandlerContext, media: Media): Response => {
-    const rendered = server.errorOf(error, context);
-    const status = statusOf(rendered) ??
-      (rendered.extensions.code === "INTERNAL_SERVER_ERROR" ? 500 : 400);
-    const asked = classify(error).headers;
-    const headers = asked === undefined
-      ? media.headers
-      : { ...Object.fromEntries(asked), ...media.headers };
-    return new Response(JSON.stringify({ errors: [rendered] }), { status, headers });
-  };
-
-  const cors = opts.cors === undefined ? undefined : corsPolicy(opts.cors);
-  /** What a refusal or a crash answers. */
-  const failure = (error: unknown, media: Media): Response => {
-    if (error instanceof Refusal) {
-      const headers = error.headers === undefined
-        ? media.headers
-        : { ...media.headers, ...error.headers };
-      return new Response(
-        JSON.stringify({
-          errors: [{ message: error.message, extensions: { code: error.code } }],
-        }),
-        { status: error.status, headers },
-      );
-    }
-    report(error);
-    return masked(media);
-  };
-
-  /**
-   * The common request, a JSON body of a declared length: the same steps as
-   * `handle`, chained on the body's one read (its deadline included) with no
-   * promise in between; every step answers its own failure, so none rejects.
-   */
-  const postJson = (request: Request, media: Media): Promise<Response> =>
-    within(
-      request.arrayBuffer(),
-      bodyTimeoutMs,
-      (buffer) => {
-        try {
-          return run(request, media, "POST", fromJson(parseBody(buffer), maxQueryLength, maxDepth));
-        } catch (error) {
-          return failure(error, media);
-        }
-      },
-      () => failure(bodyRefusal("unreadable", maxBodyBytes, bodyTimeoutMs), media),
-      () => failure(bodyRefusal("too-slow", maxBodyBytes, bodyTimeoutMs), media),
-    );
-
-  const respond = (request: Request): Promise<Response> => {
-    const method = request.method;
-    if (method !== "POST" && method !== "GET") {
-      if (method === "OPTIONS") {
-        return Promise.resolve(new Response(null, { status: 204, headers: { allow: ALLOW } }));
-      }
-      return Promise.resolve(problem(405, `${path} answers GET and POST`, { allow: ALLOW }));
-    }
-    const headers = request.headers;
-    // Read once here for the form check and the body. JSON is no form: a
-    // browser preflights it, so the check has nothing to refuse.
-    const contentType = method === "POST" ? headers.get("content-type") : null;
-    if (contentType !== APPLICATION_JSON && method === "POST") {
-      const forged = forms(request);
-      if (forged !== undefined) return Promise.resolve(errorResponse(forged));
-    }
-    const media = negotiate(headers.get("accept"));
-    if (media === undefined) {
-      return Promise.resolve(problem(
-        406,
-        `Accept ${GRAPHQL_RESPONSE_JSON} or ${APPLICATION_JSON} (with charset utf-8, if any)`,
-      ));
-    }
-    if (contentType === APPLICATION_JSON) {
-      const length = declaredLength(headers.get("content-length"));
-      if (length !== undefined && length > 0 && length <= maxBodyBytes) {
-        return postJson(request, media);
-      }
-    }
-    return handle(request, media, method, contentType).then(
-      undefined,
-      (error) => failure(error, media),
-    );
-  };
-  const rateLimit = opts.rateLimit;
-  const limited = rateLimit === undefined ? respond : async (request: Request) => {
-    const verdict = await rateLimited(rateLimit, request);
-    const { refused, headers } = verdict;
-    if (refused === undefined) return withRateHeaders(await respond(request), verdict);
-    return new Response(
-      JSON.stringify({
-        errors: [{ message: refused.message, extensions: { code: refused.code } }],
-      }),
-      { status: refused.status, headers: { "content-type": "application/json", ...headers } },
-    );
-  };
-  const corsed = async (request: Request, policy: NonNullable<typeof cors>) => {
-    if (request.method === "OPTIONS" && request.headers.has("access-control-request-method")) {
-      return policy.preflight(request, ALLOW);
-    }
-    return withCors(await limited(request), policy, request.headers.get("origin"));
-  };
-  // Not async: the common request's promise is the one `limited` gives, no layer around it.
-  return (request) => {
-    if (!atPath(request.url, path)) return Promise.resolve(problem(404));
-    return cors === undefined ? limited(request) : corsed(request, cors);
-  };
-}
-
-// ---------------------------------------------------------------- context
-
-/** `{ request, signal }`; `signal` is read only when asked (Deno warns on every read). */
-function requestContext(request: Request): HandlerContext {
-  return new RequestContext(request);
-}
-
-/**
- * A handler's context. The getter is on the prototype, so a copy (middleware's,
- * the deadline's) keeps it, and making one costs a plain object (an object
- * literal with a getter costs microseconds).
- */
-class RequestContext implements HandlerContext {
-  [key: string]: unknown;
-  readonly request: Request;
-  readonly surface = "graphql";
-  constructor(request: Request) {
-    this.request = request;
+  // Every check of the tree and the options runs now; the transport, graphql-js
+  // and the schema load on the first request (_http_transport.ts).
+  let served: Served;
+  if (isGraphQLServer(treeOrServer)) {
+    served = { server: treeOrServer };
+  } else {
+    assertImplemented(treeOrServer, "createGraphQLServer");
+    served = { projection: projectGraphQL(treeOrServer, opts) };
   }
-  get signal(): AbortSignal {
-    return this.request.signal;
-  }
-}
-
-/**
- * Whether a URL's path is `path`: `splitUrl(url).path === path`, without
- * making the parts. A path holding `?` or `#` is no URL's.
- */
-function atPath(url: string, path: string): boolean {
-  const start = url.indexOf("/", url.indexOf("://") + 3);
-  if (start === -1) return path === "/";
-  if (!url.startsWith(path, start) || path.includes("?") || path.includes("#")) return false;
-  const end = start + path.length;
-  const next = url.charCodeAt(end);
-  return end === url.length || next === 63 || next === 35; // "?" or "#"
+  const checked = {
+    path,
+    cors: opts.cors === undefined ? undefined : corsPolicy(opts.cors),
+    forms: formGuard(opts.trustedOrigins),
+  };
+  let serve: ((request: Request) => Promise<Response>) | undefined;
+  let loading: Promise<(request: Request) => Promise<Response>> | undefined;
+  const load = () =>
+    loading ??= import("./_http_transport.ts").then(({ httpTransport }) =>
+      serve = httpTransport(served, opts, checked)
+    );
+  return (request) =>
+    serve === undefined ? load().then((handler) => handler(request)) : serve(request);
 }
 
 /** Whether `createHttpGraphQLServer` was given a built server rather than a tree. */

@@ -210,8 +210,19 @@ export interface GraphQLServer {
  */
 export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {}): GraphQLServer {
   assertImplemented(tree, "createGraphQLServer");
-  const projection = projectGraphQL(tree, opts);
-  // The projection checks the tree now; the schema and its SDL build on first
+  return serveProjection(projectGraphQL(tree, opts), opts);
+}
+
+/**
+ * The GraphQL server of a tree's projection (`createGraphQLServer` once the
+ * tree is checked): the HTTP transport checks the tree when it is made and
+ * builds the server on its first request.
+ */
+export function serveProjection(
+  projection: ProjectGraphQLResult,
+  opts: GraphQLServerOptions,
+): GraphQLServer {
+  // The projection checked the tree; the schema and its SDL build on first
   // use, so a process that answers other requests first does not wait for them.
   let built: GraphQLSchema | undefined;
   const schemaOf = () => built ??= toSchema(projection, opts);
