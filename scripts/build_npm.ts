@@ -21,7 +21,9 @@
  *    of `scripts/npm_test/` there: a type check of a consumer module against
  *    the shipped `.d.ts`, Node's test runner, and Bun (`npx bun@1`), the
  *    README's programs among them, with nothing on standard error.
- * 7. Installs the tarball with the README's npm line alone (no optional
+ * 7. Bundles the REST + GraphQL worker from the installed tarball with esbuild
+ *    (as wrangler does) and serves it with workerd: REST, a 422, OpenAPI, GraphQL.
+ * 8. Installs the tarball with the README's npm line alone (no optional
  *    peer) and runs the README's `serve()` program under Node and Bun: each
  *    surface missing its package is left out, saying what to install.
  *
@@ -70,6 +72,7 @@ import {
   nodeVersion,
   typeCheckConsumer,
 } from "./npm_build/prove.ts";
+import { edgeSuite } from "./npm_build/edge.ts";
 
 // ---------------------------------------------------------------- main
 
@@ -138,6 +141,9 @@ async function main(): Promise<number> {
       step(`graphql ${major}: Bun suite`);
       add(`bun, graphql ${major}`, await bunSuite(bun, dir, major));
     }
+
+    step("the edge: the packed package bundled by esbuild, served by workerd");
+    add("edge (workerd)", await edgeSuite(dir));
 
     step("the README's npm line alone: no optional peer installed");
     add("without optional peers", await bareSuite(config, join(dir, tarball), bun));

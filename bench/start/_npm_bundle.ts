@@ -4,6 +4,7 @@
 // each worker bundled by esbuild (wrangler's bundler, which honours the
 // package's `"sideEffects": false`, so unused re-exports add nothing).
 import { join } from "node:path";
+import { esbuildWorker } from "../../scripts/workerd.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const NPM_BUILD = join(ROOT, "npm");
@@ -70,20 +71,7 @@ export async function bundleFromNpm(
     ], project);
     const code: Record<string, string> = {};
     for (const [name, files] of Object.entries(workers)) {
-      const folder = await Deno.makeTempDir({ dir: project });
-      for (const file of files) await Deno.copyFile(file, join(folder, file.split("/").at(-1)!));
-      const entry = join(folder, files[0].split("/").at(-1)!);
-      const out = join(folder, "worker.js");
-      await run(join(project, "node_modules/.bin/esbuild"), [
-        entry,
-        "--bundle",
-        "--platform=browser",
-        "--format=esm",
-        "--minify",
-        "--log-level=warning",
-        `--outfile=${out}`,
-      ], project);
-      code[name] = await Deno.readTextFile(out);
+      code[name] = await esbuildWorker(project, files);
     }
     return code;
   } finally {

@@ -8,7 +8,7 @@
 // same way.
 //   deno run -A bench/start/edge.ts [rounds=7]
 import { bundle } from "../../tests/support/bundle.ts";
-import { findWorkerd, serveWorker } from "../../tests/support/workerd.ts";
+import { findWorkerd, serveWorker } from "../../scripts/workerd.ts";
 import { bundleFromNpm } from "./_npm_bundle.ts";
 import { median, ms } from "./_runs.ts";
 

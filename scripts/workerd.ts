@@ -1,7 +1,8 @@
-// Cloudflare's workerd for the edge test and the cold-start bench: found on
-// PATH or installed from npm once (the package ships the runtime) into a
-// temporary folder shared by later runs, and a worker module served by it on
-// a free port.
+// Cloudflare's workerd for the edge test, the npm build's proof and the
+// cold-start bench: found on PATH or installed from npm once (the package
+// ships the runtime) into a temporary folder shared by later runs, a worker
+// module served by it on a free port, and a worker bundled by esbuild from an
+// npm project, as wrangler bundles one.
 
 const CACHE = `${Deno.env.get("TMPDIR") ?? "/tmp"}/ramify-workerd`;
 
@@ -107,4 +108,35 @@ export async function serveWorker(
   }
   const log = await stop();
   throw new Error(`${exited ? "workerd exited" : "workerd did not answer within 15 s"}:\n${log}`);
+}
+
+/**
+ * Bundles a worker with the esbuild installed in the npm project `project`, as
+ * wrangler does (packages inside, honouring their `"sideEffects"`): `files` are
+ * the worker's module then the modules it imports by relative path, copied
+ * into the project so its packages resolve. Minified ESM for the browser.
+ */
+export async function esbuildWorker(project: string, files: readonly string[]): Promise<string> {
+  const folder = await Deno.makeTempDir({ dir: project });
+  const base = (file: string) => file.slice(file.lastIndexOf("/") + 1);
+  for (const file of files) await Deno.copyFile(file, `${folder}/${base(file)}`);
+  const out = `${folder}/worker.js`;
+  const result = await new Deno.Command(`${project}/node_modules/.bin/esbuild`, {
+    args: [
+      `${folder}/${base(files[0])}`,
+      "--bundle",
+      "--platform=browser",
+      "--format=esm",
+      "--minify",
+      "--log-level=warning",
+      `--outfile=${out}`,
+    ],
+    cwd: project,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!result.success) throw new Error(`esbuild: ${new TextDecoder().decode(result.stderr)}`);
+  const code = await Deno.readTextFile(out);
+  await Deno.remove(folder, { recursive: true });
+  return code;
 }
