@@ -8,30 +8,34 @@ export const APPLICATION_JSON = "application/json";
 export interface Media {
   /** Whether it is `application/graphql-response+json` (status codes follow the outcome). */
   readonly strict: boolean;
-  /** Content-Type and `Vary: Accept`, to spread into other headers. */
+  /** Content-Type (and `Vary: Accept` for GET), to spread into other headers. */
   readonly headers: Readonly<Record<string, string>>;
   /** The same, made once: see {@linkcode mediaResponse}. Never handed out (a Response copies it). */
   readonly prebuilt: Headers;
 }
 
-export const STRICT: Media = media(`${GRAPHQL_RESPONSE_JSON}; charset=utf-8`);
-export const LEGACY: Media = media(`${APPLICATION_JSON}; charset=utf-8`);
+const STRICT_TYPE = `${GRAPHQL_RESPONSE_JSON}; charset=utf-8`;
+const LEGACY_TYPE = `${APPLICATION_JSON}; charset=utf-8`;
 
-function media(type: string): Media {
-  const headers = { "content-type": type, vary: "accept" };
-  return {
-    strict: type.startsWith(GRAPHQL_RESPONSE_JSON),
-    headers,
-    prebuilt: new Headers(headers),
-  };
+// A GET's answer may be stored by a cache, so it varies by Accept; a POST's is
+// never stored for reuse (RFC 9111), so it carries the Content-Type alone,
+// which also lets Deno answer from its fast path for one header.
+const FOR_GET = { strict: media(STRICT_TYPE, true), legacy: media(LEGACY_TYPE, true) };
+const FOR_POST = { strict: media(STRICT_TYPE, false), legacy: media(LEGACY_TYPE, false) };
+
+function media(type: string, vary: boolean): Media {
+  const headers: Record<string, string> = vary
+    ? { "content-type": type, vary: "accept" }
+    : { "content-type": type };
+  return { strict: type === STRICT_TYPE, headers, prebuilt: new Headers(headers) };
 }
 
 /**
- * A response of `media` (with `Vary: Accept`), `200` unless `status` says
- * otherwise. Given a `Headers`, Deno copies its checked list; a record is
- * checked name by name, and a header added afterwards throws away the
- * response Deno.serve had prepared: served, this costs a small request about
- * a third less than either (instructions, `bench/graphql_serve_count.ts`).
+ * A response of `media`, `200` unless `status` says otherwise. Given a
+ * `Headers`, Deno copies its checked list; a record is checked name by name,
+ * and a header added afterwards throws away the response Deno.serve had
+ * prepared: served, this costs a small request about a third less than either
+ * (instructions, `bench/graphql_serve_count.ts`).
  */
 export function mediaResponse(body: string, media: Media, status = 200): Response {
   return new Response(body, { status, headers: media.prebuilt });
@@ -41,18 +45,24 @@ export function mediaResponse(body: string, media: Media, status = 200): Respons
  * Chooses the response media type from an `Accept` header (RFC 9110): each of
  * ours takes the `q` of the most specific range that matches it; the higher `q`
  * wins, then the more specific match, then the one listed first, then
- * `application/json`. Memoized: clients send few distinct headers.
+ * `application/json`. The headers are those of an answer to `method`'s
+ * request. Memoized: clients send few distinct headers.
  */
-export function acceptNegotiator(): (accept: string | null) => Media | undefined {
-  const memo = new Map<string, Media | null>();
-  return (accept) => {
-    if (accept === null || accept === "") return LEGACY;
-    const known = memo.get(accept);
-    if (known !== undefined) return known ?? undefined;
-    const chosen = chooseMedia(accept);
-    if (memo.size >= 256) memo.clear();
-    memo.set(accept, chosen ?? null);
-    return chosen;
+export function acceptNegotiator(): (
+  accept: string | null,
+  method: "GET" | "POST",
+) => Media | undefined {
+  const memo = new Map<string, boolean | null>();
+  return (accept, method) => {
+    const of = method === "GET" ? FOR_GET : FOR_POST;
+    if (accept === null || accept === "") return of.legacy;
+    let strict = memo.get(accept);
+    if (strict === undefined) {
+      strict = prefersStrict(accept);
+      if (memo.size >= 256) memo.clear();
+      memo.set(accept, strict);
+    }
+    return strict === null ? undefined : strict ? of.strict : of.legacy;
   };
 }
 
@@ -62,7 +72,8 @@ interface Match {
   readonly index: number;
 }
 
-function chooseMedia(accept: string): Media | undefined {
+/** Whether `accept` prefers the strict type (`null`: it takes neither). */
+function prefersStrict(accept: string): boolean | null {
   let strict: Match | undefined;
   let legacy: Match | undefined;
   const ranges = accept.split(",");
@@ -88,12 +99,12 @@ function chooseMedia(accept: string): Media | undefined {
   }
   const strictQ = strict?.q ?? 0;
   const legacyQ = legacy?.q ?? 0;
-  if (strictQ === 0 && legacyQ === 0) return undefined;
-  if (strictQ !== legacyQ) return strictQ > legacyQ ? STRICT : LEGACY;
+  if (strictQ === 0 && legacyQ === 0) return null;
+  if (strictQ !== legacyQ) return strictQ > legacyQ;
   if (strict!.specificity !== legacy!.specificity) {
-    return strict!.specificity > legacy!.specificity ? STRICT : LEGACY;
+    return strict!.specificity > legacy!.specificity;
   }
-  return strict!.index < legacy!.index ? STRICT : LEGACY;
+  return strict!.index < legacy!.index;
 }
 
 /** The match of `type` against `range`, kept when more specific than the one so far. */

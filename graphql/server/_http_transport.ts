@@ -274,7 +274,7 @@ export function httpTransport(
       const forged = forms(request);
       if (forged !== undefined) return Promise.resolve(errorResponse(forged));
     }
-    const media = negotiate(headers.get("accept"));
+    const media = negotiate(headers.get("accept"), method);
     if (media === undefined) {
       return Promise.resolve(problem(
         406,

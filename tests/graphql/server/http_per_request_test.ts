@@ -17,9 +17,7 @@ Deno.test("a body is read strictly as UTF-8: a replacement character sent as suc
     const query = "query($t: String!) { echo(text: $t) }";
     const kept = await post(url, { query, variables: { t: "a\uFFFDb" } });
     assert.deepEqual(kept.body, { data: { echo: "a\uFFFDb" } });
-    // The answer's headers, its Vary set apart from its Content-Type.
     assert.equal(kept.headers.get("content-type"), "application/json; charset=utf-8");
-    assert.equal(kept.headers.get("vary"), "accept");
     // The same character made by invalid bytes is refused.
     const bytes = new TextEncoder().encode(JSON.stringify({ query, variables: { t: "aXb" } }));
     bytes[bytes.indexOf(0x58)] = 0xff;
@@ -88,5 +86,37 @@ Deno.test("the headers an answer is made from are its own: what one answer gains
     assert.equal(failed.headers.get("vary")?.includes("cookie"), false);
     await failed.body?.cancel();
   }
-  assert.match(first.headers.get("vary") ?? "", /^accept, origin, cookie$/i);
+  assert.match(first.headers.get("vary") ?? "", /^origin, cookie$/i);
+});
+
+Deno.test("a GET's answer varies by Accept; a POST's, never stored by a cache, carries its Content-Type alone", async () => {
+  const tree = api({ ping: op(() => "pong", { tags: { readOnly: true } }) });
+  await withServer(createHttpGraphQLServer(tree), async (url) => {
+    for (const accept of ["application/json", "application/graphql-response+json"]) {
+      const got = await send(`${url}?query=${encodeURIComponent("{ ping }")}`, {
+        headers: { accept },
+      });
+      assert.deepEqual(got.body, { data: { ping: "pong" } });
+      assert.equal(got.headers.get("vary"), "accept");
+      assert.equal(got.headers.get("content-type"), `${accept}; charset=utf-8`);
+      const failed = await send(`${url}?query=${encodeURIComponent("{ nope }")}`, {
+        headers: { accept },
+      });
+      assert.equal(failed.headers.get("vary"), "accept");
+
+      const posted = await send(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept },
+        body: JSON.stringify({ query: "{ ping }" }),
+      });
+      assert.deepEqual(posted.body, { data: { ping: "pong" } });
+      assert.deepEqual(
+        [...posted.headers.keys()].filter((name) => name !== "date" && name !== "content-length"),
+        [
+          "content-type",
+        ],
+      );
+      assert.equal(posted.headers.get("content-type"), `${accept}; charset=utf-8`);
+    }
+  });
 });
