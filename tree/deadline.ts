@@ -33,7 +33,7 @@ export abstract class Deadline {
 
 let first: Deadline | undefined;
 let last: Deadline | undefined;
-let ticker: unknown;
+let ticking = false;
 let interval = TICK_MS;
 // The clock as of the last tick: a deadline is set from it, one interval
 // later than exact, so reading the time costs nothing per entry.
@@ -52,28 +52,39 @@ export function disarm(entry: Deadline): void {
 
 function tick(): void {
   now = Date.now();
-  let entry = first;
-  while (entry !== undefined) {
-    const next = entry.next;
-    if (entry.at <= now) {
-      disarm(entry);
-      entry.expire();
+  try {
+    let entry = first;
+    while (entry !== undefined) {
+      const next = entry.next;
+      if (entry.at <= now) {
+        disarm(entry);
+        entry.expire();
+      }
+      entry = next;
     }
-    entry = next;
+  } finally {
+    if (first === undefined) ticking = false;
+    else schedule();
   }
-  if (first === undefined) {
-    clearInterval(ticker as number);
-    ticker = undefined;
-  }
+}
+
+/**
+ * The next tick, on `AbortSignal.timeout`'s timer rather than `setInterval`:
+ * Deno makes its global timers Node's, loaded on the first call (~4.5 ms, paid
+ * by the first request that reads a body), while the signal's timer is the
+ * runtime's own; it never keeps a process alive either.
+ */
+function schedule(): void {
+  AbortSignal.timeout(interval).addEventListener("abort", tick, { once: true });
 }
 
 /** Links an entry in: it expires once `ms` have passed (and at most two ticks more), unless disarmed first. */
 export function arm(entry: Deadline, ms: number): void {
-  if (ticker === undefined) {
+  if (!ticking) {
+    ticking = true;
     now = Date.now();
     interval = Math.min(TICK_MS, Math.max(1, ms));
-    ticker = setInterval(tick, interval);
-    unref(ticker);
+    schedule();
   }
   entry.at = now + ms + interval;
   entry.prev = last;
@@ -100,15 +111,6 @@ export function watchDeadline(ms: number, expire: () => void): () => void {
   const entry = new Callback(expire);
   arm(entry, ms);
   return () => disarm(entry);
-}
-
-function unref(handle: unknown): void {
-  if (typeof handle === "object" && handle !== null && "unref" in handle) {
-    (handle as { unref(): void }).unref();
-    return;
-  }
-  const deno = (globalThis as { Deno?: { unrefTimer?(id: number): void } }).Deno;
-  deno?.unrefTimer?.(handle as number);
 }
 
 /**

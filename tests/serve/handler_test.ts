@@ -294,7 +294,19 @@ Deno.test("serve: every surface writes its header names in lower case, a reply's
         ["a declared 201", json("/notes/made", ""), "content-type"],
         ["a list", get("/notes/list"), "content-type"],
         ["a problem", get("/nowhere"), "content-type"],
-        ["GraphQL", json("/graphql", JSON.stringify({ query: "{ notes { list } }" })), "vary"],
+        [
+          "GraphQL",
+          json("/graphql", JSON.stringify({ query: "{ notes { list } }" })),
+          "content-type",
+        ],
+        [
+          "GraphQL over GET",
+          get(`/graphql?query=${encodeURIComponent("{ notes { list } }")}`).replace(
+            "accept: text/html",
+            "accept: application/json",
+          ),
+          "vary",
+        ],
         ["MCP", json("/mcp", initialize), "mcp-session-id"],
         ["the docs page", get("/docs"), "content-security-policy"],
         ["the health check", get("/health"), "content-type"],

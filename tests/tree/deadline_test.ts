@@ -56,3 +56,26 @@ Deno.test("arm: an entry of one's own expires once; a disarmed one never, and ma
   await sleep(300);
   assert.deepEqual([kept.fired, dropped.fired, again.fired], [1, 0, 1]);
 });
+
+Deno.test("arm: the ticker takes neither setTimeout nor setInterval (Deno loads its Node timers on the first call)", async () => {
+  class Entry extends Deadline {
+    fired = 0;
+    expire() {
+      this.fired++;
+    }
+  }
+  // The earlier tests' entries are long gone, so arming starts the ticker again.
+  const { setTimeout: timeout, setInterval: interval } = globalThis;
+  const refuse = () => {
+    throw new Error("the ticker called a global timer");
+  };
+  const entry = new Entry();
+  Object.assign(globalThis, { setTimeout: refuse, setInterval: refuse });
+  try {
+    arm(entry, 20);
+  } finally {
+    Object.assign(globalThis, { setTimeout: timeout, setInterval: interval });
+  }
+  await sleep(300);
+  assert.equal(entry.fired, 1);
+});
