@@ -244,6 +244,25 @@ const groups: CaseGroup[] = [
     ],
   },
   {
+    // More siblings sharing a first character than a bucket holds: the trie looks them up by segment.
+    name: "crowded siblings beside a param",
+    routes: [...many.slice(0, 40).map((i) => `/w${i}/x`), "/{p}/y", "/{p}/x/z"],
+    requests: [
+      ["/w3/x", "/w3/x"],
+      ["/w39/x", "/w39/x"],
+      ["/w3/y", "/{p}/y", ["w3"]],
+      ["/w3/x/z", "/{p}/x/z", ["w3"]],
+      ["/w40/x"],
+      ["/w40/x/z", "/{p}/x/z", ["w40"]],
+      ["/w3"],
+      ["/w3/"],
+      ["//y"],
+      ["/w/x"],
+      ["/__proto__/x"],
+      ["/__proto__/y", "/{p}/y", ["__proto__"]],
+    ],
+  },
+  {
     name: "600 routes",
     routes: many.flatMap((i) => [`/r${i}/items/{id}`, `/r${i}/static`]),
     requests: many.flatMap((i): Request[] => [
@@ -316,6 +335,8 @@ type Shape = readonly (string | null)[];
 
 /** Short, overlapping names so that static/param collisions and backtracking are common. */
 const names = ["a", "b", "ab", "ba"];
+/** Names sharing their first character, enough to crowd one position's bucket. */
+const crowded = Array.from({ length: 12 }, (_, i) => `n${i}`);
 const values = ["a", "b", "ab", "x", "yz", "a%20"];
 
 /** Straight from the rules: split, then static first and param second, recursively. */
@@ -340,69 +361,75 @@ function reference(shapes: readonly Shape[], path: string) {
   return search(shapes, 0, []);
 }
 
-const shapeArb: fc.Arbitrary<Shape> = fc.array(
-  fc.option(fc.constantFrom(...names), { nil: null, freq: 3 }),
-  { maxLength: 4 },
-);
-
-const routesArb = fc.uniqueArray(shapeArb, {
-  minLength: 1,
-  maxLength: 14,
-  selector: (shape) => JSON.stringify(shape),
-});
-
-const mutationArb = fc.record({
-  kind: fc.constantFrom("none", "none", "drop", "append", "replace", "trailing", "empty"),
-  at: fc.nat(5),
-  segment: fc.constantFrom(...names, ...values),
-});
-
-/** A path from a route (params filled in, then maybe mutated), or a random one. */
-function pathArb(shapes: readonly Shape[]): fc.Arbitrary<string> {
-  const derived = fc.tuple(
-    fc.constantFrom(...shapes),
-    fc.array(fc.constantFrom(...values), { minLength: 4, maxLength: 4 }),
-    mutationArb,
-  ).map(([shape, fills, mutation]) => {
-    const segments = shape.map((s, i) => s ?? fills[i]);
-    const at = segments.length === 0 ? 0 : mutation.at % segments.length;
-    if (mutation.kind === "drop") segments.splice(at, 1);
-    if (mutation.kind === "append") segments.push(mutation.segment);
-    if (mutation.kind === "replace" && segments.length > 0) segments[at] = mutation.segment;
-    if (mutation.kind === "trailing") segments.push("");
-    if (mutation.kind === "empty") segments.splice(at, 0, "");
-    return "/" + segments.join("/");
+/** Random route sets over `names`, and paths derived from them (or random ones). */
+function scenarioOf(names: readonly string[], minRoutes: number, maxRoutes: number) {
+  const shapeArb: fc.Arbitrary<Shape> = fc.array(
+    fc.option(fc.constantFrom(...names), { nil: null, freq: 3 }),
+    { maxLength: 4 },
+  );
+  const routesArb = fc.uniqueArray(shapeArb, {
+    minLength: minRoutes,
+    maxLength: maxRoutes,
+    selector: (shape) => JSON.stringify(shape),
   });
-  const random = fc.array(fc.constantFrom(...names, ...values, ""), { maxLength: 5 })
-    .map((segments) => "/" + segments.join("/"));
-  return fc.oneof({ weight: 4, arbitrary: derived }, { weight: 1, arbitrary: random });
+  const mutationArb = fc.record({
+    kind: fc.constantFrom("none", "none", "drop", "append", "replace", "trailing", "empty"),
+    at: fc.nat(5),
+    segment: fc.constantFrom(...names, ...values),
+  });
+  /** A path from a route (params filled in, then maybe mutated), or a random one. */
+  const pathArb = (shapes: readonly Shape[]): fc.Arbitrary<string> => {
+    const derived = fc.tuple(
+      fc.constantFrom(...shapes),
+      fc.array(fc.constantFrom(...values), { minLength: 4, maxLength: 4 }),
+      mutationArb,
+    ).map(([shape, fills, mutation]) => {
+      const segments = shape.map((s, i) => s ?? fills[i]);
+      const at = segments.length === 0 ? 0 : mutation.at % segments.length;
+      if (mutation.kind === "drop") segments.splice(at, 1);
+      if (mutation.kind === "append") segments.push(mutation.segment);
+      if (mutation.kind === "replace" && segments.length > 0) segments[at] = mutation.segment;
+      if (mutation.kind === "trailing") segments.push("");
+      if (mutation.kind === "empty") segments.splice(at, 0, "");
+      return "/" + segments.join("/");
+    });
+    const random = fc.array(fc.constantFrom(...names, ...values, ""), { maxLength: 5 })
+      .map((segments) => "/" + segments.join("/"));
+    return fc.oneof({ weight: 4, arbitrary: derived }, { weight: 1, arbitrary: random });
+  };
+  return routesArb.chain((shapes) =>
+    fc.tuple(fc.constant(shapes), fc.array(pathArb(shapes), { minLength: 1, maxLength: 20 }))
+  );
 }
 
-const scenarioArb = routesArb.chain((shapes) =>
-  fc.tuple(fc.constant(shapes), fc.array(pathArb(shapes), { minLength: 1, maxLength: 20 }))
-);
+const scenarios = [
+  ["", scenarioOf(names, 1, 14)],
+  [" (crowded positions)", scenarioOf(crowded, 24, 40)],
+] as const;
 
 for (const [strategyName, strategy] of strategies) {
-  Deno.test(`${strategyName} matcher: agrees with the reference on random routes and paths`, () => {
-    fc.assert(
-      fc.property(scenarioArb, ([shapes, paths]) => {
-        const matcher = strategy(shapes.map((shape, index) => ({
-          segments: shape.map((s, i): PatternSegment =>
-            s === null ? { kind: "param", name: `p${i}` } : { kind: "static", value: s }
-          ),
-          value: index,
-        })));
-        for (const path of paths) {
-          const expected = reference(shapes, path);
-          const found = matcher.match(path);
-          assert.deepEqual(
-            found && { shape: shapes[found.value], params: found.params },
-            expected,
-            path,
-          );
-        }
-      }),
-      { numRuns: 300 },
-    );
-  });
+  for (const [kind, scenarioArb] of scenarios) {
+    Deno.test(`${strategyName} matcher: agrees with the reference on random routes and paths${kind}`, () => {
+      fc.assert(
+        fc.property(scenarioArb, ([shapes, paths]) => {
+          const matcher = strategy(shapes.map((shape, index) => ({
+            segments: shape.map((s, i): PatternSegment =>
+              s === null ? { kind: "param", name: `p${i}` } : { kind: "static", value: s }
+            ),
+            value: index,
+          })));
+          for (const path of paths) {
+            const expected = reference(shapes, path);
+            const found = matcher.match(path);
+            assert.deepEqual(
+              found && { shape: shapes[found.value], params: found.params },
+              expected,
+              path,
+            );
+          }
+        }),
+        { numRuns: 300 },
+      );
+    });
+  }
 }
