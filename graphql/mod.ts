@@ -53,6 +53,7 @@ export type {
   GraphQLServerOptions,
   GraphQLServerStats,
   PreparedDocument,
+  TrustedDocumentsOptions,
 } from "./server/server.ts";
 export { createHttpGraphQLServer } from "./server/http.ts";
 export type {
@@ -66,4 +67,5 @@ export type { GraphQLClientOptions } from "./client/client.ts";
 export { toGraphQLClientManifest } from "./client/to_manifest.ts";
 export { serverTransport } from "./client/transports.ts";
 export { generateGraphQLClient } from "./client/generate.ts";
+export { toTrustedDocuments } from "./client/trusted_documents.ts";
 export type { GenerateGraphQLClientOptions } from "./client/generate.ts";

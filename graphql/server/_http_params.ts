@@ -4,6 +4,7 @@
 import { nestsDeeper } from "../../tree/plain_data.ts";
 import { readBodyBytes } from "../../http/web/body.ts";
 import { APPLICATION_JSON, isUtf8, unquote } from "./_http_media.ts";
+import { requestedId } from "./_trusted.ts";
 
 /** Why a request is refused before execution: a status, a message and a code. */
 export class Refusal {
@@ -17,7 +18,10 @@ export class Refusal {
 
 /** The parameters of a well-formed GraphQL-over-HTTP request. */
 export interface Params {
+  /** The document text; empty when the request names a trusted document by `documentId` alone. */
   readonly query: string;
+  /** The trusted document the request names, if any (see `requestedId`). */
+  readonly documentId?: string;
   readonly variables: Readonly<Record<string, unknown>> | undefined;
   readonly operationName: string | undefined;
 }
@@ -28,9 +32,13 @@ export function fromSearch(search: string, maxQueryLength: number, maxDepth: num
   let variables: string | undefined;
   let operationName: string | undefined;
   let extensions: string | undefined;
+  let documentId: string | undefined;
   const seen = new Set<string>();
   for (const [key, value] of new URLSearchParams(search)) {
-    if (key !== "query" && key !== "variables" && key !== "operationName" && key !== "extensions") {
+    if (
+      key !== "query" && key !== "variables" && key !== "operationName" &&
+      key !== "extensions" && key !== "documentId"
+    ) {
       continue;
     }
     if (seen.has(key)) throw badRequest(`The ${key} parameter is given more than once`);
@@ -38,11 +46,19 @@ export function fromSearch(search: string, maxQueryLength: number, maxDepth: num
     if (key === "query") query = value;
     else if (key === "variables") variables = value;
     else if (key === "operationName") operationName = value;
+    else if (key === "documentId") documentId = value;
     else extensions = value;
   }
-  if (query === undefined) {
-    throw badRequest("A GET request needs a query parameter holding the document");
+  const extensionValues = extensions === undefined
+    ? undefined
+    : mapOf(parseJsonParameter("extensions", extensions), "extensions");
+  const named = idOf(documentId, extensionValues);
+  if (query === undefined && named === undefined) {
+    throw badRequest(
+      "A GET request needs a query parameter holding the document (or a documentId)",
+    );
   }
+  query ??= "";
   if (query.length > maxQueryLength) {
     throw new Refusal(
       414,
@@ -50,13 +66,13 @@ export function fromSearch(search: string, maxQueryLength: number, maxDepth: num
       "PAYLOAD_TOO_LARGE",
     );
   }
-  if (extensions !== undefined) mapOf(parseJsonParameter("extensions", extensions), "extensions");
   const variableValues = variables === undefined
     ? undefined
     : mapOf(parseJsonParameter("variables", variables), "variables");
   if (variableValues !== undefined) checkDepth(variableValues, maxDepth, "variables");
   return {
     query,
+    ...(named === undefined ? {} : { documentId: named }),
     variables: variableValues,
     operationName: operationName === "" ? undefined : operationName,
   };
@@ -76,11 +92,20 @@ export function fromJson(body: unknown, maxQueryLength: number, maxDepth: number
     throw badRequest("The body must be a JSON object: { query, variables?, operationName? }");
   }
   const fields = body as Record<string, unknown>;
-  const query = Object.hasOwn(fields, "query") ? fields.query : undefined;
+  const extensions = mapOf(
+    Object.hasOwn(fields, "extensions") ? fields.extensions : undefined,
+    "extensions",
+  );
+  const named = idOf(
+    Object.hasOwn(fields, "documentId") ? fields.documentId : undefined,
+    extensions,
+  );
+  const given = Object.hasOwn(fields, "query") ? fields.query : undefined;
+  const query = named !== undefined && (given === undefined || given === null) ? "" : given;
   if (typeof query !== "string") {
     throw badRequest(
       query === undefined || query === null
-        ? "The body needs a query: the document as a string"
+        ? "The body needs a query: the document as a string (or a documentId)"
         : "The query must be a string holding the document",
     );
   }
@@ -99,14 +124,11 @@ export function fromJson(body: unknown, maxQueryLength: number, maxDepth: number
     Object.hasOwn(fields, "variables") ? fields.variables : undefined,
     "variables",
   );
-  const extensions = mapOf(
-    Object.hasOwn(fields, "extensions") ? fields.extensions : undefined,
-    "extensions",
-  );
   if (variables !== undefined) checkDepth(variables, maxDepth, "variables");
   if (extensions !== undefined) checkDepth(extensions, maxDepth, "extensions");
   return {
     query,
+    ...(named === undefined ? {} : { documentId: named }),
     variables,
     operationName: typeof operationName === "string" && operationName !== ""
       ? operationName
@@ -237,4 +259,14 @@ export function bodyRefusal(
     return new Refusal(408, `The body did not arrive within ${timeoutMs} ms`, "REQUEST_TIMEOUT");
   }
   return badRequest("The body could not be read");
+}
+
+/** The trusted document a request names, if any; a 400 when what it sends is no id. */
+function idOf(
+  documentId: unknown,
+  extensions: Readonly<Record<string, unknown>> | undefined,
+): string | undefined {
+  const named = requestedId(documentId, extensions);
+  if ("refused" in named) throw badRequest(named.refused);
+  return named.id;
 }

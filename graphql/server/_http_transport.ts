@@ -15,6 +15,7 @@ import type { FormGuard } from "../../http/web/csrf.ts";
 import { observer } from "../schema/errors.ts";
 import { type GraphQLServer, type PreparedDocument, serveProjection } from "./server.ts";
 import type { ProjectGraphQLResult } from "../schema/projection.ts";
+import { namedText, type TrustedDocuments } from "./_trusted.ts";
 import type { HttpGraphQLServerOptions } from "./http_options.ts";
 import {
   acceptNegotiator,
@@ -24,6 +25,7 @@ import {
   mediaResponse,
 } from "./_http_media.ts";
 import {
+  badRequest,
   bodyRefusal,
   fromJson,
   fromSearch,
@@ -53,7 +55,7 @@ const ALLOW = "GET, POST, OPTIONS";
 /** What the GraphQL server is made of: one already built, or the projection of a checked tree. */
 export type Served =
   | { readonly server: GraphQLServer }
-  | { readonly projection: ProjectGraphQLResult };
+  | { readonly projection: ProjectGraphQLResult; readonly trusted: TrustedDocuments | undefined };
 
 /** What `createHttpGraphQLServer` checked when it was made, the transport's other parts. */
 export interface Checked {
@@ -68,7 +70,9 @@ export function httpTransport(
   opts: HttpGraphQLServerOptions,
   { path, cors, forms }: Checked,
 ): (request: Request) => Promise<Response> {
-  const server = "server" in served ? served.server : serveProjection(served.projection, opts);
+  const server = "server" in served
+    ? served.server
+    : serveProjection(served.projection, opts, served.trusted);
   // Built on the first GET: the schema too builds on first use.
   let safeOverGet: ReturnType<typeof getSafety> | undefined;
   const maxBodyBytes = opts.maxBodyBytes ?? 1024 * 1024;
@@ -110,8 +114,17 @@ export function httpTransport(
     request: Request,
     media: Media,
     method: string,
-    params: Params,
+    named: Params,
   ): Response | Promise<Response> => {
+    let params = named;
+    if (named.documentId !== undefined) {
+      const found = namedText(named.documentId, named.query, (id) => server.trustedDocument(id));
+      if (!("text" in found)) {
+        if (found.code === "BAD_REQUEST") throw badRequest(found.message);
+        return requestErrors(media, [{ message: found.message, extensions: { code: found.code } }]);
+      }
+      params = { ...named, query: found.text };
+    }
     let prepared: PreparedDocument;
     try {
       prepared = server.prepare(params.query);

@@ -14,7 +14,13 @@ import {
   GraphQLError,
   type GraphQLFormattedError,
 } from "graphql";
-import { CloseCode, type Context, makeServer, type OperationResult } from "graphql-ws";
+import {
+  CloseCode,
+  type Context,
+  makeServer,
+  type OperationResult,
+  type SubscribePayload,
+} from "graphql-ws";
 import { withEventId } from "../schema/stream_events.ts";
 import type { HandlerContext } from "../../tree/node.ts";
 import { isAsyncIterable, nestsDeeper } from "../../tree/plain_data.ts";
@@ -22,6 +28,7 @@ import { observer } from "../schema/errors.ts";
 import type { GraphQLServer } from "./server.ts";
 import type { WsHandlerOptions } from "./ws_options.ts";
 import { maskExecution } from "./_results.ts";
+import { namedText, requestedId } from "./_trusted.ts";
 
 /** What the protocol needs of one socket. */
 export interface ProtocolSocket {
@@ -147,6 +154,18 @@ export function createConnect(server: GraphQLServer, opts: WsHandlerOptions = {}
     };
   };
 
+  /** The text of the document a `subscribe` message sends, or names by a trusted document's id. */
+  const documentTextOf = (payload: SubscribePayload): string | GraphQLError => {
+    const named = requestedId(
+      (payload as { readonly documentId?: unknown }).documentId,
+      payload.extensions ?? undefined,
+    );
+    if ("refused" in named) return coded(named.refused, "BAD_REQUEST");
+    if (named.id === undefined) return payload.query;
+    const found = namedText(named.id, payload.query, (id) => server.trustedDocument(id));
+    return "text" in found ? found.text : coded(found.message, found.code);
+  };
+
   const core = makeServer<ConnectionParams, Extra>({
     schema: server.schema,
     // Queries and mutations run as over HTTP: by the server's compiled plans.
@@ -160,8 +179,12 @@ export function createConnect(server: GraphQLServer, opts: WsHandlerOptions = {}
       }),
     connectionInitWaitTimeout: opts.initTimeout ?? 3_000,
     onConnect: (ctx) => opts.onConnect?.(ctx.connectionParams ?? {}, ctx.extra.request),
-    onSubscribe: (ctx, id, payload) =>
-      prepare(ctx, id, payload.query, payload.variables, payload.operationName),
+    onSubscribe: (ctx, id, payload) => {
+      const text = documentTextOf(payload);
+      return typeof text === "string"
+        ? prepare(ctx, id, text, payload.variables, payload.operationName)
+        : [text];
+    },
     onOperation: (ctx, id, _payload, _args, result) => abortingOnReturn(result, ctx.extra, id),
     onNext: (_ctx, _id, _payload, args, result) =>
       withEventId(maskExecution(result, observe, server.introspection), args.contextValue),

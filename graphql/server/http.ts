@@ -58,6 +58,7 @@ import { projectGraphQL } from "../schema/projection.ts";
 import type { GraphQLServer } from "./server.ts";
 import type { HttpGraphQLServerOptions, HttpGraphQLTransportOptions } from "./http_options.ts";
 import type { Served } from "./_http_transport.ts";
+import { trustedDocumentsOf } from "./_trusted.ts";
 
 export type { HttpGraphQLServerOptions, HttpGraphQLTransportOptions } from "./http_options.ts";
 
@@ -157,7 +158,10 @@ export function createHttpGraphQLServer(
     served = { server: treeOrServer };
   } else {
     assertImplemented(treeOrServer, "createGraphQLServer");
-    served = { projection: projectGraphQL(treeOrServer, opts) };
+    served = {
+      projection: projectGraphQL(treeOrServer, opts),
+      trusted: trustedDocumentsOf(opts, "createHttpGraphQLServer"),
+    };
   }
   const checked = {
     path,

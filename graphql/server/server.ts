@@ -42,8 +42,14 @@ import type { CreateResolverOptions } from "../schema/resolvers.ts";
 import { clientError, observer } from "../schema/errors.ts";
 import { withEventId } from "../schema/stream_events.ts";
 import { setDirect } from "./_direct.ts";
+import {
+  type TrustedDocuments,
+  trustedDocumentsOf,
+  type TrustedDocumentsOptions,
+} from "./_trusted.ts";
 
 export type { GraphQLServerStats } from "./_compiled.ts";
+export type { TrustedDocumentsOptions } from "./_trusted.ts";
 
 /**
  * Limits on one document. Each has a safe default.
@@ -106,6 +112,12 @@ export interface GraphQLServerOptions extends CreateResolverOptions {
    * those the count bound holds first. Default 32 MiB.
    */
   readonly documentCacheBytes?: number;
+  /**
+   * The documents this server runs, by id: anything else is refused with
+   * `PERSISTED_QUERY_ONLY` (see {@linkcode TrustedDocumentsOptions}). Default:
+   * any document.
+   */
+  readonly trustedDocuments?: TrustedDocumentsOptions;
 }
 
 /**
@@ -169,8 +181,13 @@ export interface GraphQLServer {
   readonly introspection: boolean;
   /** The document limits in force, defaults filled in. */
   readonly limits: Readonly<Required<GraphQLLimits>>;
-  /** Parses and validates a document (cached), limits included. */
+  /**
+   * Parses and validates a document (cached), limits included; with trusted
+   * documents, a text the list does not hold is refused (and not cached).
+   */
   prepare(query: string): PreparedDocument;
+  /** The text of the trusted document `id` names; `undefined` when none does or there is no list. */
+  trustedDocument(id: string): string | undefined;
   /**
    * The error a client sees for a thrown value, as the resolvers render one:
    * the failure the tree classifies it as (`extensions.code`, `status`,
@@ -221,6 +238,7 @@ export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {})
 export function serveProjection(
   projection: ProjectGraphQLResult,
   opts: GraphQLServerOptions,
+  trusted: TrustedDocuments | undefined = trustedDocumentsOf(opts, "createGraphQLServer"),
 ): GraphQLServer {
   // The projection checked the tree; the schema and its SDL build on first
   // use, so a process that answers other requests first does not wait for them.
@@ -242,8 +260,10 @@ export function serveProjection(
     opts.documentCacheSize ?? 1_000,
     opts.documentCacheBytes ?? 32 * 1024 * 1024,
   );
+  // Refused before the cache: texts nobody trusts never take its room.
   const prepare = (query: string): PreparedDocument =>
-    cache.get(query) ?? cache.add(query, prepareUncached(schemaOf(), query, limits, introspection));
+    trusted !== undefined && !trusted.admits(query) ? UNTRUSTED : cache.get(query) ??
+      cache.add(query, prepareUncached(schemaOf(), query, limits, introspection));
   const documentOf = (request: GraphQLRequest): PreparedDocument =>
     request.document === undefined ? prepare(request.query) : { document: request.document };
   const finish = (result: ExecutionResult) => maskExecution(result, observe, introspection);
@@ -296,6 +316,7 @@ export function serveProjection(
     introspection,
     limits: Object.freeze({ ...limits }),
     prepare,
+    trustedDocument: (id) => trusted?.textOf(id),
     errorOf,
     stats: {
       get compiled() {
@@ -365,3 +386,12 @@ function prepareUncached(
   const limitErrors = checkLimits(schema, document, limits, introspection);
   return limitErrors.length > 0 ? { errors: limitErrors } : { document };
 }
+
+const UNTRUSTED: PreparedDocument = Object.freeze({
+  errors: Object.freeze([
+    new GraphQLError(
+      "Only trusted documents run here: send the documentId of one (or its exact text)",
+      { extensions: { code: "PERSISTED_QUERY_ONLY" } },
+    ),
+  ]),
+});
