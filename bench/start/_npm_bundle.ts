@@ -5,39 +5,8 @@
 // package's `"sideEffects": false`, so unused re-exports add nothing).
 import { join } from "node:path";
 import { esbuildWorker } from "../../scripts/workerd.ts";
-
-const ROOT = new URL("../../", import.meta.url).pathname;
-const NPM_BUILD = join(ROOT, "npm");
-
-async function run(command: string, args: readonly string[], cwd: string): Promise<string> {
-  const result = await new Deno.Command(command, {
-    args: [...args],
-    cwd,
-    stdout: "piped",
-    stderr: "piped",
-  })
-    .output();
-  const text = new TextDecoder();
-  if (!result.success) {
-    throw new Error(`${command} ${args.join(" ")}: ${text.decode(result.stderr)}`);
-  }
-  return text.decode(result.stdout);
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The npm range the import map gives `name` (`npm:zod@^4.1.0` gives `^4.1.0`). */
-async function rangeOf(name: string): Promise<string> {
-  const map = JSON.parse(await Deno.readTextFile(join(ROOT, "import_map.json")));
-  return (map.imports[name] as string).slice(`npm:${name}@`.length);
-}
+import { ESM, NPM_QUIET, OUT, rangeOf, ROOT, run } from "../../scripts/npm_build/shared.ts";
+import { readConfig } from "../../scripts/npm_build/build.ts";
 
 /**
  * Bundles each worker module (name to path; its relative imports are copied
@@ -47,28 +16,24 @@ async function rangeOf(name: string): Promise<string> {
 export async function bundleFromNpm(
   workers: Record<string, readonly string[]>,
 ): Promise<Record<string, string>> {
-  if (!await exists(join(NPM_BUILD, "esm"))) {
-    await run(Deno.execPath(), ["run", "-A", join(ROOT, "scripts/build_npm.ts")], ROOT);
+  if (!await Deno.stat(ESM).then(() => true, () => false)) {
+    await run(Deno.execPath(), ["run", "-A", join(ROOT, "scripts/build_npm.ts")]);
   }
+  const config = await readConfig();
   const project = await Deno.makeTempDir({ prefix: "ramify-edge-npm-" });
   try {
-    const tarball =
-      (await run("npm", ["pack", "--silent", "--pack-destination", project], NPM_BUILD))
-        .trim().split("\n").at(-1)!;
+    const packed = await run("npm", ["pack", "--json", "--pack-destination", project, OUT], {
+      capture: true,
+    });
+    const [{ filename }] = JSON.parse(packed.stdout) as { filename: string }[];
     await Deno.writeTextFile(
       join(project, "package.json"),
       '{ "private": true, "type": "module" }',
     );
-    await run("npm", [
-      "install",
-      "--no-audit",
-      "--no-fund",
-      join(project, tarball),
-      `zod@${await rangeOf("zod")}`,
-      `graphql@${await rangeOf("graphql")}`,
-      `hono@${await rangeOf("hono")}`,
-      "esbuild@0",
-    ], project);
+    const ranged = ["zod", "graphql", "hono"].map((name) => `${name}@${rangeOf(config, name)}`);
+    await run("npm", ["install", ...NPM_QUIET, join(project, filename), ...ranged, "esbuild@0"], {
+      cwd: project,
+    });
     const code: Record<string, string> = {};
     for (const [name, files] of Object.entries(workers)) {
       code[name] = await esbuildWorker(project, files);

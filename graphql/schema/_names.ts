@@ -1,7 +1,9 @@
 // Private naming helpers of the GraphQL type conversion: what a GraphQL name
 // may be, and how JSON Schema titles and property names become one.
 
-const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
+/** A GraphQL name's characters, as a pattern to build others from. */
+export const NAME_PATTERN = "[_A-Za-z][_0-9A-Za-z]*";
+const NAME = new RegExp(`^${NAME_PATTERN}$`);
 const ALNUM = /^[A-Za-z0-9]+$/;
 
 /** Whether a string is a GraphQL name a type system may define (not `__`-reserved). */

@@ -3,7 +3,16 @@
 // without loading graphql-js: the projection checks a registry's definitions
 // before anything else of GraphQL is needed.
 
-const BOM = 0xfeff;
+import { NAME_PATTERN } from "./_names.ts";
+
+// One token at a time: ignored text (whitespace, commas, a byte-order mark, a
+// comment to its line's end, where a lone surrogate ends the match as it
+// stops graphql-js's lexer), or, captured, a punctuator of a type or a name.
+const TOKEN = new RegExp(
+  "[\\t \\n\\r,\\uFEFF]+|#(?:[^\\n\\r\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*|" +
+    `([[\\]!]|${NAME_PATTERN})`,
+  "y",
+);
 
 /** Whether `text` is one type reference and nothing else. */
 export function isTypeReference(text: string): boolean {
@@ -24,55 +33,14 @@ export function isTypeReference(text: string): boolean {
   return type() && at === tokens.length;
 }
 
-/** The punctuators and names of `text`, or `undefined` for a character no type reference holds. */
+/** The punctuators and names of `text`, or `undefined` at a character no type reference holds. */
 function tokensOf(text: string): string[] | undefined {
   const tokens: string[] = [];
-  let at = 0;
-  while (at < text.length) {
-    const code = text.charCodeAt(at);
-    if (
-      code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d || code === 0x2c ||
-      code === BOM
-    ) {
-      at++;
-    } else if (code === 0x23) {
-      at = afterComment(text, at + 1);
-      if (at === -1) return undefined;
-    } else if (code === 0x5b || code === 0x5d || code === 0x21) {
-      tokens.push(text[at++]);
-    } else if (startsName(code)) {
-      const start = at++;
-      while (at < text.length && continuesName(text.charCodeAt(at))) at++;
-      tokens.push(text.slice(start, at));
-    } else {
-      return undefined;
-    }
+  TOKEN.lastIndex = 0;
+  while (TOKEN.lastIndex < text.length) {
+    const match = TOKEN.exec(text);
+    if (match === null) return undefined;
+    if (match[1] !== undefined) tokens.push(match[1]);
   }
   return tokens;
-}
-
-/** Where a comment starting at `at` ends (its line's end), or -1 at a lone surrogate. */
-function afterComment(text: string, at: number): number {
-  while (at < text.length) {
-    const code = text.charCodeAt(at);
-    if (code === 0x0a || code === 0x0d) return at;
-    if (code >= 0xd800 && code <= 0xdbff) {
-      const next = text.charCodeAt(at + 1);
-      if (!(next >= 0xdc00 && next <= 0xdfff)) return -1;
-      at += 2;
-    } else if (code >= 0xdc00 && code <= 0xdfff) {
-      return -1;
-    } else {
-      at++;
-    }
-  }
-  return at;
-}
-
-function startsName(code: number): boolean {
-  return code === 0x5f || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
-}
-
-function continuesName(code: number): boolean {
-  return startsName(code) || (code >= 0x30 && code <= 0x39);
 }

@@ -227,18 +227,20 @@ export interface GraphQLServer {
  */
 export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {}): GraphQLServer {
   assertImplemented(tree, "createGraphQLServer");
-  return serveProjection(projectGraphQL(tree, opts), opts);
+  const projection = projectGraphQL(tree, opts);
+  return serveProjection(projection, opts, trustedDocumentsOf(opts, "createGraphQLServer"));
 }
 
 /**
- * The GraphQL server of a tree's projection (`createGraphQLServer` once the
- * tree is checked): the HTTP transport checks the tree when it is made and
- * builds the server on its first request.
+ * The GraphQL server of a tree's projection and its checked trusted documents
+ * (`createGraphQLServer` once the tree and options are checked): the HTTP
+ * transport checks them when it is made and builds the server on its first
+ * request.
  */
 export function serveProjection(
   projection: ProjectGraphQLResult,
   opts: GraphQLServerOptions,
-  trusted: TrustedDocuments | undefined = trustedDocumentsOf(opts, "createGraphQLServer"),
+  trusted: TrustedDocuments | undefined,
 ): GraphQLServer {
   // The projection checked the tree; the schema and its SDL build on first
   // use, so a process that answers other requests first does not wait for them.
