@@ -40,6 +40,7 @@ import { type LegacySessions, legacySessions } from "./_sessions.ts";
 import { resumeOf } from "./_resume.ts";
 import { memoryMcpSessions } from "./sessions.ts";
 import { rateLimited, withRateHeaders } from "../http/web/rate_limit.ts";
+import { bodyRefusal, jsonRpcRefusal } from "./_utf8_body.ts";
 
 /**
  * A fetch handler speaking MCP's Streamable HTTP transport; `close()` ends
@@ -113,7 +114,8 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
           request,
           origins === undefined ? loaded.localhostAllowedOrigins() : [...origins],
         );
-    if (rejected !== undefined) return rejected;
+    const refused = rejected ?? await bodyRefusal(request);
+    if (refused !== undefined) return refused;
     const makeServer = (declared?: ClientCapabilities) => serverOf(loaded, surface, opts, declared);
     served ??= {
       // 2026-07-28 clients: one instance per request; cancelling closes the request.
@@ -141,11 +143,12 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
     }
     await request.body?.cancel().catch(() => {});
     const { status, message } = verdict.refused;
-    return Response.json({
-      jsonrpc: "2.0",
-      error: { code: -32000, message: status === 429 ? "Too many requests" : message },
-      id: null,
-    }, { status, headers: verdict.headers });
+    return jsonRpcRefusal(
+      status,
+      -32000,
+      status === 429 ? "Too many requests" : message,
+      verdict.headers,
+    );
   };
   return Object.assign(fetch, {
     close: async () => {

@@ -2,6 +2,7 @@
 // POST's JSON body within the limits; what is refused says why.
 
 import { nestsDeeper } from "../../tree/plain_data.ts";
+import { utf8Text } from "../../tree/utf8.ts";
 import { readBodyBytes } from "../../http/web/body.ts";
 import { APPLICATION_JSON, isUtf8, unquote } from "./_http_media.ts";
 import { requestedId } from "./_trusted.ts";
@@ -157,34 +158,6 @@ export function badRequest(message: string): Refusal {
   return new Refusal(400, message, "BAD_REQUEST");
 }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
-const lenient = new TextDecoder();
-
-/** Bodies up to this many bytes are tried as ASCII first: past a few dozen, the decoder costs less. */
-const ASCII_MAX = 64;
-
-/**
- * UTF-8 to text, refusing invalid bytes. A small body of ASCII alone (the
- * common one) is its own text: a loop and one `fromCharCode` cost less than a
- * decoder's call. Else the lenient decoder, several times faster than the
- * strict one: only text with a replacement character (invalid bytes, or one
- * sent as such) needs the strict one's verdict.
- */
-function decodeStrict(bytes: Uint8Array): string {
-  if (bytes.byteLength <= ASCII_MAX) {
-    let ascii = true;
-    for (let i = 0; i < bytes.length; i++) {
-      if (bytes[i] > 0x7f) {
-        ascii = false;
-        break;
-      }
-    }
-    if (ascii) return String.fromCharCode.apply(null, bytes as unknown as number[]);
-  }
-  const text = lenient.decode(bytes);
-  return text.includes("\uFFFD") ? utf8.decode(bytes) : text;
-}
-
 /**
  * The `POST` body as JSON: `application/json` in UTF-8, within the size limit.
  * `contentType` is the request's, read once by the caller.
@@ -211,12 +184,8 @@ export async function readJson(
 export function parseBody(body: Uint8Array | ArrayBuffer): unknown {
   const bytes = body instanceof Uint8Array ? body : new Uint8Array(body);
   if (bytes.byteLength === 0) throw badRequest("The body is empty; send { query, variables? }");
-  let text: string;
-  try {
-    text = decodeStrict(bytes);
-  } catch {
-    throw badRequest("The body is not valid UTF-8");
-  }
+  const text = utf8Text(bytes);
+  if (text === undefined) throw badRequest("The body is not valid UTF-8");
   try {
     return JSON.parse(text);
   } catch {

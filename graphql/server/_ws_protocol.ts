@@ -24,6 +24,7 @@ import {
 import { withEventId } from "../schema/stream_events.ts";
 import type { HandlerContext } from "../../tree/node.ts";
 import { isAsyncIterable, nestsDeeper } from "../../tree/plain_data.ts";
+import { utf8Text } from "../../tree/utf8.ts";
 import { observer } from "../schema/errors.ts";
 import type { GraphQLServer } from "./server.ts";
 import type { WsHandlerOptions } from "./ws_options.ts";
@@ -74,8 +75,6 @@ interface Extra {
 }
 
 type ConnectionParams = Record<string, unknown> | undefined;
-
-const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /** The protocol for a GraphQL server: one `Connect` shared by every socket. */
 export function createConnect(server: GraphQLServer, opts: WsHandlerOptions = {}): Connect {
@@ -288,11 +287,11 @@ function sizeOf(data: unknown): number {
 /** A message's text: text frames as they are, binary ones read as UTF-8. */
 function textOf(data: unknown): string | undefined {
   if (typeof data === "string") return data;
-  try {
-    if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) return decoder.decode(data);
-  } catch {
-    // Not UTF-8: not a message of the protocol.
+  if (data instanceof ArrayBuffer) return utf8Text(new Uint8Array(data));
+  if (ArrayBuffer.isView(data)) {
+    return utf8Text(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
   }
+  // Not UTF-8 (`utf8Text` gave `undefined`), or not bytes: not a message of the protocol.
   return undefined;
 }
 

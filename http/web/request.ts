@@ -6,6 +6,7 @@
 // (`__proto__`, `constructor`, ...) can reach a prototype.
 
 import { flawOf, isPlainObject, nestsDeeper, setOwn } from "../../tree/plain_data.ts";
+import { utf8Text } from "../../tree/utf8.ts";
 import { HttpError } from "./problem.ts";
 import { decodeCapture } from "../route/path.ts";
 import { declaredLength, mediaType, readBodyBytes, within } from "./body.ts";
@@ -181,19 +182,10 @@ function unread(
   }
 }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
-const lenient = new TextDecoder("utf-8", { ignoreBOM: false });
-
 function decodeUtf8(bytes: Uint8Array): string {
-  // The lenient decoder is several times faster; only a text holding U+FFFD
-  // (a replaced byte, or one the client sent) needs the strict check.
-  const text = lenient.decode(bytes);
-  if (!text.includes("\uFFFD")) return text;
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    throw new HttpError(400, "The body is not valid UTF-8");
-  }
+  const text = utf8Text(bytes);
+  if (text === undefined) throw new HttpError(400, "The body is not valid UTF-8");
+  return text;
 }
 
 // Decoded as the runtime's own JSON read does (Deno's): leniently, and with a

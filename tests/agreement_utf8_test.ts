@@ -1,0 +1,175 @@
+// The agreement suite: bytes that are not UTF-8. Every surface that reads a
+// client's bytes reads them strictly as UTF-8 (tree/utf8.ts): a string sent as
+// bytes that do not decode is refused with the surface's bad-input answer and
+// never reaches the leaf, on REST, GraphQL over HTTP and WebSocket, and MCP;
+// the same calls with valid text reach it with the same value everywhere.
+import assert from "node:assert/strict";
+import { api, op } from "@ramify/api/tree";
+import { z } from "zod";
+import { serveEverySurface } from "./support/every_surface.ts";
+
+const seen: string[] = [];
+const tree = api({
+  echo: op(({ text }) => {
+    seen.push(text);
+    return text;
+  }, { input: z.object({ text: z.string() }), tags: { destructive: false } }),
+});
+
+const VALID = "Zoë";
+const MARK = "@@";
+const MUTATION = "mutation($text: String!) { echo(text: $text) }";
+
+/** `message` as JSON bytes, its text value `MARK` replaced by `bytes` (raw, not escaped). */
+function withBytes(message: unknown, bytes: readonly number[]): Uint8Array<ArrayBuffer> {
+  const [before, after] = JSON.stringify(message).split(MARK);
+  const encoder = new TextEncoder();
+  return new Uint8Array([...encoder.encode(before), ...bytes, ...encoder.encode(after)]);
+}
+
+// Bytes no UTF-8 decoder takes: a lone continuation byte, a cut sequence, an
+// overlong "/", a surrogate, and a byte UTF-8 never uses.
+const INVALID: readonly (readonly number[])[] = [
+  [0x61, 0x80, 0x62],
+  [0x61, 0xc3],
+  [0xc0, 0xaf],
+  [0xed, 0xa0, 0x80],
+  [0xff],
+];
+
+/** Where the MCP client sent its call, and with which headers (its session, its protocol version). */
+interface McpCall {
+  readonly url: string;
+  readonly headers: Headers;
+}
+
+/** A raw WebSocket on the GraphQL endpoint, acknowledged, with its close and next messages. */
+async function socketAt(url: string) {
+  const socket = new WebSocket(url, "graphql-transport-ws");
+  socket.binaryType = "arraybuffer";
+  const messages: unknown[] = [];
+  const closed = new Promise<number>((resolve) => {
+    socket.onclose = (event) => resolve(event.code);
+  });
+  const acked = new Promise<void>((resolve) => {
+    socket.onmessage = (event) => {
+      const message = JSON.parse(event.data as string);
+      if (message.type === "connection_ack") resolve();
+      else messages.push(message);
+    };
+  });
+  await new Promise((resolve) => (socket.onopen = resolve));
+  socket.send(JSON.stringify({ type: "connection_init" }));
+  await acked;
+  return { socket, messages, closed };
+}
+
+Deno.test("agreement: bytes that are not UTF-8 are refused on every surface, valid text passes", async () => {
+  // The MCP client's own tools/call, kept to be sent again with other bytes.
+  let mcpCall: McpCall | undefined;
+  const mcpFetch: typeof fetch = (input, init) => {
+    if (typeof init?.body === "string" && init.body.includes('"tools/call"')) {
+      mcpCall = { url: String(input), headers: new Headers(init.headers) };
+    }
+    return fetch(input, init);
+  };
+  const surfaces = await serveEverySurface(tree, { mcpFetch });
+  try {
+    const { base, mcpClient } = surfaces;
+
+    // Valid text reaches the leaf, the same value everywhere.
+    const rest = await fetch(`${base}/echo`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ text: VALID }),
+    });
+    assert.equal(await rest.json(), VALID);
+    const graphql = await fetch(`${base}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: withBytes({ query: MUTATION, variables: { text: MARK } }, [
+        ...new TextEncoder().encode(VALID),
+      ]),
+    });
+    assert.deepEqual(await graphql.json(), { data: { echo: VALID } });
+    const ws = await socketAt(`${base.replace("http", "ws")}/graphql`);
+    ws.socket.send(
+      withBytes({
+        id: "1",
+        type: "subscribe",
+        payload: { query: MUTATION, variables: { text: MARK } },
+      }, [...new TextEncoder().encode(VALID)]),
+    );
+    while (!ws.messages.some((m) => (m as { type: string }).type === "complete")) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    assert.deepEqual(ws.messages[0], { id: "1", type: "next", payload: { data: { echo: VALID } } });
+    ws.socket.close();
+    await ws.closed;
+    const tool = await mcpClient.callTool({ name: "echo", arguments: { text: VALID } });
+    assert.deepEqual(tool.content, [{ type: "text", text: VALID }]);
+    assert.deepEqual(seen, [VALID, VALID, VALID, VALID]);
+    const replay: McpCall | undefined = mcpCall;
+    assert.ok(replay !== undefined, "the MCP client's call was recorded");
+
+    for (const bytes of INVALID) {
+      const name = bytes.map((b) => b.toString(16)).join(" ");
+      const restRefused = await fetch(`${base}/echo`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: withBytes({ text: MARK }, bytes),
+      });
+      assert.equal(restRefused.status, 400, `REST, ${name}`);
+      assert.equal(restRefused.headers.get("content-type"), "application/problem+json");
+      assert.match((await restRefused.json()).detail, /not valid UTF-8/);
+
+      const graphqlRefused = await fetch(`${base}/graphql`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/graphql-response+json",
+        },
+        body: withBytes({ query: MUTATION, variables: { text: MARK } }, bytes),
+      });
+      assert.equal(graphqlRefused.status, 400, `GraphQL, ${name}`);
+      const answer = await graphqlRefused.json();
+      assert.equal(answer.errors[0].extensions.code, "BAD_REQUEST");
+      assert.match(answer.errors[0].message, /not valid UTF-8/);
+
+      const wsRefused = await socketAt(`${base.replace("http", "ws")}/graphql`);
+      wsRefused.socket.send(
+        withBytes({
+          id: "1",
+          type: "subscribe",
+          payload: { query: MUTATION, variables: { text: MARK } },
+        }, bytes),
+      );
+      assert.equal(await wsRefused.closed, 4400, `GraphQL over WebSocket, ${name}`);
+      assert.deepEqual(wsRefused.messages, []);
+
+      const mcpRefused: Response = await fetch(replay.url, {
+        method: "POST",
+        headers: replay.headers,
+        body: withBytes({
+          jsonrpc: "2.0",
+          id: 99,
+          method: "tools/call",
+          params: { name: "echo", arguments: { text: MARK } },
+        }, bytes),
+      });
+      assert.equal(mcpRefused.status, 400, `MCP, ${name}`);
+      assert.deepEqual(await mcpRefused.json(), {
+        jsonrpc: "2.0",
+        error: { code: -32700, message: "Parse error: the body is not valid UTF-8" },
+        id: null,
+      });
+    }
+    assert.deepEqual(seen, [VALID, VALID, VALID, VALID], "no refused call reached the leaf");
+
+    // MCP still serves after the refusals.
+    const again = await mcpClient.callTool({ name: "echo", arguments: { text: "\uFFFD" } });
+    assert.deepEqual(again.content, [{ type: "text", text: "\uFFFD" }]);
+  } finally {
+    await surfaces.close();
+  }
+});
