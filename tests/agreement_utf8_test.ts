@@ -17,6 +17,7 @@ const tree = api({
 });
 
 const VALID = "Zoë";
+const VALID_BYTES = [...new TextEncoder().encode(VALID)];
 const MARK = "@@";
 const MUTATION = "mutation($text: String!) { echo(text: $text) }";
 
@@ -26,6 +27,16 @@ function withBytes(message: unknown, bytes: readonly number[]): Uint8Array<Array
   const encoder = new TextEncoder();
   return new Uint8Array([...encoder.encode(before), ...bytes, ...encoder.encode(after)]);
 }
+
+/** A GraphQL request (a POST body or a WebSocket `subscribe`) calling echo with `bytes` as its text. */
+const graphqlBody = (bytes: readonly number[]) =>
+  withBytes({ query: MUTATION, variables: { text: MARK } }, bytes);
+const subscribeMessage = (bytes: readonly number[]) =>
+  withBytes({
+    id: "1",
+    type: "subscribe",
+    payload: { query: MUTATION, variables: { text: MARK } },
+  }, bytes);
 
 // Bytes no UTF-8 decoder takes: a lone continuation byte, a cut sequence, an
 // overlong "/", a surrogate, and a byte UTF-8 never uses.
@@ -87,19 +98,11 @@ Deno.test("agreement: bytes that are not UTF-8 are refused on every surface, val
     const graphql = await fetch(`${base}/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: withBytes({ query: MUTATION, variables: { text: MARK } }, [
-        ...new TextEncoder().encode(VALID),
-      ]),
+      body: graphqlBody(VALID_BYTES),
     });
     assert.deepEqual(await graphql.json(), { data: { echo: VALID } });
     const ws = await socketAt(`${base.replace("http", "ws")}/graphql`);
-    ws.socket.send(
-      withBytes({
-        id: "1",
-        type: "subscribe",
-        payload: { query: MUTATION, variables: { text: MARK } },
-      }, [...new TextEncoder().encode(VALID)]),
-    );
+    ws.socket.send(subscribeMessage(VALID_BYTES));
     while (!ws.messages.some((m) => (m as { type: string }).type === "complete")) {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
@@ -129,7 +132,7 @@ Deno.test("agreement: bytes that are not UTF-8 are refused on every surface, val
           "content-type": "application/json",
           accept: "application/graphql-response+json",
         },
-        body: withBytes({ query: MUTATION, variables: { text: MARK } }, bytes),
+        body: graphqlBody(bytes),
       });
       assert.equal(graphqlRefused.status, 400, `GraphQL, ${name}`);
       const answer = await graphqlRefused.json();
@@ -137,13 +140,7 @@ Deno.test("agreement: bytes that are not UTF-8 are refused on every surface, val
       assert.match(answer.errors[0].message, /not valid UTF-8/);
 
       const wsRefused = await socketAt(`${base.replace("http", "ws")}/graphql`);
-      wsRefused.socket.send(
-        withBytes({
-          id: "1",
-          type: "subscribe",
-          payload: { query: MUTATION, variables: { text: MARK } },
-        }, bytes),
-      );
+      wsRefused.socket.send(subscribeMessage(bytes));
       assert.equal(await wsRefused.closed, 4400, `GraphQL over WebSocket, ${name}`);
       assert.deepEqual(wsRefused.messages, []);
 
