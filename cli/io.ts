@@ -18,6 +18,7 @@ import process from "node:process";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { createInterface } from "node:readline/promises";
 import { byteChunks } from "../tree/bytes.ts";
+import { utf8Text } from "../tree/utf8.ts";
 
 /**
  * The command line's input and output.
@@ -52,7 +53,7 @@ export interface CliIo {
   readonly stdoutIsTerminal: boolean;
   /** Asks a question and reads one line; `undefined` when input ends first. */
   prompt(question: string): Promise<string | undefined>;
-  /** All of standard input, as text. */
+  /** All of standard input, as text; rejects when it is not UTF-8. */
   readStdin(): Promise<string>;
   /** A file's bytes. */
   readFile(path: string): Promise<Uint8Array>;
@@ -97,8 +98,12 @@ export function processIo(): CliIo {
       }
     },
     async readStdin() {
-      let text = "";
-      for await (const chunk of process.stdin) text += String(chunk);
+      // Bytes first, decoded once: a character split between two chunks stays
+      // whole, and bytes that are not UTF-8 are refused as on every surface.
+      const chunks: BlobPart[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk);
+      const text = utf8Text(new Uint8Array(await new Blob(chunks).arrayBuffer()));
+      if (text === undefined) throw new TypeError("standard input is not valid UTF-8");
       return text;
     },
     readFile: (path) => readFile(path),

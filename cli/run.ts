@@ -33,6 +33,7 @@ import type { HandlerContext, Node } from "../tree/node.ts";
 import { isLeaf } from "../tree/node.ts";
 import { assignOwn, type ContextFunction } from "../tree/context.ts";
 import { isPlainObject } from "../tree/plain_data.ts";
+import { utf8Text } from "../tree/utf8.ts";
 import { runCall } from "../tree/run.ts";
 import {
   confirmQuestion,
@@ -328,13 +329,19 @@ async function readLeafArgs(
 /** `--input`: JSON text, `@path` for a file's, `-` for standard input's. */
 async function inputFlag(value: string, io: CliIo): Promise<Record<string, unknown>> {
   let text = value;
-  if (value === "-") text = await io.readStdin();
-  else if (value.startsWith("@")) {
-    text = new TextDecoder().decode(
-      await io.readFile(value.slice(1)).catch(() => {
-        throw new UsageError(`--input: cannot read ${value.slice(1)}`);
+  if (value === "-") {
+    text = await io.readStdin().catch((error) => {
+      throw new UsageError(`--input: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  } else if (value.startsWith("@")) {
+    const path = value.slice(1);
+    const decoded = utf8Text(
+      await io.readFile(path).catch(() => {
+        throw new UsageError(`--input: cannot read ${path}`);
       }),
     );
+    if (decoded === undefined) throw new UsageError(`--input: ${path} is not valid UTF-8`);
+    text = decoded;
   }
   let parsed: unknown;
   try {

@@ -2,7 +2,9 @@
 // client's bytes reads them strictly as UTF-8 (tree/utf8.ts): a string sent as
 // bytes that do not decode is refused with the surface's bad-input answer and
 // never reaches the leaf, on REST, GraphQL over HTTP and WebSocket, and MCP;
-// the same calls with valid text reach it with the same value everywhere.
+// the same calls with valid text reach it with the same value everywhere. The
+// command line reads its `--input` the same way (tests/cli/input_utf8_test.ts,
+// in a real process with a pipe).
 import assert from "node:assert/strict";
 import { api, op } from "@ramify/api/tree";
 import { z } from "zod";
