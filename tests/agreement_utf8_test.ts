@@ -16,6 +16,10 @@ const tree = api({
     seen.push(text);
     return text;
   }, { input: z.object({ text: z.string() }), tags: { destructive: false } }),
+  find: op(({ text }) => {
+    seen.push(text);
+    return text;
+  }, { input: z.object({ text: z.string() }), tags: { readOnly: true } }),
 });
 
 const VALID = "Zoë";
@@ -168,6 +172,42 @@ Deno.test("agreement: bytes that are not UTF-8 are refused on every surface, val
     // MCP still serves after the refusals.
     const again = await mcpClient.callTool({ name: "echo", arguments: { text: "\uFFFD" } });
     assert.deepEqual(again.content, [{ type: "text", text: "\uFFFD" }]);
+  } finally {
+    await surfaces.close();
+  }
+});
+
+// Percent-encoding that does not spell UTF-8 (a lone byte, a cut sequence) and
+// a stray "%": refused where the WHATWG form parser would give U+FFFD or keep it.
+const MALFORMED = ["%FF", "a%C3", "%E2%82", "100%", "%zz"];
+
+Deno.test("agreement: a query string whose percent-encoding is not UTF-8 is refused by REST and GraphQL GET", async () => {
+  const surfaces = await serveEverySurface(tree);
+  try {
+    const { base } = surfaces;
+    const query = encodeURIComponent("query($text: String!) { find(text: $text) }");
+    const variables = (encoded: string) => `%7B%22text%22%3A%22${encoded}%22%7D`;
+    seen.length = 0;
+    const valid = encodeURIComponent(VALID);
+    assert.equal(await (await fetch(`${base}/find?text=${valid}`)).json(), VALID);
+    const graphql = await fetch(`${base}/graphql?query=${query}&variables=${variables(valid)}`);
+    assert.deepEqual(await graphql.json(), { data: { find: VALID } });
+    for (const encoded of MALFORMED) {
+      const rest = await fetch(`${base}/find?text=${encoded}`);
+      assert.equal(rest.status, 400, `REST, ${encoded}`);
+      assert.match((await rest.json()).detail, /malformed percent-encoding/);
+      const refused = await fetch(
+        `${base}/graphql?query=${query}&variables=${variables(encoded)}`,
+        {
+          headers: { accept: "application/graphql-response+json" },
+        },
+      );
+      assert.equal(refused.status, 400, `GraphQL, ${encoded}`);
+      const answer = await refused.json();
+      assert.equal(answer.errors[0].extensions.code, "BAD_REQUEST");
+      assert.match(answer.errors[0].message, /malformed percent-encoding/);
+    }
+    assert.deepEqual(seen, [VALID, VALID], "no refused call reached the leaf");
   } finally {
     await surfaces.close();
   }

@@ -59,3 +59,27 @@ export function utf8Text(bytes: Uint8Array): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * A part of a URL query or of a form body (`application/x-www-form-urlencoded`)
+ * decoded: `+` is a space, and percent-encoding must spell UTF-8. `undefined`
+ * when it does not, where the WHATWG form parser would put U+FFFD (or keep a
+ * stray `%`): a value arrives the same through a query string as through a body.
+ *
+ * @example
+ * ```ts
+ * import { formComponent } from "./utf8.ts";
+ *
+ * console.log(formComponent("Zo%C3%AB+B")); // "Zoë B"
+ * console.log(formComponent("%FF")); // undefined
+ * ```
+ */
+export function formComponent(part: string): string | undefined {
+  const spaced = part.indexOf("+") === -1 ? part : part.replaceAll("+", " ");
+  if (spaced.indexOf("%") === -1) return spaced;
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return undefined;
+  }
+}

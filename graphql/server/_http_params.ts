@@ -2,7 +2,7 @@
 // POST's JSON body within the limits; what is refused says why.
 
 import { nestsDeeper } from "../../tree/plain_data.ts";
-import { utf8Text } from "../../tree/utf8.ts";
+import { formComponent, utf8Text } from "../../tree/utf8.ts";
 import { readBodyBytes } from "../../http/web/body.ts";
 import { APPLICATION_JSON, isUtf8, unquote } from "./_http_media.ts";
 import { requestedId } from "./_trusted.ts";
@@ -35,7 +35,15 @@ export function fromSearch(search: string, maxQueryLength: number, maxDepth: num
   let extensions: string | undefined;
   let documentId: string | undefined;
   const seen = new Set<string>();
-  for (const [key, value] of new URLSearchParams(search)) {
+  for (const part of search === "" ? [] : search.split("&")) {
+    const eq = part.indexOf("=");
+    // Decoded as REST decodes a query: percent-encoding that does not spell
+    // UTF-8 is refused, not turned into U+FFFD on its way to a variable.
+    const key = formComponent(eq === -1 ? part : part.slice(0, eq));
+    const value = eq === -1 ? "" : formComponent(part.slice(eq + 1));
+    if (key === undefined || value === undefined) {
+      throw badRequest("The query holds malformed percent-encoding");
+    }
     if (
       key !== "query" && key !== "variables" && key !== "operationName" &&
       key !== "extensions" && key !== "documentId"

@@ -6,7 +6,7 @@
 // (`__proto__`, `constructor`, ...) can reach a prototype.
 
 import { flawOf, isPlainObject, nestsDeeper, setOwn } from "../../tree/plain_data.ts";
-import { utf8Text } from "../../tree/utf8.ts";
+import { formComponent, utf8Text } from "../../tree/utf8.ts";
 import { HttpError } from "./problem.ts";
 import { decodeCapture } from "../route/path.ts";
 import { declaredLength, mediaType, readBodyBytes, within } from "./body.ts";
@@ -42,13 +42,11 @@ export function parseQuery(query: string, maxKeys: number): Record<string, unkno
 }
 
 function decodeQueryPart(part: string): string {
-  const spaced = part.indexOf("+") === -1 ? part : part.replaceAll("+", " ");
-  if (spaced.indexOf("%") === -1) return spaced;
-  try {
-    return decodeURIComponent(spaced);
-  } catch {
+  const decoded = formComponent(part);
+  if (decoded === undefined) {
     throw new HttpError(400, "The query holds malformed percent-encoding");
   }
+  return decoded;
 }
 
 function addValue(target: Record<string, unknown>, key: string, value: unknown) {

@@ -2,7 +2,7 @@
 // against the WHATWG decoder in fatal mode over random bytes and random text.
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { utf8Text } from "../../tree/utf8.ts";
+import { formComponent, utf8Text } from "../../tree/utf8.ts";
 
 const fatal = new TextDecoder("utf-8", { fatal: true });
 
@@ -60,5 +60,24 @@ Deno.test("utf8Text agrees with the strict decoder on random bytes and on damage
       },
     ),
     { numRuns: 5_000 },
+  );
+});
+
+Deno.test("formComponent: + is a space, percent-encoding must spell UTF-8", () => {
+  assert.equal(formComponent("a+b%20c"), "a b c");
+  assert.equal(formComponent("Zo%C3%AB"), "Zoë");
+  assert.equal(formComponent("%EF%BF%BD"), "\uFFFD");
+  for (const malformed of ["%FF", "a%C3", "%E2%82", "100%", "%zz", "%ED%A0%80"]) {
+    assert.equal(formComponent(malformed), undefined, malformed);
+    // Where the standard form parser keeps going with U+FFFD or the text as it is.
+    assert.notEqual(new URLSearchParams(`v=${malformed}`).get("v"), null);
+  }
+  fc.assert(
+    fc.property(fc.string({ unit: "grapheme", maxLength: 40 }), (text) => {
+      const encoded = encodeURIComponent(text).replaceAll("%20", "+");
+      assert.equal(formComponent(encoded), text);
+      assert.equal(formComponent(encoded), new URLSearchParams(`v=${encoded}`).get("v"));
+    }),
+    { numRuns: 2_000 },
   );
 });
