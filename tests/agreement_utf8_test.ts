@@ -1,4 +1,4 @@
-// The agreement suite: bytes that are not UTF-8. Every surface that reads a
+// The agreement suite: bytes that are not UTF-8, and input nested too deep. Every surface that reads a
 // client's bytes reads them strictly as UTF-8 (tree/utf8.ts): a string sent as
 // bytes that do not decode is refused with the surface's bad-input answer and
 // never reaches the leaf, on REST, GraphQL over HTTP and WebSocket, and MCP;
@@ -208,6 +208,60 @@ Deno.test("agreement: a query string whose percent-encoding is not UTF-8 is refu
       assert.match(answer.errors[0].message, /malformed percent-encoding/);
     }
     assert.deepEqual(seen, [VALID, VALID], "no refused call reached the leaf");
+  } finally {
+    await surfaces.close();
+  }
+});
+
+Deno.test("agreement: input nested past 64 levels is refused by REST, GraphQL and MCP; at 64 it passes", async () => {
+  const nested: number[] = [];
+  const deepTree = api({
+    keep: op(({ v }) => {
+      nested.push(JSON.stringify(v).length);
+      return 1;
+    }, { input: z.object({ v: z.unknown() }), tags: { destructive: false } }),
+  });
+  const surfaces = await serveEverySurface(deepTree);
+  try {
+    const { base, mcpClient } = surfaces;
+    // The input object is level 1, so `v` holding `levels - 1` arrays reaches `levels`.
+    const reaching = (levels: number) =>
+      JSON.parse("[".repeat(levels - 1) + "]".repeat(levels - 1));
+    const viaRest = (v: unknown) =>
+      fetch(`${base}/keep`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ v }),
+      });
+    const viaGraphql = (v: unknown) =>
+      fetch(`${base}/graphql`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/graphql-response+json",
+        },
+        body: JSON.stringify({ query: "mutation($v: JSON) { keep(v: $v) }", variables: { v } }),
+      });
+    const viaMcp = (v: unknown) => mcpClient.callTool({ name: "keep", arguments: { v } });
+
+    assert.equal((await viaRest(reaching(64))).status, 200);
+    assert.deepEqual(await (await viaGraphql(reaching(64))).json(), { data: { keep: 1 } });
+    assert.deepEqual((await viaMcp(reaching(64))).content, [{ type: "text", text: "1" }]);
+    assert.equal(nested.length, 3);
+
+    const rest = await viaRest(reaching(65));
+    assert.equal(rest.status, 400);
+    assert.equal((await rest.json()).detail, "The input nests deeper than 64 levels");
+    const graphql = await viaGraphql(reaching(65));
+    assert.equal(graphql.status, 400);
+    assert.match((await graphql.json()).errors[0].message, /nest deeper than 64 levels/);
+    const mcp = await viaMcp(reaching(65));
+    assert.equal(mcp.isError, true);
+    assert.match(JSON.stringify(mcp.content), /400.*The input nests deeper than 64 levels/);
+    // Far past it, as a hostile client sends: still a refusal, not a crash.
+    const hostile = await viaMcp(reaching(100_000));
+    assert.equal(hostile.isError, true);
+    assert.equal(nested.length, 3, "no refused call reached the leaf");
   } finally {
     await surfaces.close();
   }

@@ -11,7 +11,8 @@ import type { HandlerContext } from "../tree/node.ts";
 import { InputError } from "../tree/call.ts";
 import { assignOwn, type ContextFunction, type ContextSource } from "../tree/context.ts";
 import { Cancelled, type Failure, failureLine } from "../tree/failure.ts";
-import { isAsyncIterable, isPlainObject, setOwn } from "../tree/plain_data.ts";
+import { isAsyncIterable, isPlainObject, nestsDeeper, setOwn } from "../tree/plain_data.ts";
+import { HttpError } from "../tree/http_error.ts";
 import { failureOf, runCall } from "../tree/run.ts";
 import { bytesOf, isBytes, responseBytes } from "../tree/bytes.ts";
 import { type GapNotice, StreamEvent, StreamGap } from "../tree/stream_events.ts";
@@ -41,6 +42,8 @@ export interface RunOptions {
   readonly onError: (error: unknown) => void;
   /** Milliseconds the call may run (the server's `timeoutMs`). */
   readonly timeoutMs?: number;
+  /** How deep the arguments may nest (the server's `maxArgumentsDepth`). */
+  readonly maxDepth: number;
   /** The server's `context` option: values added to the call's context. */
   readonly context?: ContextFunction;
   /** The scheme of the URIs of embedded resources the server names. Default `"ramify"`. */
@@ -60,7 +63,7 @@ export async function runTool(
   opts: RunOptions,
 ): Promise<ToolResult> {
   try {
-    const input = inputOf(entry, args);
+    const input = inputOf(entry, args, opts.maxDepth);
     if (opts.context !== undefined) assignOwn(context, await opts.context(source));
     const result = await runCall(entry.call, input, context, opts.timeoutMs);
     // Before the stream check: a ReadableStream of bytes is async iterable too.
@@ -105,9 +108,13 @@ export async function runTool(
 }
 
 /** The arguments as the call path's flat input; captures must be strings. */
-function inputOf(entry: ToolEntry, args: unknown): Record<string, unknown> {
+function inputOf(entry: ToolEntry, args: unknown, maxDepth: number): Record<string, unknown> {
   if (args !== undefined && !isPlainObject(args)) {
     throw new InputError([{ message: "The arguments must be an object", path: [] }]);
+  }
+  // The SDK parses any depth; a handler walking its input must not meet more than a body may hold.
+  if (nestsDeeper(args, maxDepth)) {
+    throw new HttpError(400, `The input nests deeper than ${maxDepth} levels`);
   }
   const input: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args ?? {})) setOwn(input, key, value);

@@ -48,6 +48,10 @@ export interface McpSurface {
 
 /** The tree's tools, prompts and resources; a tree that cannot be described fails here. */
 export function mcpSurface(tree: Node, caller: string, opts: McpOptions): McpSurface {
+  const depth = opts.maxArgumentsDepth;
+  if (depth !== undefined && (!Number.isInteger(depth) || depth < 1)) {
+    throw new RangeError(`MCP: maxArgumentsDepth must be a positive integer, got ${depth}`);
+  }
   const tools = collectTools(tree, caller, opts.warnMissingHints);
   return {
     tools,
@@ -155,6 +159,7 @@ export function serverOf(
           log(context, "error", `${name}: 500 Internal Server Error`);
         },
         timeoutMs: opts.timeoutMs,
+        maxDepth: opts.maxArgumentsDepth ?? 64,
         context: opts.context,
         resourceScheme: opts.resourceScheme,
         onItem: progressToken === undefined

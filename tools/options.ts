@@ -47,6 +47,12 @@ export interface McpOptions extends ToolsOptions {
    */
   readonly timeoutMs?: number;
   /**
+   * How deep a tool call's arguments may nest (objects and arrays): deeper is
+   * a `400` tool error before the handler runs, as a REST or GraphQL body
+   * past its `maxBodyDepth`. Default 64.
+   */
+  readonly maxArgumentsDepth?: number;
+  /**
    * Makes the values tools' handlers and middleware see in their context. It
    * is told `{ surface: "mcp", request }` over HTTP (the request that carried
    * the call) and `{ surface: "mcp" }` over stdio. An `HttpError` it throws is
