@@ -373,7 +373,8 @@ Deno.test("MCP: hostile arguments never reach a prototype or crash the server", 
       name: "books.add",
       arguments: { title: JSON.parse("[".repeat(2000) + "]".repeat(2000)), pages: 1 },
     });
-    assert.match(text(deep), /^422 /);
+    // Refused for its depth before the schema looks at it, as REST refuses such a body.
+    assert.equal(text(deep), "400 Bad Request: The input nests deeper than 64 levels");
     assert.deepEqual(connected.crashes, []);
   } finally {
     await connected.close();
