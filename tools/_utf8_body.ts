@@ -22,17 +22,18 @@ export function jsonRpcRefusal(
 }
 
 /**
- * Why a POST's body is refused before the SDK reads it, or `undefined` to pass
- * the request on as it is: 413 past the SDK's size bound, 400 with a JSON-RPC
- * parse error for bytes that are not UTF-8 or a body that failed to arrive.
- * The body is read from a clone: the request the SDK gets keeps its own body
- * and signal (the per-request protocol closes a call when its signal aborts).
+ * The request with its body checked, or why it is refused before the SDK
+ * reads it: 413 past the SDK's size bound, 400 with a JSON-RPC parse error for
+ * bytes that are not UTF-8 or a body that failed to arrive. A POST is read
+ * here and handed on as a new request holding the same bytes and following
+ * the first one's signal (the per-request protocol closes a call when it
+ * aborts); other methods pass as they are. Not read from a clone: a clone's
+ * body is a tee, whose branches cannot be cancelled one without the other.
  */
-export async function bodyRefusal(request: Request): Promise<Response | undefined> {
-  if (request.method !== "POST") return undefined;
-  const read = await readBodyBytes(request.clone(), MAX_BODY_BYTES);
+export async function checkedRequest(request: Request): Promise<Request | Response> {
+  if (request.method !== "POST") return request;
+  const read = await readBodyBytes(request, MAX_BODY_BYTES);
   if (!read.ok) {
-    await request.body?.cancel().catch(() => {});
     return read.reason === "too-large"
       ? jsonRpcRefusal(
         413,
@@ -41,7 +42,13 @@ export async function bodyRefusal(request: Request): Promise<Response | undefine
       )
       : jsonRpcRefusal(400, -32700, "Parse error: the body could not be read");
   }
-  if (utf8Text(read.bytes) !== undefined) return undefined;
-  await request.body?.cancel().catch(() => {});
-  return jsonRpcRefusal(400, -32700, "Parse error: the body is not valid UTF-8");
+  if (utf8Text(read.bytes) === undefined) {
+    return jsonRpcRefusal(400, -32700, "Parse error: the body is not valid UTF-8");
+  }
+  return new Request(request.url, {
+    method: "POST",
+    headers: request.headers,
+    body: read.bytes as Uint8Array<ArrayBuffer>,
+    signal: request.signal,
+  });
 }

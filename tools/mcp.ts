@@ -40,7 +40,7 @@ import { type LegacySessions, legacySessions } from "./_sessions.ts";
 import { resumeOf } from "./_resume.ts";
 import { memoryMcpSessions } from "./sessions.ts";
 import { rateLimited, withRateHeaders } from "../http/web/rate_limit.ts";
-import { bodyRefusal, jsonRpcRefusal } from "./_utf8_body.ts";
+import { checkedRequest, jsonRpcRefusal } from "./_utf8_body.ts";
 
 /**
  * A fetch handler speaking MCP's Streamable HTTP transport; `close()` ends
@@ -104,18 +104,19 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
   const onError = opts.onError ?? ((error) => console.error("ramify: MCP sessions:", error));
   const resume = opts.resumability === false ? undefined : resumeOf(opts.resumability, onError);
   let served: { modern: McpHttpHandler; legacy: LegacySessions } | undefined;
-  const answer = async (request: Request): Promise<Response> => {
+  const answer = async (received: Request): Promise<Response> => {
     const loaded = await loadSdk();
     const rejected =
       (hosts === undefined
         ? undefined
-        : loaded.hostHeaderValidationResponse(request, [...hosts])) ??
+        : loaded.hostHeaderValidationResponse(received, [...hosts])) ??
         loaded.originValidationResponse(
-          request,
+          received,
           origins === undefined ? loaded.localhostAllowedOrigins() : [...origins],
         );
-    const refused = rejected ?? await bodyRefusal(request);
-    if (refused !== undefined) return refused;
+    if (rejected !== undefined) return rejected;
+    const request = await checkedRequest(received);
+    if (request instanceof Response) return request;
     const makeServer = (declared?: ClientCapabilities) => serverOf(loaded, surface, opts, declared);
     served ??= {
       // 2026-07-28 clients: one instance per request; cancelling closes the request.
