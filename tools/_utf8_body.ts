@@ -23,24 +23,37 @@ export function jsonRpcRefusal(
 
 /**
  * The request with its body checked, or why it is refused before the SDK
- * reads it: 413 past the SDK's size bound, 400 with a JSON-RPC parse error for
- * bytes that are not UTF-8 or a body that failed to arrive. A POST is read
+ * reads it: 413 past the SDK's size bound, 408 for a body slower than
+ * `timeoutMs`, 400 with a JSON-RPC parse error for bytes that are not UTF-8 or
+ * a body that failed to arrive. A POST is read
  * here and handed on as a new request holding the same bytes and following
  * the first one's signal (the per-request protocol closes a call when it
  * aborts); other methods pass as they are. Not read from a clone: a clone's
  * body is a tee, whose branches cannot be cancelled one without the other.
  */
-export async function checkedRequest(request: Request): Promise<Request | Response> {
+export async function checkedRequest(
+  request: Request,
+  timeoutMs: number,
+): Promise<Request | Response> {
   if (request.method !== "POST") return request;
-  const read = await readBodyBytes(request, MAX_BODY_BYTES);
+  const read = await readBodyBytes(request, MAX_BODY_BYTES, timeoutMs);
   if (!read.ok) {
-    return read.reason === "too-large"
-      ? jsonRpcRefusal(
-        413,
-        -32000,
-        `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes`,
-      )
-      : jsonRpcRefusal(400, -32700, "Parse error: the body could not be read");
+    switch (read.reason) {
+      case "too-large":
+        return jsonRpcRefusal(
+          413,
+          -32000,
+          `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes`,
+        );
+      case "too-slow":
+        return jsonRpcRefusal(
+          408,
+          -32000,
+          `Request Timeout: the body did not arrive within ${timeoutMs} ms`,
+        );
+      case "unreadable":
+        return jsonRpcRefusal(400, -32700, "Parse error: the body could not be read");
+    }
   }
   if (utf8Text(read.bytes) === undefined) {
     return jsonRpcRefusal(400, -32700, "Parse error: the body is not valid UTF-8");

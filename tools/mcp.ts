@@ -99,6 +99,7 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
   const side = surface.side;
   const origins = opts.allowedOrigins;
   const hosts = opts.allowedHosts;
+  const bodyTimeoutMs = opts.bodyTimeoutMs ?? 30_000;
   const sessions = opts.sessions ??
     memoryMcpSessions({ maxSessions: opts.maxSessions, idleMs: opts.sessionIdleMs });
   const onError = opts.onError ?? ((error) => console.error("ramify: MCP sessions:", error));
@@ -115,7 +116,7 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
           origins === undefined ? loaded.localhostAllowedOrigins() : [...origins],
         );
     if (rejected !== undefined) return rejected;
-    const request = await checkedRequest(received);
+    const request = await checkedRequest(received, bodyTimeoutMs);
     if (request instanceof Response) return request;
     const makeServer = (declared?: ClientCapabilities) => serverOf(loaded, surface, opts, declared);
     served ??= {

@@ -111,6 +111,11 @@ export interface McpHandlerOptions extends McpOptions {
   /** When given, the hostnames the `Host` header may name (403 otherwise). */
   readonly allowedHosts?: readonly string[];
   /**
+   * Milliseconds a POST's whole body may take to arrive: then a `408` and a
+   * JSON-RPC error, as REST's and GraphQL's `bodyTimeoutMs`. Default 30,000.
+   */
+  readonly bodyTimeoutMs?: number;
+  /**
    * Where 2025-era sessions live: any instance that reads the store serves a
    * session (`redisMcpSessions` of `@ramify/api/redis` for several instances).
    * While the store is unreachable, session requests are a `503`. Default: in

@@ -1,6 +1,7 @@
-// An MCP POST's body is read (for its UTF-8 check) within the
-// SDK's 4 MiB bound: past it, declared or streamed without a length, the
-// answer is the SDK's own 413 JSON-RPC error, and the server keeps serving.
+// An MCP POST's body is read (for its UTF-8 check) within the SDK's 4 MiB bound
+// and `bodyTimeoutMs`: past the bound, declared or streamed without a length,
+// the answer is the SDK's own 413 JSON-RPC error; a body dribbled slower than
+// the deadline is a 408, as on REST and GraphQL; the server keeps serving.
 import assert from "node:assert/strict";
 import { api, op } from "@ramify/api/tree";
 import { createMcpHandler } from "@ramify/api/tools";
@@ -41,6 +42,40 @@ Deno.test("MCP: a body past 4 MiB is a 413 JSON-RPC error, with or without a Con
     } as RequestInit);
     assert.equal(streamed.status, 413);
     assert.deepEqual(await streamed.json(), TOO_LARGE);
+    const handshake = await fetch(`${base}/mcp`, mcpPost());
+    assert.equal(handshake.status, 200, "the server keeps serving");
+    await handshake.body?.cancel();
+  });
+  await mcp.close();
+});
+
+/** Sends the head and one byte of a body that claims ten, then waits for the answer. */
+async function dribble(port: number): Promise<string> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  try {
+    await conn.write(new TextEncoder().encode(
+      "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n" +
+        "Accept: application/json, text/event-stream\r\nContent-Length: 10\r\n\r\n{",
+    ));
+    const buffer = new Uint8Array(4096);
+    const read = await conn.read(buffer);
+    return new TextDecoder().decode(buffer.subarray(0, read ?? 0));
+  } finally {
+    conn.close();
+  }
+}
+
+Deno.test("MCP: a body that does not arrive within bodyTimeoutMs is a 408 JSON-RPC error", async () => {
+  const mcp = createMcpHandler(api({ ping: op(() => "pong", { tags: { readOnly: true } }) }), {
+    bodyTimeoutMs: 100,
+  });
+  await withServer(mcp, async (base) => {
+    const answer = await dribble(Number(new URL(base).port));
+    assert.match(answer, /^HTTP\/1.1 408/);
+    assert.match(
+      answer,
+      /"code":-32000,"message":"Request Timeout: the body did not arrive within 100 ms"/,
+    );
     const handshake = await fetch(`${base}/mcp`, mcpPost());
     assert.equal(handshake.status, 200, "the server keeps serving");
     await handshake.body?.cancel();
