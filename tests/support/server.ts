@@ -21,3 +21,27 @@ export function freePort(): number {
   probe.close();
   return port;
 }
+
+/**
+ * POSTs the head and the first byte of a JSON body that claims ten, sends no
+ * more, and gives the start of the answer (a slow client, for body deadlines).
+ */
+export async function dribbledPost(
+  base: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<string> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port: Number(new URL(base).port) });
+  try {
+    const lines = Object.entries({ "content-type": "application/json", ...headers })
+      .map(([name, value]) => `${name}: ${value}\r\n`).join("");
+    await conn.write(new TextEncoder().encode(
+      `POST ${path} HTTP/1.1\r\nHost: localhost\r\n${lines}Content-Length: 10\r\n\r\n{`,
+    ));
+    const buffer = new Uint8Array(4096);
+    const read = await conn.read(buffer);
+    return new TextDecoder().decode(buffer.subarray(0, read ?? 0));
+  } finally {
+    conn.close();
+  }
+}

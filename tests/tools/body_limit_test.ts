@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { api, op } from "@ramify/api/tree";
 import { createMcpHandler } from "@ramify/api/tools";
 import { mcpPost } from "../support/mcp_wire.ts";
-import { withServer } from "../support/server.ts";
+import { dribbledPost, withServer } from "../support/server.ts";
 
 const LIMIT = 4 * 1024 * 1024;
 const TOO_LARGE = {
@@ -49,28 +49,14 @@ Deno.test("MCP: a body past 4 MiB is a 413 JSON-RPC error, with or without a Con
   await mcp.close();
 });
 
-/** Sends the head and one byte of a body that claims ten, then waits for the answer. */
-async function dribble(port: number): Promise<string> {
-  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
-  try {
-    await conn.write(new TextEncoder().encode(
-      "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n" +
-        "Accept: application/json, text/event-stream\r\nContent-Length: 10\r\n\r\n{",
-    ));
-    const buffer = new Uint8Array(4096);
-    const read = await conn.read(buffer);
-    return new TextDecoder().decode(buffer.subarray(0, read ?? 0));
-  } finally {
-    conn.close();
-  }
-}
-
 Deno.test("MCP: a body that does not arrive within bodyTimeoutMs is a 408 JSON-RPC error", async () => {
   const mcp = createMcpHandler(api({ ping: op(() => "pong", { tags: { readOnly: true } }) }), {
     bodyTimeoutMs: 100,
   });
   await withServer(mcp, async (base) => {
-    const answer = await dribble(Number(new URL(base).port));
+    const answer = await dribbledPost(base, "/mcp", {
+      accept: "application/json, text/event-stream",
+    });
     assert.match(answer, /^HTTP\/1.1 408/);
     assert.match(
       answer,

@@ -10,7 +10,7 @@ import { createGraphQLServer, createHttpGraphQLServer } from "@ramify/api/graphq
 import { createWsHandler } from "@ramify/api/graphql/ws";
 import { createMcpHandler } from "@ramify/api/tools";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { withServer } from "../../support/server.ts";
+import { dribbledPost, withServer } from "../../support/server.ts";
 
 let aborted: unknown;
 const tree = api({
@@ -57,32 +57,16 @@ Deno.test("HTTP: a handler past timeoutMs is a 503 and its signal aborts", async
   assert.equal(await fast.json(), "pong");
 });
 
-/** Sends the head and one byte of a body that claims ten, then waits for the answer. */
-async function dribble(port: number, path: string, contentType: string): Promise<string> {
-  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
-  try {
-    await conn.write(new TextEncoder().encode(
-      `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${contentType}\r\nContent-Length: 10\r\n\r\n{`,
-    ));
-    const buffer = new Uint8Array(4096);
-    const read = await conn.read(buffer);
-    return new TextDecoder().decode(buffer.subarray(0, read ?? 0));
-  } finally {
-    conn.close();
-  }
-}
-
 Deno.test("HTTP and GraphQL: a body that does not arrive within bodyTimeoutMs is a 408", async () => {
   const rest = createFetch(tree, { bodyTimeoutMs: 100 });
   const graphql = createHttpGraphQLServer(tree, { bodyTimeoutMs: 100 });
   await withServer(
     (request) => new URL(request.url).pathname === "/graphql" ? graphql(request) : rest(request),
     async (base) => {
-      const port = Number(new URL(base).port);
-      const http = await dribble(port, "/echo", "application/json");
+      const http = await dribbledPost(base, "/echo");
       assert.match(http, /^HTTP\/1.1 408/);
       assert.match(http, /The body did not arrive within 100 ms/);
-      const gql = await dribble(port, "/graphql", "application/json");
+      const gql = await dribbledPost(base, "/graphql");
       assert.match(gql, /^HTTP\/1.1 408/);
       assert.match(gql, /"code":"REQUEST_TIMEOUT"/);
     },
