@@ -40,7 +40,7 @@ import { type LegacySessions, legacySessions } from "./_sessions.ts";
 import { resumeOf } from "./_resume.ts";
 import { memoryMcpSessions } from "./sessions.ts";
 import { rateLimited, withRateHeaders } from "../http/web/rate_limit.ts";
-import { checkedRequest, jsonRpcRefusal } from "./_utf8_body.ts";
+import { checkedRequest, jsonRpcRefusal } from "./_request_body.ts";
 
 /**
  * A fetch handler speaking MCP's Streamable HTTP transport; `close()` ends

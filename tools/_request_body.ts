@@ -1,6 +1,7 @@
-// An MCP POST's body read as every surface reads a client's bytes (tree/utf8.ts)
-// before the SDK sees it: the SDK decodes leniently, so bytes that are not UTF-8
-// would reach a tool as U+FFFD where HTTP and GraphQL refuse them.
+// An MCP POST's body read before the SDK sees it, under the rules every surface
+// keeps: UTF-8 as tree/utf8.ts reads it (the SDK decodes leniently, so bytes
+// that are not UTF-8 would reach a tool as U+FFFD where HTTP and GraphQL refuse
+// them), a size bound and a deadline; and the JSON-RPC errors that refuse it.
 
 import { readBodyBytes } from "../http/web/body.ts";
 import { utf8Text } from "../tree/utf8.ts";
