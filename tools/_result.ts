@@ -12,7 +12,7 @@ import { InputError } from "../tree/call.ts";
 import { assignOwn, type ContextFunction, type ContextSource } from "../tree/context.ts";
 import { Cancelled, type Failure, failureLine } from "../tree/failure.ts";
 import { isAsyncIterable, isPlainObject, nestsDeeper, setOwn } from "../tree/plain_data.ts";
-import { HttpError } from "../tree/http_error.ts";
+import { tooDeep } from "../http/web/request.ts";
 import { failureOf, runCall } from "../tree/run.ts";
 import { bytesOf, isBytes, responseBytes } from "../tree/bytes.ts";
 import { type GapNotice, StreamEvent, StreamGap } from "../tree/stream_events.ts";
@@ -113,9 +113,7 @@ function inputOf(entry: ToolEntry, args: unknown, maxDepth: number): Record<stri
     throw new InputError([{ message: "The arguments must be an object", path: [] }]);
   }
   // The SDK parses any depth; a handler walking its input must not meet more than a body may hold.
-  if (nestsDeeper(args, maxDepth)) {
-    throw new HttpError(400, `The input nests deeper than ${maxDepth} levels`);
-  }
+  if (nestsDeeper(args, maxDepth)) throw tooDeep(maxDepth);
   const input: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args ?? {})) setOwn(input, key, value);
   const issues = entry.captures.filter((name) => typeof input[name] !== "string").map((name) => ({

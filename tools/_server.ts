@@ -34,6 +34,7 @@ import {
 import { collectTools, type ToolEntry } from "./_collect.ts";
 import { runTool, type StreamStep } from "./_result.ts";
 import type { McpOptions } from "./options.ts";
+import { MAX_INPUT_DEPTH } from "../tree/plain_data.ts";
 
 /** The SDK's module, loaded on the first request. */
 export type Sdk = typeof import("@modelcontextprotocol/server");
@@ -159,7 +160,7 @@ export function serverOf(
           log(context, "error", `${name}: 500 Internal Server Error`);
         },
         timeoutMs: opts.timeoutMs,
-        maxDepth: opts.maxArgumentsDepth ?? 64,
+        maxDepth: opts.maxArgumentsDepth ?? MAX_INPUT_DEPTH,
         context: opts.context,
         resourceScheme: opts.resourceScheme,
         onItem: progressToken === undefined

@@ -41,6 +41,7 @@ import { resumeOf } from "./_resume.ts";
 import { memoryMcpSessions } from "./sessions.ts";
 import { rateLimited, withRateHeaders } from "../http/web/rate_limit.ts";
 import { checkedRequest, jsonRpcRefusal } from "./_request_body.ts";
+import { BODY_TIMEOUT_MS } from "../http/web/body.ts";
 
 /**
  * A fetch handler speaking MCP's Streamable HTTP transport; `close()` ends
@@ -99,7 +100,7 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
   const side = surface.side;
   const origins = opts.allowedOrigins;
   const hosts = opts.allowedHosts;
-  const bodyTimeoutMs = opts.bodyTimeoutMs ?? 30_000;
+  const bodyTimeoutMs = opts.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
   const sessions = opts.sessions ??
     memoryMcpSessions({ maxSessions: opts.maxSessions, idleMs: opts.sessionIdleMs });
   const onError = opts.onError ?? ((error) => console.error("ramify: MCP sessions:", error));

@@ -12,6 +12,13 @@
  */
 
 /**
+ * How deep a client's input may nest by default on every surface (REST's and
+ * GraphQL's `maxBodyDepth`, GraphQL over WebSocket's `maxVariablesDepth`,
+ * MCP's `maxArgumentsDepth`): the input object is level 1.
+ */
+export const MAX_INPUT_DEPTH = 64;
+
+/**
  * Whether a value nests objects or arrays deeper than `max` levels, walked
  * iteratively so that hostile depth cannot exhaust the stack.
  */

@@ -116,13 +116,21 @@ export function withImplications(tags: Tags | undefined): Tags {
   return resolved;
 }
 
-// Listed once: every surface resolves the tags of every leaf as it builds.
-const IMPLICATIONS: readonly (readonly [string, string, boolean | undefined])[] = Object.entries(
-  standardTags,
-)
-  .flatMap(([name, { implies }]) =>
-    Object.entries(implies).map(([implied, value]) => [name, implied, value] as const)
-  );
+const EXCLUDED = Symbol("excluded");
+
+// Every exclusion and implication in the order of the definitions, listed once:
+// `op()` checks each leaf's tags against them (walking the definitions per leaf
+// was a sixth of building a large tree), and every surface resolves each
+// leaf's implications as it builds.
+const TAG_RULES: readonly (readonly [string, string, boolean | undefined | typeof EXCLUDED])[] =
+  Object.entries(standardTags).flatMap(([name, { excludes, implies }]) => [
+    ...excludes.map((excluded) => [name, excluded, EXCLUDED] as const),
+    ...Object.entries(implies).map(([implied, value]) => [name, implied, value] as const),
+  ]);
+
+const IMPLICATIONS = TAG_RULES.filter(
+  (rule): rule is readonly [string, string, boolean | undefined] => rule[2] !== EXCLUDED,
+);
 
 /**
  * A node's own tags with the standard implications applied. Only `meta.tags` of
@@ -178,17 +186,6 @@ export function tagConflict(tags: Tags | undefined): string | undefined {
   }
   return undefined;
 }
-
-const EXCLUDED = Symbol("excluded");
-
-// Every exclusion and implication in the order of the definitions, listed once:
-// `op()` checks each leaf's tags, and walking the definitions per leaf was a
-// sixth of building a large tree.
-const TAG_RULES: readonly (readonly [string, string, boolean | undefined | typeof EXCLUDED])[] =
-  Object.entries(standardTags).flatMap(([name, { excludes, implies }]) => [
-    ...excludes.map((excluded) => [name, excluded, EXCLUDED] as const),
-    ...Object.entries(implies).map(([implied, value]) => [name, implied, value] as const),
-  ]);
 
 /**
  * Where `mapNodes` is in the tree: the segment names from the root, a fallback

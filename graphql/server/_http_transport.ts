@@ -46,7 +46,8 @@ import {
   statusOf,
 } from "./_http_answers.ts";
 import { MULTIPART_FORM_DATA, readMultipart } from "./_http_multipart.ts";
-import { declaredLength, mediaType, within } from "../../http/web/body.ts";
+import { BODY_TIMEOUT_MS, declaredLength, mediaType, within } from "../../http/web/body.ts";
+import { MAX_INPUT_DEPTH } from "../../tree/plain_data.ts";
 import { rateLimited, withRateHeaders } from "../../http/web/rate_limit.ts";
 import { getSafety } from "./_http_safe.ts";
 
@@ -77,9 +78,9 @@ export function httpTransport(
   let safeOverGet: ReturnType<typeof getSafety> | undefined;
   const maxBodyBytes = opts.maxBodyBytes ?? 1024 * 1024;
   const maxResponseBytes = opts.maxResponseBytes ?? 16 * 1024 * 1024;
-  const bodyTimeoutMs = opts.bodyTimeoutMs ?? 30_000;
+  const bodyTimeoutMs = opts.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
   const maxQueryLength = opts.maxQueryLength ?? 100_000;
-  const maxDepth = opts.maxBodyDepth ?? 64;
+  const maxDepth = opts.maxBodyDepth ?? MAX_INPUT_DEPTH;
   const maxTokens = server.limits.maxTokens;
   const makeContext = opts.context;
   const report = observer(opts.onError, "ramify: GraphQL over HTTP crashed:");

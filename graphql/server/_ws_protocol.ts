@@ -23,7 +23,7 @@ import {
 } from "graphql-ws";
 import { withEventId } from "../schema/stream_events.ts";
 import type { HandlerContext } from "../../tree/node.ts";
-import { isAsyncIterable, nestsDeeper } from "../../tree/plain_data.ts";
+import { isAsyncIterable, MAX_INPUT_DEPTH, nestsDeeper } from "../../tree/plain_data.ts";
 import { utf8Text } from "../../tree/utf8.ts";
 import { observer } from "../schema/errors.ts";
 import type { GraphQLServer } from "./server.ts";
@@ -81,7 +81,7 @@ export function createConnect(server: GraphQLServer, opts: WsHandlerOptions = {}
   const maxOperations = opts.maxSubscriptions ?? 100;
   const maxQueryLength = opts.maxQueryLength ?? 100_000;
   const maxMessageBytes = opts.maxMessageBytes ?? 1024 * 1024;
-  const maxVariablesDepth = opts.maxVariablesDepth ?? 64;
+  const maxVariablesDepth = opts.maxVariablesDepth ?? MAX_INPUT_DEPTH;
   const idleTimeout = opts.idleTimeout ?? 300_000;
   const maxBuffered = opts.maxBufferedBytes ?? 4 * 1024 * 1024;
   const slowConsumerTimeout = opts.slowConsumerTimeout ?? 30_000;
@@ -284,14 +284,14 @@ function sizeOf(data: unknown): number {
   return 0;
 }
 
-/** A message's text: text frames as they are, binary ones read as UTF-8. */
+/** A message's text: text frames as they are, binary ones read as UTF-8 (`undefined` when not). */
 function textOf(data: unknown): string | undefined {
   if (typeof data === "string") return data;
   if (data instanceof ArrayBuffer) return utf8Text(new Uint8Array(data));
   if (ArrayBuffer.isView(data)) {
     return utf8Text(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
   }
-  // Not UTF-8 (`utf8Text` gave `undefined`), or not bytes: not a message of the protocol.
+  // Neither text nor bytes: not a message of the protocol.
   return undefined;
 }
 

@@ -24,7 +24,7 @@
  */
 
 import type { HandlerContext } from "../../tree/node.ts";
-import { isAsyncIterable, setOwn } from "../../tree/plain_data.ts";
+import { isAsyncIterable, MAX_INPUT_DEPTH, setOwn } from "../../tree/plain_data.ts";
 import { isBytes } from "../../tree/bytes.ts";
 import { failureOf, runCall } from "../../tree/run.ts";
 import { assignOwn, type ContextFunction, type RequestContextSource } from "../../tree/context.ts";
@@ -45,6 +45,7 @@ import {
   unreadBody,
 } from "../web/request.ts";
 import { coerceStrings } from "../web/coerce.ts";
+import { BODY_TIMEOUT_MS } from "../web/body.ts";
 import { headOf, problem, replyResponse, resultResponse, valueResponse } from "../web/respond.ts";
 import { type RateLimit, rateLimited, withRateHeaders } from "../web/rate_limit.ts";
 import { type IdempotencyOptions, keyedRun } from "./idempotency.ts";
@@ -144,9 +145,9 @@ export function createRouter(
   const basePath = normalizeBasePath(opts.basePath);
   const limits: BodyLimits = {
     maxBytes: opts.maxBodyBytes ?? 1024 * 1024,
-    maxDepth: opts.maxBodyDepth ?? 64,
+    maxDepth: opts.maxBodyDepth ?? MAX_INPUT_DEPTH,
     maxKeys: opts.maxParams ?? 256,
-    timeoutMs: opts.bodyTimeoutMs ?? 30_000,
+    timeoutMs: opts.bodyTimeoutMs ?? BODY_TIMEOUT_MS,
     forms: formGuard(opts.trustedOrigins),
   };
   const timeoutMs = opts.timeoutMs;

@@ -19,6 +19,9 @@ export function mediaType(contentType: string | null): string {
   return contentType.split(";")[0].trim().toLowerCase();
 }
 
+/** How long a body may take to arrive by default on every surface that reads one (`bodyTimeoutMs`). */
+export const BODY_TIMEOUT_MS = 30_000;
+
 /** The body's bytes, or why there are none. */
 export type BodyBytes =
   | { readonly ok: true; readonly bytes: Uint8Array }

@@ -198,6 +198,11 @@ function parseJson(bytes: Uint8Array): unknown {
   }
 }
 
+/** The 400 for input nesting deeper than `maxDepth` levels: a body's, or MCP's arguments. */
+export function tooDeep(maxDepth: number): HttpError {
+  return new HttpError(400, `The input nests deeper than ${maxDepth} levels`);
+}
+
 /**
  * A parsed JSON body as the handler's input: an object, nesting no deeper
  * than the limit, holding no U+FFFD. A read that decodes leniently turns a
@@ -210,9 +215,7 @@ function jsonObject(value: unknown, limits: BodyLimits): Record<string, unknown>
     throw new HttpError(400, "The JSON body must be an object of named inputs");
   }
   const flaw = flawOf(value, limits.maxDepth, holdsReplacement);
-  if (flaw === "deep") {
-    throw new HttpError(400, `The input nests deeper than ${limits.maxDepth} levels`);
-  }
+  if (flaw === "deep") throw tooDeep(limits.maxDepth);
   if (flaw === "text") {
     throw new HttpError(
       400,
