@@ -5,6 +5,7 @@
 
 import { isPlainObject, setOwn } from "../tree/plain_data.ts";
 import type { JsonSchema } from "../tree/schema.ts";
+import { followRefs } from "../tree/schema_refs.ts";
 import { UsageError } from "./_usage.ts";
 import { mediaTypeOf } from "./_media_types.ts";
 
@@ -116,18 +117,10 @@ function isObjectSchema(schema: JsonSchema): boolean {
   return isPlainObject(schema.properties) && Object.keys(schema.properties).length > 0;
 }
 
-/** Follows a local `$ref` (`#/$defs/Name`). */
+/** Follows local `$ref`s (`#/$defs/Name`); one that names nothing stays as it is. */
 function resolve(schema: JsonSchema, root: JsonSchema): JsonSchema {
-  let current = schema;
-  for (let hops = 0; typeof current.$ref === "string" && hops < 8; hops++) {
-    const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(current.$ref);
-    const target = match === null
-      ? undefined
-      : (root[match[1]] as Record<string, JsonSchema> | undefined)?.[match[2]];
-    if (target === undefined) return current;
-    current = target;
-  }
-  return current;
+  const target = followRefs(schema, root);
+  return isPlainObject(target) ? target : schema;
 }
 
 function kebab(name: string): string {

@@ -4,6 +4,7 @@
 // output schema, and the mock answers 500 for that leaf.
 import type { JsonSchema } from "./schema.ts";
 import { isPlainObject } from "./plain_data.ts";
+import { resolveRef } from "./schema_refs.ts";
 
 // Recursive schemas end here: an optional property is left out, a list empty.
 const MAX_DEPTH = 8;
@@ -103,14 +104,7 @@ function numberOf(s: JsonSchema, integer: boolean): number {
 }
 
 function resolve(root: unknown, ref: string): unknown {
-  if (!ref.startsWith("#")) return null;
-  let at: unknown = root;
-  for (const raw of ref.slice(1).split("/").filter((part) => part !== "")) {
-    if (!isPlainObject(at)) return null;
-    const key = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
-    at = Object.hasOwn(at, key) ? at[key] : null;
-  }
-  return at;
+  return resolveRef(ref, root)?.schema ?? null;
 }
 
 function numberAt(value: unknown): number | undefined {

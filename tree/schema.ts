@@ -21,6 +21,7 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "@standard-schema/spec";
 import type { Leaf, Node } from "./node.ts";
 import { dateOptions, type DatePath } from "./dates.ts";
+import { resolveRef } from "./schema_refs.ts";
 
 /**
  * A JSON Schema (draft 2020-12) object.
@@ -454,14 +455,8 @@ function isNullOnly(schema: unknown): boolean {
   return typeof schema === "object" && schema !== null && (schema as JsonSchema).type === "null";
 }
 
+/** A local reference's target; one to another document, or naming nothing, is not judged. */
 function resolveLocalRef(ref: string, root: JsonSchema): unknown {
-  if (ref === "#") return root;
-  if (!ref.startsWith("#/")) return true; // an outside document: not judged
-  let target: unknown = root;
-  for (const part of ref.slice(2).split("/")) {
-    const key = part.replaceAll("~1", "/").replaceAll("~0", "~");
-    if (typeof target !== "object" || target === null || !Object.hasOwn(target, key)) return true;
-    target = (target as Record<string, unknown>)[key];
-  }
-  return target;
+  const target = resolveRef(ref, root);
+  return target === undefined ? true : target.schema;
 }

@@ -4,6 +4,7 @@
 
 import type { JsonSchema } from "../../tree/schema.ts";
 import { isPlainObject } from "../../tree/plain_data.ts";
+import { resolveRef } from "../../tree/schema_refs.ts";
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const PRIMITIVES: Readonly<Record<string, string>> = {
@@ -93,13 +94,5 @@ function objectType(schema: JsonSchema, inner: (sub: unknown) => string): string
 
 /** A local reference's target (`#`, `#/$defs/Name`, any JSON pointer into the root). */
 function resolve(ref: string, root: JsonSchema): unknown {
-  if (ref === "#") return root;
-  if (!ref.startsWith("#/")) return undefined;
-  let current: unknown = root;
-  for (const raw of ref.slice(2).split("/")) {
-    const key = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-    if (!isPlainObject(current) || !Object.hasOwn(current, key)) return undefined;
-    current = current[key];
-  }
-  return current;
+  return resolveRef(ref, root)?.schema;
 }

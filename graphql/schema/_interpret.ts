@@ -4,7 +4,8 @@
 import { type DerivedName, nameBelow, ownSchemaName } from "../../tree/schema.ts";
 import { DATE_TIME_SCALAR, FILE_SCALAR, JSON_SCALAR } from "./_definitions.ts";
 import { fieldName, freeName, isEnumValueName, typeName } from "./_names.ts";
-import { deref, resolveRef } from "./_refs.ts";
+import { deref } from "./_refs.ts";
+import { resolveRef } from "../../tree/schema_refs.ts";
 
 export interface Use {
   readonly shape: Shape;
