@@ -12,6 +12,7 @@ import { declaredBytesOf, type HttpOperation } from "../route/route.ts";
 import { OCTET_STREAM } from "../../tree/bytes.ts";
 import { coercionPlan } from "../web/coerce.ts";
 import type { ComponentRegistry } from "./_components.ts";
+import { eventSchema } from "./_event_schema.ts";
 import { addIdempotencyKey } from "./_idempotency.ts";
 import { addProblemAnswer } from "./_problem_answers.ts";
 import {
@@ -230,18 +231,22 @@ function responsesOf(
   const outputSchema = operation.node.meta?.output;
   const declared = operation.node.meta?.http?.status;
   const raw = jsonSchemaOf(operation, "output", outputSchema);
-  const output = raw === undefined
+  const streams = operation.response === "event-stream";
+  // A stream's item schema stays whole in `x-event-schema`: no component only it would use.
+  const output = raw === undefined || streams
     ? undefined
     : registry.prepare(raw, { owner: hint, side: "Output" }, true);
   const responses: Responses = new Map();
-  if (operation.response === "event-stream") {
+  if (streams) {
     responses.set("200", {
       description: "Server-Sent Events: each `data` line is one JSON value" +
-        (output === undefined ? "" : " of the event schema"),
+        (raw === undefined ? "" : " of the event schema"),
       content: {
         "text/event-stream": {
           schema: { type: "string" },
-          ...(output === undefined ? {} : { "x-event-schema": output }),
+          ...(raw === undefined
+            ? {}
+            : { "x-event-schema": eventSchema(raw, eventSchemaAt(operation)) }),
         },
       },
     });
@@ -282,6 +287,12 @@ function responsesOf(
   }
   responses.set("500", problem("The server failed; nothing internal is disclosed"));
   return responses;
+}
+
+/** Where a stream's item schema sits in the document, as a JSON Pointer's tokens. */
+function eventSchemaAt(operation: HttpOperation): string[] {
+  const at = ["paths", operation.path, operation.method.toLowerCase(), "responses", "200"];
+  return [...at, "content", "text/event-stream", "x-event-schema"];
 }
 
 /**

@@ -105,6 +105,57 @@ Deno.test("a generated tree of hundreds of operations is valid and lints clean",
   await lint(doc);
 });
 
+Deno.test("a tree with streaming leaves lints with zero warnings; item schemas stay in x-event-schema", async () => {
+  const Tick = z.object({ n: z.number(), at: z.string() }).meta({ title: "Tick" });
+  const Comment: z.ZodType<{ text: string; replies: unknown[] }> = z.object({
+    text: z.string(),
+    get replies() {
+      return z.array(Comment);
+    },
+  }).meta({ id: "Comment" });
+  const tree = api({
+    ticks: op(async function* () {
+      yield { n: 1, at: "now" };
+    }, { tags: { streaming: true, readOnly: true }, output: Tick }),
+    untyped: op(async function* () {
+      yield 1;
+    }, { tags: { streaming: true }, input: z.object({ from: z.number() }) }),
+  }, {
+    fallback: {
+      name: "postId",
+      subtree: api({
+        comments: op(async function* () {
+          yield { text: "hi", replies: [] };
+        }, { tags: { streaming: true, readOnly: true }, output: Comment }),
+      }),
+    },
+  });
+  const doc = await toOpenApi(tree, options);
+  await validate(doc);
+  const problems = await lint(doc);
+  assert.deepEqual(problems.map((p) => `${p.ruleId}: ${p.message}`), [], "no warnings either");
+  assert.deepEqual(Object.keys(doc.components.schemas).sort(), ["Problem", "ValidationProblem"]);
+  const eventSchemaOf = (path: string, method: "get" | "post") =>
+    (doc.paths[path][method].responses["200"] as {
+      content: Record<string, Record<string, unknown>>;
+    }).content["text/event-stream"]["x-event-schema"] as Record<string, unknown> | undefined;
+  assert.deepEqual(eventSchemaOf("/ticks", "get")?.properties as object, {
+    n: { type: "number" },
+    at: { type: "string" },
+  });
+  // The recursive item's references point at its own definitions, where the document holds them.
+  const text = JSON.stringify(eventSchemaOf("/{postId}/comments", "get"));
+  const refs = [...text.matchAll(/"\$ref":"([^"]+)"/g)].map(([, ref]) => ref);
+  assert.ok(refs.length > 0, text);
+  for (const ref of refs) {
+    const target = ref.slice(2).split("/").map((token) =>
+      decodeURIComponent(token).replaceAll("~1", "/").replaceAll("~0", "~")
+    ).reduce<unknown>((at, token) => (at as Record<string, unknown>)?.[token], doc);
+    assert.equal(typeof target, "object", `${ref} resolves in the document`);
+  }
+  assert.equal(eventSchemaOf("/untyped", "post"), undefined);
+});
+
 Deno.test("openapi-typescript types and openapi-fetch drive the live bookstore", async () => {
   const server = await serveBookstore(
     0,
