@@ -84,3 +84,141 @@ Deno.test("agreement: a property with a named schema is read from strings as its
     }
   });
 });
+
+const PNG = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13]);
+
+Deno.test("agreement: a Blob is a file to an output schema of files, its media type by essence", async (t) => {
+  const tree = api({
+    // GraphQL has no bytes: these leaves are kept off it (see agreement_values_test.ts).
+    blob: op(() => new Blob([PNG], { type: "image/png" }), http.get, {
+      output: z.file(),
+      graphql: false,
+    }),
+    png: op(() => new Blob([PNG], { type: "image/png" }), http.get, {
+      output: z.file().mime(["image/png"]),
+      graphql: false,
+    }),
+    // The handler's own media type goes out whole; the check reads its essence.
+    note: op(() => new Blob(["hi"], { type: "text/plain;charset=utf-8" }), http.get, {
+      output: z.file().mime(["text/plain"]),
+      graphql: false,
+    }),
+  });
+  const png = { type: "image/png", bytes: [...PNG] };
+  const note = { type: "text/plain;charset=utf-8", bytes: [...new TextEncoder().encode("hi")] };
+  const faults: unknown[] = [];
+  const served = await serveEverySurface(tree, {
+    onError: { rest: (error) => void faults.push(error), mcp: (error) => void faults.push(error) },
+  });
+  try {
+    const surfaces: Surface[] = [
+      { name: "raw HTTP", call: rawHttpCall(served.base, tree, "json") },
+      {
+        name: "HTTP client",
+        call: (steps, input) =>
+          Promise.resolve(callThrough(createClient(tree, { baseUrl: served.base }), steps, input))
+            .then(seen),
+      },
+      { name: "MCP client", call: (steps) => mcpValueCall(served.mcpClient)(steps) },
+    ];
+    for (const surface of surfaces) {
+      await t.step(surface.name, async () => {
+        assert.deepEqual(await surface.call(["blob"]), png, `${surface.name}: z.file()`);
+        assert.deepEqual(await surface.call(["png"]), png, `${surface.name}: .mime()`);
+        assert.deepEqual(await surface.call(["note"]), note, `${surface.name}: a charset`);
+      });
+    }
+    await t.step("command line (bytes written, no media type)", async () => {
+      for (const url of [undefined, served.base]) {
+        const call = cliFlagsCall(tree, url);
+        assert.deepEqual(await call(["blob"], {}, "bytes"), { bytes: png.bytes });
+        assert.deepEqual(await call(["note"], {}, "bytes"), { bytes: note.bytes });
+      }
+    });
+    assert.deepEqual(faults, [], "no fault");
+  } finally {
+    await served.close();
+  }
+});
+
+Deno.test("agreement: files by their media type's essence, and a file allowed two types is File! in GraphQL", async (t) => {
+  const described = ({ file }: { file: File }) => ({
+    name: file.name,
+    type: file.type,
+    size: file.size,
+  });
+  const tree = api({
+    upload: op(described, {
+      input: z.object({ file: z.file().mime(["image/png", "text/plain"]) }),
+      tags: { destructive: false },
+    }),
+    text: op(described, {
+      input: z.object({ file: z.file().mime(["text/plain"]) }),
+      tags: { destructive: false },
+    }),
+  });
+  const sdl = toSDL(tree);
+  assert.match(sdl, /upload\(file: File!\): JSON/, "two media types: File!");
+  assert.match(sdl, /text\(file: File!\): JSON/, "one media type: File!");
+  const hi = new TextEncoder().encode("hi");
+  const cases = [
+    { steps: ["upload"], file: new File([PNG], "dot.png", { type: "image/png" }) },
+    { steps: ["upload"], file: new File([hi], "note.txt", { type: "text/plain" }) },
+    // Bun's parser gives a text part this type; Deno's and Node's give text/plain.
+    { steps: ["text"], file: new File([hi], "note.txt", { type: "text/plain;charset=utf-8" }) },
+    { steps: ["text"], file: new File([hi], "note.txt", { type: "TEXT/Plain" }) },
+  ];
+  const expected = (file: File) => ({
+    name: file.name,
+    type: file.name.endsWith(".png") ? "image/png" : "text/plain",
+    size: file.size,
+  });
+  const faults: unknown[] = [];
+  const onError = (error: unknown) => void faults.push(error);
+  const served = await serveEverySurface(tree, {
+    onError: { rest: onError, graphql: onError, mcp: onError },
+  });
+  const { base, generated, mcpClient } = served;
+  try {
+    const through = (client: unknown) => (steps: readonly Step[], input?: Record<string, unknown>) =>
+      Promise.resolve(callThrough(client, steps, input));
+    const surfaces: Surface[] = [
+      { name: "raw HTTP, a multipart body", call: rawHttpCall(base, tree, "multipart") },
+      { name: "HTTP client", call: through(createClient(tree, { baseUrl: base })) },
+      {
+        name: "GraphQL client over HTTP (multipart)",
+        call: through(
+          createGraphQLClient(tree, { transport: httpTransport({ url: `${base}/graphql` }) }),
+        ),
+      },
+      {
+        name: "generated GraphQL client over HTTP (multipart)",
+        call: through(generated.createClient(generated.httpTransport(`${base}/graphql`))),
+      },
+      // The command line names a file by its path: its extension gives the media type.
+      {
+        name: "command line, in process",
+        call: (steps, input = {}) => cliFlagsCall(tree)(steps, input, "json"),
+      },
+      {
+        name: "command line, against the server (--url)",
+        call: (steps, input = {}) => cliFlagsCall(tree, base)(steps, input, "json"),
+      },
+    ];
+    for (const surface of surfaces) {
+      await t.step(surface.name, async () => {
+        for (const { steps, file } of cases) {
+          const where = `${surface.name}: ${steps[0]} with ${file.type}`;
+          assert.deepEqual(await surface.call(steps, { file }), expected(file), where);
+        }
+      });
+    }
+    await t.step("MCP: a leaf that takes files is no tool (tool arguments are JSON)", async () => {
+      const names = (await mcpClient.listTools()).tools.map((tool) => tool.name);
+      assert.deepEqual(names.filter((name) => name === "upload" || name === "text"), []);
+    });
+    assert.deepEqual(faults, [], "no fault");
+  } finally {
+    await served.close();
+  }
+});

@@ -24,6 +24,7 @@
  */
 
 import type { JsonSchema } from "./schema.ts";
+import { mediaTypeEssence } from "./media_type.ts";
 
 /** The media type of bytes that say nothing of their kind. */
 export const OCTET_STREAM = "application/octet-stream";
@@ -113,6 +114,62 @@ export function bytesOf(value: unknown, declaredType?: string): Bytes {
 }
 
 /**
+ * A file as every schema reads one: a `Blob` becomes a `File` (no name) and a
+ * file's media type is its essence (`text/plain;charset=utf-8` is
+ * `text/plain`), so that zod's `z.file()` takes a `Blob` and `.mime()` takes
+ * the type whatever parameters or case a runtime wrote. The same object when
+ * it is one already; the bytes are not copied. Internal: files read from a
+ * multipart body, and bytes an output schema checks, go through it.
+ *
+ * @example
+ * ```ts
+ * import { asFile } from "./bytes.ts";
+ *
+ * const file = asFile(new Blob(["hi"], { type: "text/plain;charset=utf-8" }));
+ * console.log(file instanceof File, file.type, file.size); // true "text/plain" 2
+ * ```
+ */
+export function asFile(blob: Blob): File {
+  const type = mediaTypeEssence(blob.type);
+  if (blob instanceof File && blob.type === type) return blob;
+  return blob instanceof File
+    ? new File([blob], blob.name, { type, lastModified: blob.lastModified })
+    : new File([blob], "", { type });
+}
+
+/**
+ * An output check that reads bytes as {@linkcode asFile} does: a `Blob` (or a
+ * file typed with parameters) is checked as that file, and when the check
+ * passes it on unchanged the handler's own value goes on, its media type
+ * whole. Any other value is checked as it is. Internal: the call path's
+ * output check.
+ *
+ * @example
+ * ```ts
+ * import { checkingBytes } from "./bytes.ts";
+ *
+ * const onlyFiles = checkingBytes((value) => {
+ *   if (!(value instanceof File)) throw new TypeError("not a file");
+ *   return value;
+ * });
+ * const blob = new Blob(["hi"]);
+ * console.log(onlyFiles(blob) === blob); // true
+ * ```
+ */
+export function checkingBytes(check: (value: unknown) => unknown): (value: unknown) => unknown {
+  return (value) => {
+    if (!(value instanceof Blob)) return check(value);
+    const file = asFile(value);
+    const checked = check(file);
+    return checked instanceof Promise
+      ? checked.then((settled) => settled === file ? value : settled)
+      : checked === file
+      ? value
+      : checked;
+  };
+}
+
+/**
  * What an output schema declares of a binary result: `undefined` when its JSON
  * Schema is no binary string, else the media types it names (none: any).
  *
@@ -195,7 +252,7 @@ export function responseBytes(response: Response, declaredType?: string): Bytes 
  * ```
  */
 export function isTextType(type: string): boolean {
-  const essence = type.split(";")[0].trim().toLowerCase();
+  const essence = mediaTypeEssence(type);
   return essence.startsWith("text/") || /[/+](json|xml)$/.test(essence) ||
     essence === "application/javascript" || essence === "application/x-www-form-urlencoded";
 }

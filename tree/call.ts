@@ -39,7 +39,7 @@ import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { HandlerContext, Node } from "./node.ts";
 import { datePathsOf, normalizeIssue, type ValidationIssue } from "./schema.ts";
 import { reviveDates } from "./dates.ts";
-import { isBytes } from "./bytes.ts";
+import { checkingBytes, isBytes } from "./bytes.ts";
 import { isAsyncIterable, isPlainObject, setOwn } from "./plain_data.ts";
 import { positioned, StreamEvent, StreamGap } from "./stream_events.ts";
 import { chained, middlewareOf } from "./middleware.ts";
@@ -336,7 +336,8 @@ function unwrapped(result: unknown): unknown {
 
 /** Checks a handler's result: awaits a promise, checks a value or each item of a stream. */
 function resultChecker(schema: StandardSchemaV1): (result: unknown) => unknown {
-  const check = (value: unknown) => parsed(schema, value, OutputError, []);
+  // A Blob is a file to a schema of files (`z.file()`), as a handler may return either.
+  const check = checkingBytes((value) => parsed(schema, value, OutputError, []));
   const checkSettled = (result: unknown): unknown => {
     if (isPassThrough(result)) return result;
     if (result instanceof Reply) {

@@ -32,6 +32,7 @@
  */
 
 import { bytesOf, isTextType } from "./bytes.ts";
+import { mediaTypeEssence } from "./media_type.ts";
 
 /**
  * One block of content, as MCP writes it.
@@ -172,7 +173,7 @@ export function bytesBlock(
   uri: string | undefined,
 ): ContentBlock | undefined {
   if (uri !== undefined) return resourceBlock(data, type, uri);
-  const kind = type.split("/")[0].toLowerCase();
+  const kind = mediaTypeEssence(type).split("/")[0];
   return kind === "image" || kind === "audio"
     ? { type: kind, data: base64(data), mimeType: type }
     : undefined;

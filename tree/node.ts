@@ -377,7 +377,7 @@ export interface LeafMeta<
 /**
  * What a handler may return under an output schema `S`: the schema's input
  * type (alone or in a `reply()`), at once, as a promise, or as a stream of items. Without an output
- * schema, anything.
+ * schema, anything. Under a schema of files (zod's `z.file()`) a `Blob` is a file too.
  *
  * @example
  * ```ts
@@ -389,8 +389,11 @@ export interface LeafMeta<
  * ```
  */
 export type Produces<S> = [S] extends [never] ? unknown
-  : [S] extends [StandardSchemaV1] ? ProducesOf<StandardSchemaV1.InferInput<S>>
+  : [S] extends [StandardSchemaV1] ? ProducesOf<FileOrBlob<StandardSchemaV1.InferInput<S>>>
   : unknown;
+
+/** A file may be returned as a `Blob` (the call path checks it as a `File`). */
+type FileOrBlob<In> = [In] extends [File] ? In | Blob : In;
 
 // `InferInput` (an indexed access) rather than `infer`: inferring through a
 // zod schema's structure made about 9 more instantiations per `op()`.

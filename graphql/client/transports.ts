@@ -24,6 +24,7 @@ import type { GraphQLOperation, GraphQLResponse, GraphQLTransport } from "./remo
 import type { GraphQLServer } from "../server/server.ts";
 import type { HandlerContext } from "../../tree/node.ts";
 import { holdsBlob, multipartBody } from "./_multipart.ts";
+import { mediaTypeEssence } from "../../tree/media_type.ts";
 
 /**
  * Options of {@linkcode httpTransport}.
@@ -81,7 +82,7 @@ export function httpTransport(opts: HttpTransportOptions): GraphQLTransport {
         }),
       );
       const type = response.headers.get("content-type") ?? "";
-      if (!/json/.test(type)) {
+      if (!/[/+]json$/.test(mediaTypeEssence(type))) {
         await response.body?.cancel();
         throw new TypeError(
           `${url} answered ${response.status} with ${

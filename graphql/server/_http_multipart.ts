@@ -5,6 +5,7 @@
 
 import { readBodyBytes } from "../../http/web/body.ts";
 import { isPlainObject, setOwn } from "../../tree/plain_data.ts";
+import { asFile } from "../../tree/bytes.ts";
 import { badRequest, bodyRefusal, fromJson, type Params, Refusal } from "./_http_params.ts";
 
 export const MULTIPART_FORM_DATA = "multipart/form-data";
@@ -61,7 +62,8 @@ export async function readMultipart(request: Request, limits: MultipartLimits): 
     if (!Array.isArray(paths) || paths.length === 0) {
       throw badRequest(`The map must give the part ${JSON.stringify(part)} a list of paths`);
     }
-    for (const path of paths) place(variables, path, file);
+    // A file's media type by its essence, as every runtime's parser would give it.
+    for (const path of paths) place(variables, path, asFile(file));
   }
   return { ...params, variables };
 }

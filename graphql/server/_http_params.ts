@@ -2,6 +2,7 @@
 // POST's JSON body within the limits; what is refused says why.
 
 import { nestsDeeper } from "../../tree/plain_data.ts";
+import { mediaTypeEssence } from "../../tree/media_type.ts";
 import { formComponent, utf8Text } from "../../tree/utf8.ts";
 import { readBodyBytes } from "../../http/web/body.ts";
 import { APPLICATION_JSON, isUtf8, unquote } from "./_http_media.ts";
@@ -207,8 +208,7 @@ function unsupportedType(contentType: string | null): string | undefined {
     return `A POST needs Content-Type: ${APPLICATION_JSON}`;
   }
   const semicolon = contentType.indexOf(";");
-  const type = (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim()
-    .toLowerCase();
+  const type = mediaTypeEssence(contentType);
   if (type !== APPLICATION_JSON) {
     return `Content-Type ${type} is not accepted; send ${APPLICATION_JSON} (or multipart/form-data with files)`;
   }

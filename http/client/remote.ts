@@ -23,6 +23,7 @@
 
 import type { Node } from "../../tree/node.ts";
 import { type DatePath, reviveDates } from "../../tree/dates.ts";
+import { mediaTypeEssence } from "../../tree/media_type.ts";
 import { ClientError } from "./client_error.ts";
 import type {
   CallOptions,
@@ -331,21 +332,23 @@ async function decode(response: Response, request: ClientRequest, prepared: Prep
     await response.body?.cancel();
     return undefined;
   }
-  if (streams || type.startsWith("text/event-stream")) {
+  if (streams || mediaTypeEssence(type) === "text/event-stream") {
     return response.body === null ? emptyStream() : eventsOf(response.body, request, declared);
   }
   // Anything typed that is not JSON is bytes, whatever the leaf declares: a
   // Blob, or a File when the response names it.
-  if (type !== "" && !JSON_TYPE.test(type)) return await bytesOfResponse(response);
+  if (type !== "" && !JSON_TYPE.test(mediaTypeEssence(type))) {
+    return await bytesOfResponse(response);
+  }
   return await readBody(response, type);
 }
 
-const JSON_TYPE = /[/+]json\b/;
+const JSON_TYPE = /[/+]json$/;
 
 async function readBody(response: Response, type: string): Promise<unknown> {
   const text = await response.text();
   if (text === "") return undefined;
-  if (JSON_TYPE.test(type)) {
+  if (JSON_TYPE.test(mediaTypeEssence(type))) {
     try {
       return JSON.parse(text);
     } catch {

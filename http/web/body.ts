@@ -12,11 +12,12 @@
  */
 
 import { arm, Deadline, disarm, watchDeadline } from "../../tree/deadline.ts";
+import { mediaTypeEssence } from "../../tree/media_type.ts";
 
-/** The media type of a Content-Type, lower case; the common exact spelling costs nothing. */
+/** The media type of a Content-Type by its essence; the common exact spelling costs nothing. */
 export function mediaType(contentType: string | null): string {
   if (contentType === "application/json" || contentType === null) return contentType ?? "";
-  return contentType.split(";")[0].trim().toLowerCase();
+  return mediaTypeEssence(contentType);
 }
 
 /** How long a body may take to arrive by default on every surface that reads one (`bodyTimeoutMs`). */

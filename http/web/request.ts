@@ -6,6 +6,7 @@
 // (`__proto__`, `constructor`, ...) can reach a prototype.
 
 import { flawOf, isPlainObject, nestsDeeper, setOwn } from "../../tree/plain_data.ts";
+import { asFile } from "../../tree/bytes.ts";
 import { formComponent, utf8Text } from "../../tree/utf8.ts";
 import { HttpError } from "./problem.ts";
 import { decodeCapture } from "../route/path.ts";
@@ -251,7 +252,8 @@ async function parseMultipart(
   let count = 0;
   for (const [key, value] of form) {
     if (++count > maxKeys) throw new HttpError(400, `The form has more than ${maxKeys} fields`);
-    addValue(values, key, value);
+    // A file's media type by its essence, as every runtime's parser would give it.
+    addValue(values, key, typeof value === "string" ? value : asFile(value));
   }
   return values;
 }

@@ -1,0 +1,58 @@
+/**
+ * Media types compared one way on every surface: by their essence, the
+ * `type/subtype` in lower case, parameters (`;charset=utf-8`) and spaces
+ * aside, as the WHATWG MIME Sniffing standard defines it. A runtime may add a
+ * charset to a text part (Bun sends `text/plain;charset=utf-8` where Deno and
+ * Node send `text/plain`), and a header may be written in any case: neither
+ * changes what the bytes are.
+ *
+ * Internal: not a public subpath.
+ *
+ * @example
+ * ```ts
+ * import { mediaTypeEssence, sameMediaType } from "./media_type.ts";
+ *
+ * console.log(mediaTypeEssence("Text/Plain; charset=UTF-8")); // "text/plain"
+ * console.log(sameMediaType("text/plain;charset=utf-8", "TEXT/plain")); // true
+ * ```
+ *
+ * @module
+ */
+
+/**
+ * A media type's essence: `type/subtype` in lower case, without parameters
+ * or surrounding spaces; `""` for none. The common spelling, already an
+ * essence, costs one scan.
+ *
+ * @example
+ * ```ts
+ * import { mediaTypeEssence } from "./media_type.ts";
+ *
+ * console.log(mediaTypeEssence(" Application/JSON ; charset=utf-8")); // "application/json"
+ * console.log(mediaTypeEssence(null)); // ""
+ * ```
+ */
+export function mediaTypeEssence(type: string | null | undefined): string {
+  if (type === null || type === undefined) return "";
+  if (ESSENCE.test(type)) return type;
+  const semicolon = type.indexOf(";");
+  return (semicolon === -1 ? type : type.slice(0, semicolon)).trim().toLowerCase();
+}
+
+/** Already an essence: lower case, no parameters, no spaces. */
+const ESSENCE = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/;
+
+/**
+ * Whether two media types are the same by essence.
+ *
+ * @example
+ * ```ts
+ * import { sameMediaType } from "./media_type.ts";
+ *
+ * console.log(sameMediaType("image/PNG", "image/png")); // true
+ * console.log(sameMediaType("image/png", "image/jpeg")); // false
+ * ```
+ */
+export function sameMediaType(a: string, b: string): boolean {
+  return mediaTypeEssence(a) === mediaTypeEssence(b);
+}
