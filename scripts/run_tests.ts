@@ -1,6 +1,8 @@
 // `deno task test`: the whole suite (tests and every JSDoc example) with a
-// short report: quiet type-checking, one dot per test folded into rows, then
-// whatever failed and the summary line. Exits with the suite's status.
+// short report: quiet type-checking, one mark per test (`.` passed, `,`
+// ignored, `!` failed) folded into rows of 100, then whatever failed and the
+// summary line. The same in a terminal, where Deno colours each mark on a line
+// of its own, and in CI. Exits with the suite's status.
 //   deno task test [extra deno test arguments, such as a path]
 
 const FLAGS = [
@@ -28,12 +30,18 @@ const child = new Deno.Command(Deno.execPath(), {
 }).spawn();
 
 const encoder = new TextEncoder();
-let dots = 0;
-const flushDots = () => {
-  if (dots === 0) return;
-  Deno.stdout.writeSync(encoder.encode(`${".".repeat(dots)}\n`));
-  dots = 0;
+let row = "";
+const flushRow = () => {
+  if (row === "") return;
+  Deno.stdout.writeSync(encoder.encode(`${row}\n`));
+  row = "";
 };
+
+// Colours and other terminal escapes (CSI sequences), which Deno adds in a terminal.
+// deno-lint-ignore no-control-regex
+const ESCAPES = /\x1b\[[0-9;?]*[A-Za-z]/g;
+/** A line of the dot reporter's marks alone, escapes aside: each one test. */
+const MARKS = /^[.,!]+$/;
 
 async function relay(stream: ReadableStream<BufferSource>, to: typeof Deno.stdout) {
   let pending = "";
@@ -42,11 +50,15 @@ async function relay(stream: ReadableStream<BufferSource>, to: typeof Deno.stdou
     const lines = pending.split("\n");
     pending = lines.pop()!;
     for (const line of lines) {
-      if (line === ".") {
-        if (++dots === ROW) flushDots();
+      const plain = line.replace(ESCAPES, "").trim();
+      if (MARKS.test(plain)) {
+        for (const mark of plain) {
+          row += mark;
+          if (row.length === ROW) flushRow();
+        }
         continue;
       }
-      flushDots();
+      flushRow();
       to.writeSync(encoder.encode(`${line}\n`));
     }
   }
@@ -54,5 +66,5 @@ async function relay(stream: ReadableStream<BufferSource>, to: typeof Deno.stdou
 }
 
 await Promise.all([relay(child.stdout, Deno.stdout), relay(child.stderr, Deno.stderr)]);
-flushDots();
+flushRow();
 Deno.exit((await child.status).code);
