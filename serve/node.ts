@@ -4,6 +4,11 @@
  * included (through the `ws` package, an optional peer). `serve()` uses it on
  * Node by itself.
  *
+ * A request's body reaches the handler with back-pressure: the socket is read
+ * only as fast as the handler reads. A handler that stops reading (a `413`)
+ * leaves the rest to be discarded as it arrives; once the answer is sent, a
+ * body still coming is drained for two seconds, then the connection is closed.
+ *
  * @example
  * ```ts ignore
  * import { createHandler } from "@ramify/api/serve";
@@ -17,9 +22,9 @@
  */
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { Readable } from "node:stream";
 import type { Duplex } from "node:stream";
 import type { ServeHandler } from "./handler.ts";
+import { nodeBody } from "./_node_body.ts";
 import type { WsPeer } from "../graphql/server/ws.ts";
 
 /**
@@ -86,10 +91,13 @@ async function respond(
   outgoing: ServerResponse,
 ): Promise<void> {
   const controller = new AbortController();
+  const body = hasBody(incoming) ? nodeBody(incoming) : undefined;
   outgoing.on("close", () => {
     if (!outgoing.writableFinished) controller.abort();
+    // The answer is sent, or the client gone: a body left unread is not kept waiting.
+    body?.release();
   });
-  const request = requestOf(incoming, controller.signal);
+  const request = requestOf(incoming, controller.signal, body?.stream);
   const response = (await handler.fetch(request)) ?? new Response(null, { status: 500 });
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
@@ -104,29 +112,48 @@ async function respond(
   }
   const reader = response.body.getReader();
   try {
-    while (true) {
+    while (!outgoing.destroyed) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!outgoing.write(value)) await new Promise((resolve) => outgoing.once("drain", resolve));
+      if (!outgoing.write(value)) await drained(outgoing);
     }
   } finally {
+    // A client gone mid-answer: the stream's source (an SSE generator, say) is told to stop.
+    if (outgoing.destroyed) await reader.cancel().catch(() => {});
     reader.releaseLock();
   }
   outgoing.end();
 }
 
-function requestOf(incoming: IncomingMessage, signal: AbortSignal): Request {
+/** Resolves once the answer may be written on, or its connection is gone. */
+function drained(outgoing: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      outgoing.off("drain", done);
+      outgoing.off("close", done);
+      resolve();
+    };
+    outgoing.on("drain", done);
+    outgoing.on("close", done);
+  });
+}
+
+function hasBody(incoming: IncomingMessage): boolean {
+  return incoming.method !== "GET" && incoming.method !== "HEAD" && incoming.method !== undefined;
+}
+
+function requestOf(
+  incoming: IncomingMessage,
+  signal: AbortSignal,
+  body: ReadableStream<Uint8Array> | undefined,
+): Request {
   const headers = headersOf(incoming);
   const url = new URL(incoming.url ?? "/", `http://${incoming.headers.host ?? "localhost"}`);
-  const method = incoming.method ?? "GET";
-  const hasBody = method !== "GET" && method !== "HEAD";
   return new Request(url, {
-    method,
+    method: incoming.method ?? "GET",
     headers,
     signal,
-    ...(hasBody
-      ? { body: Readable.toWeb(incoming) as ReadableStream<Uint8Array>, duplex: "half" }
-      : {}),
+    ...(body === undefined ? {} : { body, duplex: "half" }),
   } as RequestInit);
 }
 

@@ -1,13 +1,28 @@
 // An MCP POST's body read before the SDK sees it, under the rules every surface
 // keeps: UTF-8 as tree/utf8.ts reads it (the SDK decodes leniently, so bytes
 // that are not UTF-8 would reach a tool as U+FFFD where HTTP and GraphQL refuse
-// them), a size bound and a deadline; and the JSON-RPC errors that refuse it.
+// them), a size bound (`maxBodyBytes`, as REST's and GraphQL's) and a
+// deadline; and the JSON-RPC errors that refuse it.
 
 import { readBodyBytes } from "../http/web/body.ts";
 import { utf8Text } from "../tree/utf8.ts";
 
-/** The largest body an MCP POST may carry: the SDK's own bound (4 MiB). */
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** The largest body an MCP POST may carry by default: 1 MiB, as on REST and GraphQL. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * The body bound of `createMcpHandler` (`maxBodyBytes`), checked when the
+ * handler is made: a positive integer, by default {@linkcode MAX_BODY_BYTES}.
+ *
+ * @throws {RangeError} for anything but a positive integer.
+ */
+export function bodyLimitOf(maxBodyBytes: number | undefined): number {
+  if (maxBodyBytes === undefined) return MAX_BODY_BYTES;
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) {
+    throw new RangeError(`MCP: maxBodyBytes must be a positive integer, got ${maxBodyBytes}`);
+  }
+  return maxBodyBytes;
+}
 
 /** A JSON-RPC error answered over HTTP, for no request in particular (`id: null`). */
 export function jsonRpcRefusal(
@@ -24,7 +39,7 @@ export function jsonRpcRefusal(
 
 /**
  * The request with its body checked, or why it is refused before the SDK
- * reads it: 413 past the SDK's size bound, 408 for a body slower than
+ * reads it: 413 past `maxBytes` (declared or counted as it arrives), 408 for a body slower than
  * `timeoutMs`, 400 with a JSON-RPC parse error for bytes that are not UTF-8 or
  * a body that failed to arrive. A POST is read
  * here and handed on as a new request holding the same bytes and following
@@ -34,17 +49,18 @@ export function jsonRpcRefusal(
  */
 export async function checkedRequest(
   request: Request,
+  maxBytes: number,
   timeoutMs: number,
 ): Promise<Request | Response> {
   if (request.method !== "POST") return request;
-  const read = await readBodyBytes(request, MAX_BODY_BYTES, timeoutMs);
+  const read = await readBodyBytes(request, maxBytes, timeoutMs);
   if (!read.ok) {
     switch (read.reason) {
       case "too-large":
         return jsonRpcRefusal(
           413,
           -32000,
-          `Payload Too Large: Request body must not exceed ${MAX_BODY_BYTES} bytes`,
+          `Payload Too Large: Request body must not exceed ${maxBytes} bytes`,
         );
       case "too-slow":
         return jsonRpcRefusal(

@@ -22,6 +22,8 @@ type Sdk = typeof import("@modelcontextprotocol/server");
 
 export interface SessionOptions {
   readonly store: McpSessionStore;
+  /** The SDK's bound on a body it reads (the handler's `maxBodyBytes`, checked before). */
+  readonly maxRequestBodySize?: number;
   /** Default: this process only. */
   readonly cancellations: McpCancellations | undefined;
   /** Observes the store's and the channel's failures. */
@@ -103,6 +105,7 @@ export function legacySessions(
     const transport = new loaded.WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       enableJsonResponse: true,
+      maxRequestBodySize: opts.maxRequestBodySize,
     });
     await server.connect(transport);
     let asked: InitializeRequestParams | undefined;
@@ -158,6 +161,7 @@ export function legacySessions(
     const transport: WebStandardStreamableHTTPServerTransport = new loaded
       .WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
+      maxRequestBodySize: opts.maxRequestBodySize,
       ...(resume === undefined ? {} : { eventStore: events, retryInterval: resume.retryMs }),
     });
     await server.connect(transport);

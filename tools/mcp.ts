@@ -40,7 +40,7 @@ import { type LegacySessions, legacySessions } from "./_sessions.ts";
 import { resumeOf } from "./_resume.ts";
 import { memoryMcpSessions } from "./sessions.ts";
 import { rateLimited, withRateHeaders } from "../http/web/rate_limit.ts";
-import { checkedRequest, jsonRpcRefusal } from "./_request_body.ts";
+import { bodyLimitOf, checkedRequest, jsonRpcRefusal } from "./_request_body.ts";
 import { BODY_TIMEOUT_MS } from "../http/web/body.ts";
 
 /**
@@ -101,6 +101,9 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
   const origins = opts.allowedOrigins;
   const hosts = opts.allowedHosts;
   const bodyTimeoutMs = opts.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
+  const maxBodyBytes = bodyLimitOf(opts.maxBodyBytes);
+  // The SDK reads the checked bytes again, within a bound of its own: the same one.
+  const sdkLimit = { maxRequestBodySize: maxBodyBytes };
   const sessions = opts.sessions ??
     memoryMcpSessions({ maxSessions: opts.maxSessions, idleMs: opts.sessionIdleMs });
   const onError = opts.onError ?? ((error) => console.error("ramify: MCP sessions:", error));
@@ -117,21 +120,28 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
           origins === undefined ? loaded.localhostAllowedOrigins() : [...origins],
         );
     if (rejected !== undefined) return rejected;
-    const request = await checkedRequest(received, bodyTimeoutMs);
+    const request = await checkedRequest(received, maxBodyBytes, bodyTimeoutMs);
     if (request instanceof Response) return request;
     const makeServer = (declared?: ClientCapabilities) => serverOf(loaded, surface, opts, declared);
     served ??= {
       // 2026-07-28 clients: one instance per request; cancelling closes the request.
-      modern: loaded.createMcpHandler(() => makeServer(), { legacy: "reject", onerror: () => {} }),
+      modern: loaded.createMcpHandler(() => makeServer(), {
+        legacy: "reject",
+        onerror: () => {},
+        ...sdkLimit,
+      }),
       legacy: legacySessions(loaded, makeServer, {
         store: sessions,
+        ...sdkLimit,
         cancellations: opts.cancellations,
         onError,
         ...(resume === undefined ? {} : { resume }),
         ...(side?.followed === true ? sessionHooks(side) : {}),
       }),
     };
-    if (await loaded.isLegacyRequest(request)) return await served.legacy.handle(request);
+    if (await loaded.isLegacyRequest(request, undefined, sdkLimit)) {
+      return await served.legacy.handle(request);
+    }
     const modern = served.modern;
     return side === undefined
       ? await modern.fetch(request)

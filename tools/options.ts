@@ -98,7 +98,10 @@ export interface McpOptions extends ToolsOptions {
  * ```ts
  * import type { McpHandlerOptions } from "@ramify/api/tools";
  *
- * const opts: McpHandlerOptions = { allowedOrigins: ["localhost", "app.example.com"] };
+ * const opts: McpHandlerOptions = {
+ *   allowedOrigins: ["localhost", "app.example.com"],
+ *   maxBodyBytes: 256 * 1024,
+ * };
  * ```
  */
 export interface McpHandlerOptions extends McpOptions {
@@ -110,6 +113,13 @@ export interface McpHandlerOptions extends McpOptions {
   readonly allowedOrigins?: readonly string[];
   /** When given, the hostnames the `Host` header may name (403 otherwise). */
   readonly allowedHosts?: readonly string[];
+  /**
+   * The largest POST body accepted, in bytes: above it (declared, or counted
+   * as it arrives) a `413` and a JSON-RPC error, as REST's and GraphQL's
+   * `maxBodyBytes`. A positive integer (else a `RangeError` when the handler
+   * is made). Default 1 MiB.
+   */
+  readonly maxBodyBytes?: number;
   /**
    * Milliseconds a POST's whole body may take to arrive: then a `408` and a
    * JSON-RPC error, as REST's and GraphQL's `bodyTimeoutMs`. Default 30,000.

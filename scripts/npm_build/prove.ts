@@ -105,7 +105,13 @@ export async function nodeVersion(): Promise<string> {
 /** Runs the Node suite with Node's test runner; counts come from its TAP report. */
 export async function nodeSuite(dir: string, major: string): Promise<Tally> {
   const tap = join(dir, `node-${major}.tap`);
-  const files = ["node_exports.mjs", "node_serve.mjs", "node_serve_one.mjs", "node_readme.mjs"];
+  const files = [
+    "node_exports.mjs",
+    "node_serve.mjs",
+    "node_serve_one.mjs",
+    "node_hostile.mjs",
+    "node_readme.mjs",
+  ];
   const result = await run("node", [
     "--test",
     "--test-reporter=spec",

@@ -2,7 +2,8 @@
 // WebSocket by `handleBunWebSocket`, called with the typed HTTP client, the
 // typed GraphQL client and the graphql-ws client (on Bun's global WebSocket),
 // and MCP at /mcp with the MCP SDK's client; the README's Bun programs, run
-// with `bun` as copied, answer and print nothing on standard error.
+// with `bun` as copied, answer and print nothing on standard error; hostile
+// request bodies on every surface of serve() (hostile_bodies.mjs).
 // Prints `ok`/`not ok` lines, then `bun-suite-tally: {"passed":N,"failed":N}`,
 // and exits non-zero on any failure.
 import assert from "node:assert/strict";
@@ -24,6 +25,7 @@ import {
   makeTree,
   within,
 } from "./fixture.mjs";
+import { checkHostileBodies, hostileTree } from "./hostile_bodies.mjs";
 import { APPS, checkEverySurface, expectStatus, readmeApp, runApp } from "./readme_apps.mjs";
 
 const tally = { passed: 0, failed: 0 };
@@ -127,6 +129,19 @@ await check(
     served((server) =>
       checkSubscription(`${server.url.replace("http", "ws")}/graphql`, globalThis.WebSocket)
     ),
+);
+
+await check(
+  "bun: serve() refuses hostile bodies on every surface, and lives",
+  async () => {
+    const options = { port: 0, hostname: "127.0.0.1", quiet: true, docs: false };
+    const server = await serve(hostileTree(), options);
+    try {
+      for (const line of await checkHostileBodies(server.url)) console.log(`    ${line}`);
+    } finally {
+      await server.close();
+    }
+  },
 );
 
 await check(
