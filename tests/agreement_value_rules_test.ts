@@ -222,3 +222,77 @@ Deno.test("agreement: files by their media type's essence, and a file allowed tw
     await served.close();
   }
 });
+
+Deno.test("agreement: MCP structured content has one shape for named and unnamed schemas, in both eras", async (t) => {
+  const Point = z.object({ x: z.number(), y: z.number() });
+  const point = () => ({ x: 1, y: 2 });
+  const read = { tags: { readOnly: true } } as const;
+  const tree = api({
+    pointNamed: op(point, { ...read, output: Point.meta({ id: "Point" }) }),
+    pointPlain: op(point, { ...read, output: Point }),
+    eitherNamed: op(point, {
+      ...read,
+      output: z.union([Point, z.object({ r: z.number() })]).meta({ id: "Shape" }),
+    }),
+    eitherPlain: op(point, { ...read, output: z.union([Point, z.object({ r: z.number() })]) }),
+    countNamed: op(() => 3, { ...read, output: z.number().meta({ id: "Count" }) }),
+    countPlain: op(() => 3, { ...read, output: z.number() }),
+    listNamed: op(() => [point()], { ...read, output: z.array(Point).meta({ id: "Points" }) }),
+    listPlain: op(() => [point()], { ...read, output: z.array(Point) }),
+    maybeNamed: op(point, { ...read, output: Point.nullable().meta({ id: "MaybePoint" }) }),
+    maybePlain: op(point, { ...read, output: Point.nullable() }),
+  });
+  // An object schema is not wrapped; anything else (a nullable object too) is `{ result }`.
+  const expected: Record<string, unknown> = {
+    point: point(),
+    either: point(),
+    count: { result: 3 },
+    list: { result: [point()] },
+    maybe: { result: point() },
+  };
+  const mcp = createMcpHandler(tree, { warnMissingHints: false });
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, mcp);
+  const url = new URL(`http://127.0.0.1:${server.addr.port}/mcp`);
+  const seenBy: Record<string, unknown> = {};
+  try {
+    for (const era of ["2025", "2026-07-28"] as const) {
+      await t.step(`a ${era} client`, async () => {
+        const client = new McpClient(
+          { name: "agreement", version: "1.0.0" },
+          era === "2025" ? {} : { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+        );
+        await client.connect(new StreamableHTTPClientTransport(url));
+        try {
+          const { tools } = await client.listTools();
+          const schemas = Object.fromEntries(tools.map((tool) => [tool.name, tool.outputSchema]));
+          for (const [kind, value] of Object.entries(expected)) {
+            for (const name of [`${kind}Named`, `${kind}Plain`]) {
+              const result = await client.callTool({ name, arguments: {} });
+              assert.deepEqual(result.structuredContent, value, `${era}: ${name}`);
+              // The advertised schema says what comes: an object, `result` where wrapped.
+              const schema = schemas[name] as Record<string, unknown>;
+              assert.equal(schema.type, "object", `${era}: ${name}'s outputSchema`);
+              const wrapped = isPlainObject(value) && Object.keys(value).join() === "result";
+              assert.equal(
+                (schema.required as string[] | undefined)?.includes("result") === true,
+                wrapped,
+                `${era}: ${name}'s outputSchema wraps as its content does`,
+              );
+            }
+          }
+          seenBy[era] = schemas;
+        } finally {
+          await client.close();
+        }
+      });
+    }
+    assert.deepEqual(seenBy["2025"], seenBy["2026-07-28"], "one outputSchema for both eras");
+  } finally {
+    await mcp.close();
+    await server.shutdown();
+  }
+});
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -14,6 +14,7 @@ import { tagsOf } from "../tree/tags.ts";
 import { declaredBytes, soleMediaType } from "../tree/bytes.ts";
 import { joinPath, TOOL_NAME } from "./_names.ts";
 import { warnUnhinted } from "./_hints.ts";
+import { structuredSchema } from "./_structured.ts";
 
 /**
  * MCP's hints about a tool, from the leaf's own tags (implications applied).
@@ -130,7 +131,7 @@ function toolOf(entry: LeafEntry, caller: string, input: JsonSchema | undefined)
       inputSchema: inputSchemaOf(input, captures),
       ...(output === undefined || bytes !== undefined
         ? {}
-        : { outputSchema: tags.streaming === true ? listOf(output) : output }),
+        : { outputSchema: structuredSchema(tags.streaming === true ? listOf(output) : output) }),
       annotations,
     },
     call: createCall(leaf, { captures }),

@@ -19,6 +19,7 @@ import { type GapNotice, StreamEvent, StreamGap } from "../tree/stream_events.ts
 import type { ToolEntry } from "./_collect.ts";
 import { Content, type ContentBlock } from "../tree/content.ts";
 import { bytesContent } from "./_bytes.ts";
+import { structuredContentOf } from "./_structured.ts";
 
 /** A `tools/call` result as plain data. */
 export interface ToolResult {
@@ -130,9 +131,10 @@ function jsonOf(value: unknown): unknown {
 
 function success(value: unknown, entry: ToolEntry): ToolResult {
   const content = value === undefined ? [] : [{ type: "text" as const, text: textOf(value).text }];
-  return entry.descriptor.outputSchema === undefined || value === undefined
+  const advertised = entry.descriptor.outputSchema;
+  return advertised === undefined || value === undefined
     ? { content }
-    : { content, structuredContent: value };
+    : { content, structuredContent: structuredContentOf(value, advertised) };
 }
 
 /** A `Response`'s body: text as it is, any other media type (or none) as bytes. */

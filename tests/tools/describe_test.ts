@@ -121,10 +121,12 @@ Deno.test("toTools: schemas are JSON Schema; no input schema takes no arguments;
   });
   assert.equal(tools.open.outputSchema, undefined);
   assert.equal(tools.open.description, undefined);
+  // A stream's items are a list, no object: its structured content is `{ result }`.
   assert.deepEqual(tools.ticks.outputSchema, {
     $schema: "https://json-schema.org/draft/2020-12/schema",
-    type: "array",
-    items: { type: "number" },
+    type: "object",
+    properties: { result: { type: "array", items: { type: "number" } } },
+    required: ["result"],
   });
 });
 
