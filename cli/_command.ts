@@ -104,8 +104,11 @@ export function commandOf(selected: Pick<Selected, "steps" | "captures">): strin
 export interface Command {
   readonly entry: LeafEntry;
   readonly call: LeafCall;
-  /** Whether the leaf declares an input: without one it takes no flags, only its captures. */
-  readonly takesInput: boolean;
+  /**
+   * Whether the leaf has no input schema: it then takes `--input` and any free
+   * `--name value` flags, merged with its captures, as sent.
+   */
+  readonly open: boolean;
   flags?: readonly Flag[];
 }
 
@@ -120,7 +123,7 @@ export function commandAt(tree: Node, steps: readonly TreeStep[]): Command {
       leavesOf(tree).map((entry) => [keyOf(entry.steps), {
         entry,
         call: createCall(entry.leaf, { captures: entry.captures }),
-        takesInput: entry.leaf.meta.input !== undefined,
+        open: entry.input === "open",
       }]),
     );
     tables.set(tree, table);

@@ -5,6 +5,7 @@
 import type { Node } from "../tree/node.ts";
 import { isLeaf } from "../tree/node.ts";
 import { tagsOf } from "../tree/tags.ts";
+import { inputModeOf } from "../tree/leaves.ts";
 import type { Flag } from "./_flags.ts";
 
 const GLOBAL_HELP = [
@@ -34,6 +35,11 @@ export function helpOf(
     if (tags !== "") lines.push(`Tags: ${tags}`, "");
     if (flags.length > 0) {
       lines.push("Flags:", ...table(flags.map((flag) => [flagUsage(flag), flagNotes(flag)])), "");
+    } else if (inputModeOf(node) === "open") {
+      lines.push(
+        "Input: any named values, as --<name> <value> (a string) or --input <json>",
+        "",
+      );
     }
   }
   const children = Object.entries(node.children ?? {});

@@ -32,7 +32,7 @@ import process from "node:process";
 import type { HandlerContext, Node } from "../tree/node.ts";
 import { isLeaf } from "../tree/node.ts";
 import { assignOwn, type ContextFunction } from "../tree/context.ts";
-import { isPlainObject } from "../tree/plain_data.ts";
+import { isPlainObject, setOwn } from "../tree/plain_data.ts";
 import { utf8Text } from "../tree/utf8.ts";
 import { runCall } from "../tree/run.ts";
 import {
@@ -54,6 +54,7 @@ import {
   type Selected,
 } from "./_command.ts";
 import { applyFlags, type Flag } from "./_flags.ts";
+import { freeFlags } from "./_free_flags.ts";
 import { helpOf } from "./_help.ts";
 import { CANCELLED_EXIT, failedCall, failedRemoteCall } from "./_errors.ts";
 import { didYouMean, UsageError } from "./_usage.ts";
@@ -188,11 +189,9 @@ export async function runCli(
     const token = typeof values.token === "string" ? values.token : opts.token;
     if (token !== undefined) headers.set("authorization", `Bearer ${token}`);
     remote = url !== undefined;
-    // A leaf without an input schema takes its captures alone: whatever --input held stays here.
-    const sent = command.takesInput ? input : {};
     const result = url === undefined
-      ? await localCall(command, selected, sent, headers, { ...opts, io })
-      : await remoteCall(tree, url, selected, sent, headers, opts);
+      ? await localCall(command, selected, input, headers, { ...opts, io })
+      : await remoteCall(tree, url, selected, input, headers, opts);
     await writeResult(result, io, {
       compact: values.json === true,
       // A leaf whose input has an `output` property keeps `--output` for it.
@@ -303,20 +302,34 @@ async function readLeafArgs(
       if (flag.kind === "boolean") options[`no-${name}`] = { type: "boolean" };
     }
   }
+  // A leaf without an input schema takes any `--name value` too.
+  const free = command.open ? freeFlags(selected.rest, new Set(Object.keys(options))) : undefined;
   let values: Record<string, unknown>;
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
-      args: [...selected.rest],
+      args: free?.rest ?? [...selected.rest],
       options,
       strict: true,
       allowPositionals: true,
     }));
   } catch (error) {
-    throw usageOf(error, Object.keys(options), command.takesInput ? undefined : typed);
+    throw usageOf(
+      error,
+      Object.keys(options),
+      !command.open && flags.length === 0 ? typed : undefined,
+    );
   }
   const input: Record<string, unknown> = {};
-  if (typeof values.input === "string") Object.assign(input, await inputFlag(values.input, io));
+  if (typeof values.input === "string") {
+    for (const [key, value] of Object.entries(await inputFlag(values.input, io))) {
+      setOwn(input, key, value);
+    }
+  }
+  // Free flags over `--input`, as named flags are.
+  if (free !== undefined) {
+    for (const key of Object.keys(free.values)) setOwn(input, key, free.values[key]);
+  }
   await applyFlags(flags, values, input, io.readFile);
   if (positionals.length > 0) {
     const word = positionals[0];

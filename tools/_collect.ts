@@ -41,7 +41,8 @@ export interface ToolDescriptor {
   readonly description?: string;
   /**
    * The arguments: a JSON Schema (2020-12) object; captures are required
-   * strings. A leaf without an input schema takes its captures alone.
+   * strings. A leaf without an input schema takes an open object: any named
+   * values, merged with its captures, reach its handler as sent.
    */
   readonly inputSchema: JsonSchema;
   /** The result's JSON Schema, when the leaf has an output schema (a stream's: a list of items). */
@@ -175,7 +176,8 @@ function listOf(item: JsonSchema): JsonSchema {
 
 /**
  * Always an object; each capture a required string unless the schema types it.
- * No schema: the captures and nothing else (a leaf without `meta.input` takes no input).
+ * No schema: an open object (the handler takes the merged input as sent), its
+ * captures named.
  */
 function inputSchemaOf(schema: JsonSchema | undefined, captures: readonly string[]): JsonSchema {
   if (schema === undefined) {
@@ -183,7 +185,7 @@ function inputSchemaOf(schema: JsonSchema | undefined, captures: readonly string
       type: "object",
       properties: Object.fromEntries(captures.map((name) => [name, { type: "string" }])),
       required: [...captures],
-      additionalProperties: false,
+      additionalProperties: true,
     };
   }
   if (captures.length === 0) return schema;

@@ -152,8 +152,8 @@ export interface CreateCallOptions {
 /**
  * Prepares the call of a leaf, once per leaf: the returned function validates
  * the input, runs the handler and checks the result. Without schemas it adds
- * only what every leaf gets: its captures as its input, and a walk of the
- * result that finds a promise left inside it.
+ * only what every leaf gets: the merged input as sent (an object), and a walk
+ * of the result that finds a promise left inside it.
  *
  * @example
  * ```ts
@@ -188,9 +188,10 @@ export function createCall(leaf: Node, opts: CreateCallOptions = {}): LeafCall {
     : inputDates.length === 0
     ? (value: unknown) => parsed(input, value, InputError, captures)
     : (value: unknown) => parsed(input, reviveDates(value, inputDates), InputError, captures);
-  // No input schema: the leaf takes no input but its captures, on every surface.
+  // No input schema: the handler receives the merged input as sent (captures,
+  // body and query, merged by the surface), an object of own keys.
   let call: LeafCall = checkInput === undefined
-    ? (value, context) => handler(capturesOf(value, captures), context)
+    ? (value, context) => handler(openInput(value), context)
     : (value, context) => {
       const checked = checkInput(value);
       return checked instanceof Promise
@@ -208,21 +209,15 @@ export function createCall(leaf: Node, opts: CreateCallOptions = {}): LeafCall {
   return opts.replies === "keep" ? checked : (value, context) => unwrapped(checked(value, context));
 }
 
-/** The captures alone, as own keys of a fresh object: all a leaf without an input schema gets. */
-function capturesOf(value: unknown, captures: readonly string[]): Record<string, unknown> {
-  if (captures.length === 0 || !isPlainObject(value)) return {};
-  // Most surfaces send the captures alone already: then the value is the input.
-  for (const key in value) if (!captures.includes(key)) return onlyCaptures(value, captures);
-  return value;
-}
-
-function onlyCaptures(
-  value: Record<string, unknown>,
-  captures: readonly string[],
-): Record<string, unknown> {
-  const input: Record<string, unknown> = {};
-  for (const name of captures) if (Object.hasOwn(value, name)) setOwn(input, name, value[name]);
-  return input;
+/**
+ * The input of a leaf without an input schema: the object a surface merged
+ * (its own keys only, as every surface builds it), `{}` for none; anything
+ * else is the caller's fault.
+ */
+function openInput(value: unknown): Record<string, unknown> {
+  if (isPlainObject(value)) return value;
+  if (value === undefined || value === null) return {};
+  throw new InputError([{ message: "The input must be an object of named values", path: [] }]);
 }
 
 /**

@@ -3,7 +3,8 @@
  * GraphQL fields, MCP tools, CLI commands): each leaf with the steps that lead
  * to it, the child names on the way and the captures bound above it, in tree
  * order (a node's own handler, then its children as written, then its
- * fallback). And the one way to name a leaf in a message.
+ * fallback). The one way to name a leaf in a message, and the one rule for
+ * what a leaf takes ({@linkcode inputModeOf}).
  *
  * @example
  * ```ts
@@ -40,6 +41,61 @@ export interface LeafEntry {
   readonly captures: readonly string[];
   /** The leaf's place for messages: `books/{bookId}/read`, or `(root)`. */
   readonly label: string;
+  /** How the leaf takes its input: see {@linkcode inputModeOf}. */
+  readonly input: InputMode;
+}
+
+/**
+ * How a leaf takes its input, decided here for every surface:
+ *
+ * - `"schema"`: its `meta.input` validates what callers send (the schema's
+ *   properties are the arguments of every surface; `z.object({})` takes none).
+ * - `"open"`: it has no input schema, so, as the specification says, its
+ *   handler receives the path captures, the query and the JSON body merged
+ *   into one object (a capture over the body over the query), as sent.
+ *   Surfaces that need named arguments offer one free-form input.
+ *
+ * @example
+ * ```ts
+ * import { inputModeOf, op } from "@ramify/api/tree";
+ * import { z } from "zod";
+ *
+ * console.log(inputModeOf(op(({ title }: { title: string }) => title))); // "open"
+ * console.log(inputModeOf(op(() => 1, { input: z.object({}) }))); // "schema"
+ * ```
+ */
+export type InputMode = "schema" | "open";
+
+/**
+ * The {@linkcode InputMode} of a leaf.
+ *
+ * @example
+ * ```ts
+ * import { inputModeOf, op } from "@ramify/api/tree";
+ *
+ * console.log(inputModeOf(op(() => "pong"))); // "open"
+ * ```
+ */
+export function inputModeOf(leaf: Node): InputMode {
+  return leaf.meta?.input === undefined ? "open" : "schema";
+}
+
+/**
+ * Whether a leaf without an input schema reads its input: its handler
+ * declares a parameter. Surfaces whose arguments are listed one by one
+ * (GraphQL) offer the free-form input only then, so `op(() => "pong")` has no
+ * argument there.
+ *
+ * @example
+ * ```ts
+ * import { op, readsOpenInput } from "@ramify/api/tree";
+ *
+ * console.log(readsOpenInput(op(({ q }: { q: string }) => q))); // true
+ * console.log(readsOpenInput(op(() => "pong"))); // false
+ * ```
+ */
+export function readsOpenInput(leaf: Node): boolean {
+  return inputModeOf(leaf) === "open" && (leaf.handler?.length ?? 0) > 0;
 }
 
 /**
@@ -97,6 +153,10 @@ class Entry implements LeafEntry {
 
   get label(): string {
     return this.#label ??= labelOf(this.steps);
+  }
+
+  get input(): InputMode {
+    return inputModeOf(this.leaf);
   }
 }
 

@@ -61,7 +61,7 @@ export {
 } from "./failure.ts";
 export type { Failure, FailureKind } from "./failure.ts";
 export { failureOf, runCall } from "./run.ts";
-export { labelOf, leavesOf } from "./leaves.ts";
+export { inputModeOf, labelOf, leavesOf, readsOpenInput } from "./leaves.ts";
 export { bytesOf, declaredBytes, isBytes, OCTET_STREAM } from "./bytes.ts";
 export { eventsOf, positioned, StreamEvent, streamEvent, StreamGap } from "./stream_events.ts";
 export { invalidatesOf, invalidationSteps, isInvalidates } from "./invalidation.ts";
@@ -97,6 +97,6 @@ export type {
 } from "./prompt.ts";
 export { Content, content } from "./content.ts";
 export type { ContentBlock, ContentPart } from "./content.ts";
-export type { LeafEntry } from "./leaves.ts";
+export type { InputMode, LeafEntry } from "./leaves.ts";
 export type { ContextFunction, ContextSource, RequestContextSource, Surface } from "./context.ts";
 export type { ErrorDeclaration, ErrorDeclarations, LeafErrorOptions } from "./errors.ts";

@@ -208,11 +208,19 @@ function variablesDeclaration(
     };`
   );
   const result = field.voidResult ? "undefined" : tsType(field.resultType);
+  const spread = inputArgs(field).find((arg) => arg.spread === true);
   return [
-    ...(lines.length === 0 ? [] : [
-      `/** The variables of ${document.operationName}. */`,
-      `export interface ${document.operationName}Variables {\n${lines.join("\n")}\n}`,
-    ]),
+    ...(spread !== undefined
+      ? [
+        `/** The named inputs of ${document.operationName} (its leaf has no input schema). */`,
+        `export type ${document.operationName}Variables = Record<string, unknown>;`,
+      ]
+      : lines.length === 0
+      ? []
+      : [
+        `/** The variables of ${document.operationName}. */`,
+        `export interface ${document.operationName}Variables {\n${lines.join("\n")}\n}`,
+      ]),
     `/** The result of ${document.operationName}. */`,
     `export type ${resultName} = ${result};`,
   ].join("\n");
@@ -316,7 +324,11 @@ function callOf(
   const param = args.length === 0
     ? ""
     : `variables: ${name}Variables${args.some((arg) => arg.type.endsWith("!")) ? "" : " = {}"}`;
-  const variables = args.length === 0 ? `{ ...${captures} }` : `{ ...variables, ...${captures} }`;
+  const spread = args.find((arg) => arg.spread === true);
+  const variables = args.length === 0 ? `{ ...${captures} }` : spread !== undefined
+    // The free-form input goes whole under its argument; the captures beside it.
+    ? `{ ${spread.name}: variables, ...${captures} }`
+    : `{ ...variables, ...${captures} }`;
   const sent = `{ query: documents.${name}, operationName: ${
     JSON.stringify(name)
   }, variables: ${variables} }`;

@@ -51,8 +51,17 @@ export interface GraphQLManifestOperation {
   readonly operationName: string;
   /** The response keys from `data` down to the result. */
   readonly path: readonly string[];
-  /** The arguments: GraphQL name, the input key it fills, its type. */
-  readonly args: readonly { readonly name: string; readonly key?: string; readonly type: string }[];
+  /**
+   * The arguments: GraphQL name, the input key it fills, its type; `spread`
+   * for the free-form input of a leaf without an input schema (the call's
+   * whole input less its captures).
+   */
+  readonly args: readonly {
+    readonly name: string;
+    readonly key?: string;
+    readonly type: string;
+    readonly spread?: boolean;
+  }[];
   /** The field's type reference. */
   readonly type: string;
   /** Whether the leaf gives nothing (the field answers `true`). */

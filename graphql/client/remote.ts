@@ -243,6 +243,10 @@ function variablesOf(
 ): Record<string, unknown> {
   const variables: Record<string, unknown> = {};
   for (const arg of field.args) {
+    if (arg.spread === true) {
+      setOwn(variables, arg.name, withoutCaptures(input, captures));
+      continue;
+    }
     const value = input[arg.key ?? arg.name];
     if (value !== undefined) {
       setOwn(variables, arg.name, renamed(value, arg.type, context.types, "toGraphQL"));
@@ -250,6 +254,17 @@ function variablesOf(
   }
   for (const [name, value] of captures) setOwn(variables, name, value);
   return variables;
+}
+
+/** The free-form input: every own key of the call's input but the captures (which travel apart). */
+function withoutCaptures(
+  input: Record<string, unknown>,
+  captures: Captures,
+): Record<string, unknown> {
+  const names = new Set(captures.map(([name]) => name));
+  const sent: Record<string, unknown> = {};
+  for (const key of Object.keys(input)) if (!names.has(key)) setOwn(sent, key, input[key]);
+  return sent;
 }
 
 function resultOf(

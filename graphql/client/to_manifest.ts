@@ -70,6 +70,7 @@ export function toGraphQLClientManifest(
           name: arg.name,
           ...(arg.key === undefined ? {} : { key: arg.key }),
           type: arg.type,
+          ...(arg.spread === true ? { spread: true } : {}),
         })),
         type: field.type,
         voidResult: field.voidResult,

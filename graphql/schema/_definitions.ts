@@ -138,6 +138,11 @@ export interface ArgumentDefinition {
   key?: string;
   /** The argument's default (the schema's `default`), as JSON. */
   defaultValue?: unknown;
+  /**
+   * The argument is the free-form input of a leaf without an input schema: an
+   * object whose own keys are the handler's input (below the captures).
+   */
+  spread?: boolean;
 }
 
 export interface UnionMember {

@@ -6,7 +6,7 @@
 
 import type { HandlerContext } from "../../tree/node.ts";
 import { StreamEvent } from "../../tree/stream_events.ts";
-import { createCall } from "../../tree/call.ts";
+import { createCall, InputError } from "../../tree/call.ts";
 import { labelOf } from "../../tree/leaves.ts";
 import { runCall } from "../../tree/run.ts";
 import { bytesOf, isBytes } from "../../tree/bytes.ts";
@@ -164,10 +164,20 @@ function inputOf(
   const input: Record<string, unknown> = {};
   for (const arg of field.args) {
     if (!Object.hasOwn(args, arg.name) || field.captures.includes(arg.name)) continue;
-    setOwn(input, arg.key ?? arg.name, withKeys(args[arg.name], arg, inputs));
+    if (arg.spread === true) spreadInto(input, args[arg.name]);
+    else setOwn(input, arg.key ?? arg.name, withKeys(args[arg.name], arg, inputs));
   }
   for (const capture of field.captures) setOwn(input, capture, args[capture]);
   return input;
+}
+
+/** The free-form input of a leaf without an input schema: its own keys are the input's. */
+function spreadInto(input: Record<string, unknown>, value: unknown): void {
+  if (value === null || value === undefined) return;
+  if (!isPlainObject(value)) {
+    throw new InputError([{ message: "The input must be an object of named values", path: [] }]);
+  }
+  for (const key of Object.keys(value)) setOwn(input, key, plain(value[key]));
 }
 
 /**

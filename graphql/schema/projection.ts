@@ -14,8 +14,10 @@
  * - A fallback adds an argument, named after it, to every field beneath it
  *   (`ID!` unless the input schema types it); it adds no namespace level and no
  *   part of a name.
- * - Input schema properties are arguments; a leaf without an input schema takes
- *   no argument but its captures. The result type comes from the output schema
+ * - Input schema properties are arguments. A leaf without an input schema
+ *   takes one optional `input: JSON` argument when its handler declares a
+ *   parameter (its handler receives that object merged with the captures,
+ *   which win), else no argument but its captures. The result type comes from the output schema
  *   (`JSON` without one; `Boolean` for a leaf whose output is void). GraphQL
  *   has no bytes: an output schema holding a file is refused, naming the leaf.
  * - `meta.graphql: false` keeps a leaf out of GraphQL (its schema, resolvers
@@ -37,7 +39,7 @@
  */
 
 import type { Leaf, Node, TreeStep } from "../../tree/node.ts";
-import { labelOf, type LeafEntry, leavesOf } from "../../tree/leaves.ts";
+import { labelOf, type LeafEntry, leavesOf, readsOpenInput } from "../../tree/leaves.ts";
 import { tagsOf } from "../../tree/tags.ts";
 import { fieldName } from "./_names.ts";
 import { holdsFile, isVoidSchema, type JsonSchema, toJsonSchema } from "../../tree/schema.ts";
@@ -225,7 +227,8 @@ export function projectGraphQL(
   const converted = convertSchemas(types, conversions);
   let at = 0;
   for (const leaf of leaves) {
-    const args = converted[at++] as ArgumentDefinition[];
+    let args = converted[at++] as ArgumentDefinition[];
+    if (leaf.open) args = args.map((arg) => ({ ...arg, spread: true }));
     const resultType = leaf.voidResult ? "Boolean!" : converted[at++] as string;
     add(leafField(leaf, args, resultType));
   }
@@ -294,9 +297,25 @@ interface PreparedLeaf {
   /** What its unnamed types are named after, like `BooksAdd`. */
   readonly hint: string;
   readonly input: JsonSchema | undefined;
+  /** Whether it takes the free-form `input` argument (no input schema, a handler parameter). */
+  readonly open: boolean;
   readonly output: JsonSchema | undefined;
   readonly voidResult: boolean;
 }
+
+/** The argument of a leaf without an input schema whose handler reads its input. */
+const OPEN_ARGUMENT = "input";
+
+/** Its arguments as a schema: one optional value of any JSON (an object of named inputs). */
+const OPEN_ARGUMENTS: JsonSchema = {
+  type: "object",
+  properties: {
+    [OPEN_ARGUMENT]: {
+      description:
+        "Named inputs, as one object (the leaf has no input schema); the captures win over its keys",
+    },
+  },
+};
 
 function prepare(entry: LeafEntry, readNames: readonly string[]): PreparedLeaf {
   const node = entry.leaf as Leaf<never, unknown, unknown>;
@@ -319,6 +338,12 @@ function prepare(entry: LeafEntry, readNames: readonly string[]): PreparedLeaf {
     ? "Query"
     : namespaceType(names.slice(0, -1));
   const hint = names.length === 0 ? "Root" : pascal(names);
+  const open = readsOpenInput(node);
+  if (open && captures.includes(OPEN_ARGUMENT)) {
+    throw new Error(
+      `projectGraphQL: the capture "${OPEN_ARGUMENT}" of ${entry.label} clashes with the free-form argument of a leaf without an input schema; rename the fallback or give the leaf an input schema`,
+    );
+  }
   const outputSchema = node.meta?.output;
   // A void output is `Boolean`, whatever JSON Schema its library gives it (or none).
   const voidResult = outputSchema !== undefined && isVoidSchema(outputSchema);
@@ -330,7 +355,8 @@ function prepare(entry: LeafEntry, readNames: readonly string[]): PreparedLeaf {
     name: inQuery ? leafName : hint.charAt(0).toLowerCase() + hint.slice(1),
     captures,
     hint,
-    input: sideSchema(node, "input", entry),
+    input: open ? OPEN_ARGUMENTS : sideSchema(node, "input", entry),
+    open,
     output: voidResult ? undefined : sideSchema(node, "output", entry),
     voidResult,
   };
@@ -343,11 +369,14 @@ function leafField(
 ): GraphQLLeafField {
   const { node, kind, parent, name, captures, voidResult } = leaf;
   const steps = leaf.entry.steps;
-  // A leaf without an input schema takes nothing but its captures (`args` is its own array).
+  // Each capture is a required argument (`args` is its own array); before a
+  // free-form `input`, which reads better after what addresses the leaf.
   for (const capture of captures) {
     const index = args.findIndex((arg) => arg.name === capture);
-    if (index === -1) args.push({ name: capture, type: "ID!" });
-    else if (!args[index].type.endsWith("!")) {
+    if (index === -1) {
+      if (leaf.open) args.splice(args.length - 1, 0, { name: capture, type: "ID!" });
+      else args.push({ name: capture, type: "ID!" });
+    } else if (!args[index].type.endsWith("!")) {
       args[index] = { ...args[index], type: `${args[index].type}!` };
     }
   }

@@ -1,11 +1,13 @@
 // One operation of the OpenAPI document: parameters from captures and the
 // query, the request body, the responses (the result, problems), with named
 // schemas registered as components. A leaf without an input schema takes its
-// captures alone: path parameters, no query parameters, no request body.
+// captures, query and body merged as sent: free-form query parameters (GET and
+// the like) or an open object body.
 
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { isVoidSchema, type JsonSchema, toJsonSchema } from "../../tree/schema.ts";
 import { tagsOf } from "../../tree/tags.ts";
+import { inputModeOf, readsOpenInput } from "../../tree/leaves.ts";
 import { securityOf } from "../../tree/middleware.ts";
 import type { ErrorDeclarations } from "../../tree/errors.ts";
 import { declaredBytesOf, type HttpOperation } from "../route/route.ts";
@@ -102,17 +104,19 @@ export function describeOperation(
   const rest = input === undefined
     ? []
     : Object.keys(properties).filter((name) => !operation.params.includes(name));
-  // Without an input schema a leaf takes its captures alone: no query, no body.
-  const takesInput = meta.input !== undefined;
-  const carriesBody = takesInput && !QUERY_VERBS.has(operation.method);
+  const open = inputModeOf(operation.node) === "open";
+  // Without an input schema, the free-form input is documented where the handler reads one.
+  const freeForm = readsOpenInput(operation.node);
+  const carriesBody = !QUERY_VERBS.has(operation.method);
+  if (freeForm && !carriesBody) parameters.push(OPEN_QUERY);
   if (!carriesBody) {
     const plan = coercionPlan(rawInput);
     for (const name of rest) {
       parameters.push(queryParameter(name, properties[name], required, plan?.get(name)?.type));
     }
   }
-  const requestBody = carriesBody && (input === undefined || rest.length > 0)
-    ? bodyOf(input, operation.params, required, registry, hint)
+  const requestBody = carriesBody && (open ? freeForm : input === undefined || rest.length > 0)
+    ? bodyOf(input, open, operation.params, required, registry, hint)
     : undefined;
   const deprecated = overrides.deprecated ??
     (tagsOf(operation.node).deprecated === true ? true : undefined);
@@ -123,7 +127,7 @@ export function describeOperation(
   const security = guards.length === 0
     ? undefined
     : [Object.fromEntries(guards.map((guard) => [guard.name, [...guard.scopes]]))];
-  const responses = responsesOf(operation, takesInput, carriesBody, registry, hint);
+  const responses = responsesOf(operation, !open, carriesBody, registry, hint);
   if (guards.length > 0) {
     responses.set(
       "401",
@@ -175,14 +179,39 @@ function queryParameter(
   return { ...base, schema, ...(read === "array" ? { style: "form", explode: true } : {}) };
 }
 
+/**
+ * The query of a leaf without an input schema: any named values, each a
+ * string (a repeated key, a list of them), merged with the body and captures.
+ */
+const OPEN_QUERY = {
+  name: "input",
+  in: "query",
+  required: false,
+  description: "Named inputs, merged with the path captures (and the body, for a verb with one)",
+  schema: {
+    type: "object",
+    additionalProperties: {
+      anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }],
+    },
+  },
+  style: "form",
+  explode: true,
+};
+
 function bodyOf(
   input: JsonSchema | undefined,
+  open: boolean,
   params: readonly string[],
   required: ReadonlySet<string>,
   registry: ComponentRegistry,
   hint: string,
 ): Record<string, unknown> {
-  const schema = input === undefined
+  const schema = open
+    ? {
+      type: "object",
+      description: "Named inputs, merged with the query and the path captures (which win)",
+    }
+    : input === undefined
     ? { type: "object", description: "Named inputs (the input schema has no JSON Schema form)" }
     : withoutParams(input, params, registry, hint);
   // Files travel as multipart form data, which the server reads like JSON.

@@ -13,6 +13,7 @@
 import { inputJsonSchema, isVoidSchema } from "../../tree/schema.ts";
 import type { HttpVerb } from "../../tree/node.ts";
 import { createCall, type LeafCall } from "../../tree/call.ts";
+import { inputModeOf } from "../../tree/leaves.ts";
 import type { HttpOperation, HttpRoute, ResponseKind } from "../route/route.ts";
 import { mediaTypeOf } from "../web/bytes.ts";
 import type { PatternSegment, RouteDefinition } from "./matchers/types.ts";
@@ -35,12 +36,8 @@ export class Compiled {
   /** The success status of a value: `meta.http.status`, else 200. */
   readonly status: number;
   readonly keyed: ReturnType<typeof idempotencyKeyOf>;
-  /** Whether the leaf has an input schema: without one it takes its captures alone. */
-  readonly takesInput: boolean;
-  /** Whether its input is read from the body (an input schema, and a verb with a body). */
+  /** Whether its input is read from the body (a verb with a body). */
   readonly readsBody: boolean;
-  /** Whether a body it never reads is still checked for a form from another site. */
-  readonly guardsForms: boolean;
   readonly response: ResponseKind;
   /** A stream whose input takes `lastEventId`, so a client can resume it. */
   readonly resumable: boolean;
@@ -51,13 +48,10 @@ export class Compiled {
 
   constructor(operation: HttpOperation, captures: readonly string[]) {
     const method: HttpVerb = operation.method;
-    const takesInput = operation.node.meta?.input !== undefined;
     this.operation = operation;
     this.status = successStatus(operation);
     this.keyed = idempotencyKeyOf(operation);
-    this.takesInput = takesInput;
-    this.readsBody = takesInput && !BODYLESS.has(method);
-    this.guardsForms = !takesInput && !BODYLESS.has(method);
+    this.readsBody = !BODYLESS.has(method);
     this.response = operation.response;
     this.resumable = operation.response === "event-stream" && acceptsLastEventId(operation);
     this.mediaType = mediaTypeOf(operation);
@@ -67,9 +61,13 @@ export class Compiled {
     };
   }
 
-  /** How a form's and the query's strings are coerced, as the input schema asks. */
+  /** How a form's and the query's strings are coerced, as the input schema asks (none: strings). */
   get plan(): CoercionPlan | undefined {
-    if (this.#plan === null) this.#plan = this.takesInput ? planFor(this.operation) : undefined;
+    if (this.#plan === null) {
+      this.#plan = inputModeOf(this.operation.node) === "schema"
+        ? planFor(this.operation)
+        : undefined;
+    }
     return this.#plan;
   }
 }
@@ -146,7 +144,7 @@ function successStatus(operation: HttpOperation): number {
 
 /** A stream resumes only where its input schema names `lastEventId`: others start over. */
 function acceptsLastEventId(operation: HttpOperation): boolean {
-  if (operation.node.meta?.input === undefined) return false;
+  if (inputModeOf(operation.node) === "open") return false;
   try {
     const properties = inputJsonSchema(operation.node)?.properties;
     return typeof properties === "object" && properties !== null &&

@@ -1,5 +1,5 @@
 // The command-line projection: the grammar (words, captures, flags of every
-// kind, --input, no flags for a leaf without input), help at every level, "did
+// kind, --input and free flags for a leaf without an input schema, none for an empty one), help at every level, "did
 // you mean", confirmation, output, failures and exit codes (timeouts,
 // cancellation, faults to onError), the context option, and remote mode
 // against a live server.
@@ -54,6 +54,7 @@ const tree = api({
     for (let i = 1; i <= to; i++) yield { tick: i };
   }, { tags: { streaming: true }, input: z.object({ to: z.number().int() }) }),
   echo: op((input) => input),
+  nothing: op(() => "done", { input: z.object({}) }),
   note: op((input) => input, { input: z.record(z.string(), z.unknown()) }),
   boom: op((): string => {
     throw new Error("the disk is full");
@@ -165,29 +166,42 @@ Deno.test("cli: --input gives the whole input as JSON, from a file or from stdin
   assert.deepEqual([missing.code, missing.err], [2, "error: --input: cannot read nope.json\n"]);
 });
 
-Deno.test("cli: a leaf without an input schema takes no flags, only its captures", async () => {
+Deno.test("cli: a leaf without an input schema takes --input and free flags, merged with its captures", async () => {
   const bare = await run(["echo"]);
   assert.deepEqual([bare.code, bare.out], [0, "{}\n"]);
-  const flagged = await run(["echo", "--a", "1"]);
-  assert.deepEqual([flagged.code, flagged.err, flagged.out], [
-    2,
-    'error: unknown flag --a; "echo" takes no input\n',
-    "",
+  // Free flags are strings, as a query's values; a bare one is true; repeated, a list.
+  const flagged = await run(["echo", "--a", "1", "--b=two", "--c", "--d", "x", "--d", "y"]);
+  assert.deepEqual([flagged.code, JSON.parse(flagged.out)], [
+    0,
+    { a: "1", b: "two", c: true, d: ["x", "y"] },
   ]);
-  const captured = await run(["books", "7", "remove", "--yes", "--force"]);
-  assert.deepEqual([captured.code, captured.err, seen], [
-    2,
-    'error: unknown flag --force; "books 7 remove" takes no input\n',
-    [],
-  ]);
-  const typo = await run(["echo", "--jsn"]);
-  assert.equal(typo.err, "error: unknown flag --jsn; did you mean --json?\n");
+  // --input is JSON, as a body is; free flags win over it, as named flags do.
+  const json = await run(["echo", "--input", '{"a":1,"n":{"x":[2]}}', "--a", "flag"]);
+  assert.deepEqual(JSON.parse(json.out), { a: "flag", n: { x: [2] } });
+  // Own keys only: __proto__ is a key like any other.
+  const proto = await run(["echo", "--input", '{"__proto__":{"polluted":1}}', "--__proto__", "x"]);
+  assert.equal(proto.code, 0);
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  // The capture wins over a flag of its name.
+  seen.length = 0;
+  const captured = await run(["books", "7", "remove", "--yes", "--bookId", "9", "--force"]);
+  assert.deepEqual([captured.code, seen], [0, ["removed 7"]]);
+  // The command line's own flags stay its own.
+  const compact = await run(["echo", "--json", "--a", "1"]);
+  assert.equal(compact.out, '{"a":"1"}\n');
   const stray = await run(["echo", "extra"]);
   assert.deepEqual([stray.code, stray.err], [2, 'error: unexpected argument "extra"\n']);
-  // --input is JSON, as a body is: what the leaf does not take is left out.
-  const json = await run(["echo", "--input", '{"a":1}']);
-  assert.deepEqual([json.code, json.out], [0, "{}\n"]);
-  // Free-form input is declared with a schema, and given with --input.
+  const notObject = await run(["echo", "--input", "[1]"]);
+  assert.deepEqual([notObject.code, notObject.err], [2, "error: --input expects a JSON object\n"]);
+  // A leaf that takes nothing says so with an empty schema: then no flag is free.
+  const none = await run(["nothing", "--a", "1"]);
+  assert.deepEqual([none.code, none.err], [
+    2,
+    'error: unknown flag --a; "nothing" takes no input\n',
+  ]);
+  const typo = await run(["nothing", "--jsn"]);
+  assert.equal(typo.err, "error: unknown flag --jsn; did you mean --json?\n");
+  // Free-form input may be declared with a schema too, and given with --input.
   const free = await run(["note", "--input", '{"a":1,"b":[2]}']);
   assert.deepEqual(JSON.parse(free.out), { a: 1, b: [2] });
 });
@@ -236,7 +250,8 @@ Deno.test("cli: --help at every level lists commands, flags, types, choices, def
   assert.match(add.out, /--first-published <string>\n/);
   const remove = await run(["books", "7", "remove", "--help"]);
   assert.match(remove.out, /Tags: \[destructive\]/);
-  assert.doesNotMatch(remove.out, /\nFlags:/, "a leaf without input has no flags");
+  assert.doesNotMatch(remove.out, /\nFlags:/, "a leaf without an input schema has no flags");
+  assert.match(remove.out, /Input: any named values, as --<name> <value>/);
 });
 
 Deno.test("cli: a destructive leaf asks on a terminal; --yes skips; no terminal fails fast; readOnly never asks", async () => {

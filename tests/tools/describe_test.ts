@@ -93,11 +93,11 @@ Deno.test("toTools: a fallback's capture is a required string argument, not a na
     type: "object",
     properties: { bookId: { type: "string" }, noteId: { type: "string" } },
     required: ["bookId", "noteId"],
-    additionalProperties: false,
-  }, "a leaf without an input schema takes its captures alone");
+    additionalProperties: true,
+  }, "a leaf without an input schema takes an open object, its captures named");
 });
 
-Deno.test("toTools: schemas are JSON Schema; no input schema takes no arguments; output only with a schema", () => {
+Deno.test("toTools: schemas are JSON Schema; no input schema is an open object, an empty one takes nothing; output only with a schema", () => {
   const tools = byName(api({
     typed: op(({ n }) => ({ twice: n * 2 }), {
       input: z.object({ n: z.number().int() }),
@@ -105,6 +105,7 @@ Deno.test("toTools: schemas are JSON Schema; no input schema takes no arguments;
       description: "Doubles n",
     }),
     open: op(() => 1),
+    nothing: op(() => 1, { input: z.object({}) }),
     ticks: op(async function* () {
       yield 1;
     }, { tags: { streaming: true }, output: z.number() }),
@@ -117,8 +118,9 @@ Deno.test("toTools: schemas are JSON Schema; no input schema takes no arguments;
     type: "object",
     properties: {},
     required: [],
-    additionalProperties: false,
+    additionalProperties: true,
   });
+  assert.deepEqual(tools.nothing.inputSchema.properties, {});
   assert.equal(tools.open.outputSchema, undefined);
   assert.equal(tools.open.description, undefined);
   // A stream's items are a list, no object: its structured content is `{ result }`.

@@ -90,8 +90,8 @@ async function sharedCases(
       type: "object",
       properties: { bookId: { type: "string" } },
       required: ["bookId"],
-      additionalProperties: false,
-    });
+      additionalProperties: true,
+    }, "no input schema: an open object, the capture named");
     assert.deepEqual(read.annotations, { readOnlyHint: true, idempotentHint: true });
     const add = tools.find((tool) => tool.name === "books.add")!;
     assert.deepEqual(add.annotations, { idempotentHint: false, destructiveHint: false });
@@ -127,13 +127,16 @@ async function sharedCases(
     const missing = await client.callTool({ name: "books.read", arguments: {} });
     assert.equal(text(missing), "422 Unprocessable Content: bookId: Expected a string");
   });
-  await t.step("a leaf without an input schema gets its captures alone", async () => {
-    const result = await client.callTool({
-      name: "books.echo",
-      arguments: { bookId: "b7", title: "ignored" },
-    });
-    assert.deepEqual(JSON.parse(text(result)), { bookId: "b7" });
-  });
+  await t.step(
+    "a leaf without an input schema gets its arguments as sent, captures merged",
+    async () => {
+      const result = await client.callTool({
+        name: "books.echo",
+        arguments: { bookId: "b7", title: "kept", n: { deep: [1] } },
+      });
+      assert.deepEqual(JSON.parse(text(result)), { bookId: "b7", title: "kept", n: { deep: [1] } });
+    },
+  );
   await t.step("an HttpError is a tool error with its status", async () => {
     const result = await client.callTool({ name: "books.read", arguments: { bookId: "b9" } });
     assert.equal(result.isError, true);

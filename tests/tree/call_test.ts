@@ -8,20 +8,22 @@ import { createCall, InputError, op, OutputError } from "@ramify/api/tree";
 
 const User = z.object({ id: z.string(), name: z.string() });
 
-Deno.test("createCall: a leaf without an input schema takes no input but its captures", async () => {
+Deno.test("createCall: a leaf without an input schema takes the merged input as sent", async () => {
   const seen: unknown[] = [];
   const leaf = op((input: unknown) => void seen.push(input));
-  await createCall(leaf)({ title: "Dune", __proto__: { polluted: true } }, {});
+  await createCall(leaf)({ title: "Dune" }, {});
   await createCall(leaf, { captures: ["bookId"] })({ bookId: "9", title: "Dune" }, {});
-  await createCall(leaf, { captures: ["bookId"] })("not an object", {});
-  // An own `__proto__` key (as JSON.parse makes one) is no capture either.
-  await createCall(leaf, { captures: ["bookId"] })(
-    JSON.parse('{"bookId":"9","__proto__":{"x":1}}'),
-    {},
-  );
-  assert.deepEqual(seen, [{}, { bookId: "9" }, {}, { bookId: "9" }]);
-  assert.equal(Object.getPrototypeOf(seen[1]), Object.prototype);
+  await createCall(leaf)(undefined, {});
+  // An own `__proto__` key (as JSON.parse makes one) stays a key.
+  const parsed = JSON.parse('{"bookId":"9","__proto__":{"x":1}}');
+  await createCall(leaf, { captures: ["bookId"] })(parsed, {});
+  assert.deepEqual(seen.slice(0, 3), [{ title: "Dune" }, { bookId: "9", title: "Dune" }, {}]);
+  assert.equal(seen[3], parsed);
   assert.equal(Object.getPrototypeOf(seen[3]), Object.prototype);
+  // Not an object: the caller's fault, before the handler runs.
+  const error = await failure(() => createCall(leaf)("not an object", {}));
+  assert.ok(error instanceof InputError);
+  assert.equal(seen.length, 4);
   // A value given at once stays synchronous: no promise, no tick.
   assert.equal(createCall(op(() => "pong"), { replies: "keep" })({}, {}), "pong");
 });

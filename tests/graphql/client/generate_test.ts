@@ -115,14 +115,20 @@ export function area(shapes: ShapesResponse): number {
   }
 });
 
-Deno.test("a leaf without an input schema has no arguments: in the SDL, the manifest and the generated client", async () => {
-  const tree = api({ me: op((_input, ctx) => ctx.user, { tags: { readOnly: true } }) });
+Deno.test("an empty input schema has no arguments, no schema one free-form input: in the SDL, the manifest and the generated client", async () => {
+  const tree = api({
+    me: op((_input, ctx) => ctx.user, { tags: { readOnly: true }, input: z.object({}) }),
+    echo: op((input: Record<string, unknown>) => input),
+  });
   assert.match(toSDL(tree), /^ {2}me: JSON$/m);
-  const [operation] = toGraphQLClientManifest(tree).operations;
+  assert.match(toSDL(tree), /^ {4}input: JSON\n {2}\): JSON$/m);
+  const [operation, echo] = toGraphQLClientManifest(tree).operations;
   assert.deepEqual([operation.query, operation.args], ["query Me { me }", []]);
+  assert.deepEqual(echo.args, [{ name: "input", type: "JSON", spread: true }]);
   const source = generateGraphQLClient(tree);
   assert.match(source, /"me": \(\): GraphQLCall<MeResult> =>/);
   assert.doesNotMatch(source, /MeVariables/);
+  assert.match(source, /export type EchoVariables = Record<string, unknown>;/);
 
   const dir = await Deno.makeTempDir({ prefix: "ramify-generated-" });
   const server = Deno.serve(
@@ -141,13 +147,17 @@ export async function run(url: string) {
   const client = createClient(httpTransport(url, { headers: { "x-user": "ada" } }));
   // @ts-expect-error the leaf takes no input
   client.me({ user: "mallory" }).catch(() => {});
-  return await client.me();
+  return [await client.me(), await client.echo({ a: 1, n: { b: [2] } }), await client.echo()];
 }
 `,
     );
     await assertChecksStandalone(`${dir}/use.ts`);
     const { run } = await import(`file://${dir}/use.ts`);
-    assert.equal(await run(`http://127.0.0.1:${server.addr.port}/graphql`), "ada");
+    assert.deepEqual(await run(`http://127.0.0.1:${server.addr.port}/graphql`), [
+      "ada",
+      { a: 1, n: { b: [2] } },
+      {},
+    ]);
   } finally {
     await server.shutdown();
     await Deno.remove(dir, { recursive: true });

@@ -41,15 +41,15 @@ Deno.test("bookstore: read leaves in BooksQuery and CatalogQuery, the rest flat 
   });
   assert.deepEqual(fieldsOf(sdl, "BooksQuery"), {
     list: " -> JSON",
-    read: "bookId: ID! -> JSON",
+    read: "bookId: ID!, input: JSON -> JSON",
   });
   assert.deepEqual(fieldsOf(sdl, "CatalogQuery"), {
     featured: " -> JSON",
     search: " -> JSON",
   });
   assert.deepEqual(fieldsOf(sdl, "Mutation"), {
-    booksAdd: " -> JSON",
-    booksReplace: "bookId: ID! -> JSON",
+    booksAdd: "input: JSON -> JSON",
+    booksReplace: "bookId: ID!, input: JSON -> JSON",
     booksRemove: "bookId: ID! -> JSON",
     booksCheckoutStart: "bookId: ID! -> JSON",
     booksCheckoutReserve: "bookId: ID! -> JSON",
@@ -192,21 +192,37 @@ Deno.test("the example bookstore executes: queries, captures, mutations, void re
   assert.deepEqual(plain(search), { data: { catalog: { search: [{ title: "Emma" }] } } });
 });
 
-Deno.test("a leaf without an input schema takes only its captures, and returns JSON", async () => {
+Deno.test("a leaf without an input schema takes one free-form input, merged with its captures", async () => {
   const tree = api({
     items: api({}, {
       fallback: {
         name: "id",
-        subtree: api({ update: op((input: Record<string, unknown>) => ({ echoed: input })) }),
+        subtree: api({
+          update: op((input: Record<string, unknown>) => ({ echoed: input })),
+          touch: op(() => "touched"),
+        }),
       },
     }),
   });
   const server = createGraphQLServer(tree);
-  assert.deepEqual(fieldsOf(server.sdl, "Mutation"), { itemsUpdate: "id: ID! -> JSON" });
-  const result = await server.execute({ query: 'mutation { itemsUpdate(id: "7") }' });
-  assert.deepEqual(plain(result), { data: { itemsUpdate: { echoed: { id: "7" } } } });
+  assert.deepEqual(fieldsOf(server.sdl, "Mutation"), {
+    itemsUpdate: "id: ID!, input: JSON -> JSON",
+    // A handler that declares no parameter reads nothing: no free-form argument.
+    itemsTouch: "id: ID! -> JSON",
+  });
+  const bare = await server.execute({ query: 'mutation { itemsUpdate(id: "7") }' });
+  assert.deepEqual(plain(bare), { data: { itemsUpdate: { echoed: { id: "7" } } } });
+  // The capture wins over the input's key of its name; own keys only.
+  const merged = await server.execute({
+    query: 'mutation { itemsUpdate(id: "7", input: { a: 1, id: "9", __proto__: { x: 1 } }) }',
+  });
+  assert.deepEqual(plain(merged), {
+    data: { itemsUpdate: { echoed: { a: 1, id: "7", ["__proto__"]: { x: 1 } } } },
+  });
+  const notObject = await server.execute({ query: 'mutation { itemsUpdate(id: "7", input: 3) }' });
+  assert.equal(notObject.errors?.[0].extensions?.code, "BAD_USER_INPUT");
   const refused = await server.execute({
-    query: 'mutation { itemsUpdate(id: "7", input: { a: 1 }) }',
+    query: 'mutation { itemsTouch(id: "7", input: { a: 1 }) }',
   });
   assert.equal(refused.data, undefined, "no such argument: refused before it runs");
   assert.match(refused.errors?.[0].message ?? "", /Unknown argument "input"/);

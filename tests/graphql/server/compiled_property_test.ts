@@ -262,8 +262,10 @@ function documentOf(schema: GraphQLSchema, mutation: boolean, r: Random): Docume
       const field = r.pick(fields);
       const alias = r.chance(0.3) ? `x${r.int(3)}_${field.name}: ` : "";
       let args = "";
-      if (field.args.length > 0) {
-        const values = field.args.map((arg) => {
+      // The captures' `ID` arguments; a leaf's optional free-form `input` is left out.
+      const captures = field.args.filter((arg) => getNamedType(arg.type).name === "ID");
+      if (captures.length > 0) {
+        const values = captures.map((arg) => {
           if (r.chance(0.5)) return `${arg.name}: "${r.int(5)}"`;
           const name = `id${definitions.length}`;
           if (r.chance(0.3)) {

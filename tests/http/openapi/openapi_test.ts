@@ -126,9 +126,12 @@ Deno.test("openapi: query parameters for GET, a JSON body for POST, problem resp
   assert.ok(doc.components.schemas.Problem && doc.components.schemas.ValidationProblem);
 });
 
-Deno.test("openapi: a leaf without an input schema has its captures alone: no query, no body", async () => {
+Deno.test("openapi: a leaf without an input schema documents its free-form input", async () => {
   const doc = await toOpenApi(api({
-    notes: api({ list: op(() => [], http.get) }, {
+    notes: api({
+      list: op(() => [], http.get),
+      find: op((query: Record<string, unknown>) => [query], http.get),
+    }, {
       fallback: {
         name: "noteId",
         subtree: api({ pin: op(({ noteId }: { noteId: string }) => ({ noteId })) }),
@@ -139,8 +142,31 @@ Deno.test("openapi: a leaf without an input schema has its captures alone: no qu
   assert.deepEqual(pin.parameters, [
     { name: "noteId", in: "path", required: true, schema: { type: "string" } },
   ]);
-  assert.equal(pin.requestBody, undefined);
-  for (const status of ["413", "415", "422"]) assert.ok(!(status in pin.responses), status);
+  // An open object, optional: the server merges it with the query and the captures.
+  assert.deepEqual(pin.requestBody, {
+    required: false,
+    content: {
+      "application/json": {
+        schema: {
+          type: "object",
+          description: "Named inputs, merged with the query and the path captures (which win)",
+        },
+      },
+    },
+  });
+  for (const status of ["400", "413", "415"]) assert.ok(status in pin.responses, status);
+  assert.ok(!("422" in pin.responses), "no schema, no validation");
+  // A GET: any query parameter, strings (a list when repeated).
+  const find = doc.paths["/notes/find"].get;
+  assert.deepEqual(
+    find.parameters?.map((
+      p,
+    ) => [(p as { name: string }).name, (p as { in: string }).in, (p as { style?: string }).style]),
+    [
+      ["input", "query", "form"],
+    ],
+  );
+  // A handler that declares no parameter reads nothing: nothing to document.
   const list = doc.paths["/notes/list"].get;
   assert.equal(list.parameters, undefined);
   assert.ok(!("422" in list.responses));

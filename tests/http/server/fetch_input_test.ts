@@ -66,7 +66,7 @@ Deno.test("a capture can never be overridden by the client, with or without a sc
   });
 });
 
-Deno.test("a leaf without an input schema takes its captures alone: no body, no query", async () => {
+Deno.test("a leaf without an input schema takes captures, body and query merged (SPEC.md)", async () => {
   const seen: unknown[] = [];
   const tree = api({
     items: api({}, {
@@ -75,28 +75,65 @@ Deno.test("a leaf without an input schema takes its captures alone: no body, no 
         subtree: api({
           touch: op((input: Record<string, unknown>) => {
             seen.push(input);
-            return { keys: Object.keys(input) };
+            return { input, keys: Object.keys(input) };
           }),
         }),
       },
     }),
     ping: op((input: Record<string, unknown>) => Object.keys(input)),
+    look: op((input: Record<string, unknown>) => input, { tags: { readOnly: true } }),
   });
-  await withServer(createFetch(tree), async (base) => {
-    assert.deepEqual(
-      await jsonOf(await postJson(`${base}/items/7/touch?id=query&x=query`, { id: "body", y: 1 })),
-      { keys: ["id"] },
-    );
-    assert.deepEqual(seen, [{ id: "7" }]);
-    // Not even read: a body that would be refused (not JSON, too deep, the wrong type) is ignored.
-    const unread = await fetch(`${base}/ping?%zz`, {
+  await withServer(createFetch(tree, { maxBodyBytes: 1024 }), async (base) => {
+    // Capture over body over query; own keys only.
+    const merged = await jsonOf(
+      await fetch(`${base}/items/7/touch?id=query&x=query&q=1`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: '{"id":"body","x":"body","y":1,"__proto__":{"polluted":true}}',
+      }),
+    ) as { input: Record<string, unknown> };
+    assert.deepEqual(merged.input, {
+      id: "7",
+      x: "body",
+      q: "1",
+      y: 1,
+      ["__proto__"]: { polluted: true },
+    });
+    assert.equal(Object.getPrototypeOf(seen[0]), Object.prototype);
+    assert.equal((seen[0] as { polluted?: unknown }).polluted, undefined);
+    // A GET reads its query as strings.
+    assert.deepEqual(await jsonOf(await fetch(`${base}/look?a=1&a=2&b=x`)), {
+      a: ["1", "2"],
+      b: "x",
+    });
+    // The body is read under every limit: malformed, too large, too deep, the wrong type.
+    const malformed = await fetch(`${base}/ping`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: "{not json",
     });
-    assert.deepEqual(await jsonOf(unread), []);
+    assert.equal(malformed.status, 400);
+    await malformed.body?.cancel();
+    const large = await fetch(`${base}/ping`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ a: "x".repeat(2048) }),
+    });
+    assert.equal(large.status, 413);
+    await large.body?.cancel();
+    const deep = await fetch(`${base}/ping`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"a":'.repeat(100) + "1" + "}".repeat(100),
+    });
+    assert.equal(deep.status, 400);
+    assert.match((await deep.json()).detail, /nests deeper than 64 levels/);
     const typeless = await fetch(`${base}/ping`, { method: "POST", body: "plain text" });
-    assert.deepEqual(await jsonOf(typeless), []);
+    assert.equal(typeless.status, 415);
+    await typeless.body?.cancel();
+    const badQuery = await fetch(`${base}/ping?%zz`, { method: "POST" });
+    assert.equal(badQuery.status, 400);
+    await badQuery.body?.cancel();
   });
 });
 
