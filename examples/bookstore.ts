@@ -20,6 +20,8 @@
  *   POST   /mcp: the same tree over MCP (Streamable HTTP): tools, the readOnly leaves as
  *          resources (`ramify://books/{bookId}`), and the prompt
  *   GET    /health
+ *   GET    /  (a browser, Accept: text/html): a page linking the document, Swagger UI,
+ *          GraphiQL and the MCP endpoint; an API client gets a 404 problem there
  *
  * The same tools over stdio, for MCP clients that start a command:
  *
@@ -31,7 +33,12 @@
 import { api, auth, HttpError, op, reply, use } from "@ramify/api";
 import { serveMcpStdio } from "@ramify/api/tools";
 import { prompt } from "@ramify/api/tree";
-import { createHandler, type RunningServer, serve, type ServeHandler } from "@ramify/api/serve";
+import {
+  createHandler,
+  type RunningServer,
+  type ServeHandler,
+  startupLines,
+} from "@ramify/api/serve";
 import { createPubSub, memoryStreams, type PubSub } from "@ramify/api/pubsub";
 import type { CreateFetchOptions, RateLimit } from "@ramify/api/http";
 import type { McpHandlerOptions } from "@ramify/api/tools";
@@ -53,6 +60,7 @@ import {
   RedisBookStore,
   redisBookStore,
 } from "./bookstore_store.ts";
+import { withRootPage } from "./root_page.ts";
 
 export { Book, BookFields, type BookStore, MemoryBookStore, RedisBookStore, redisBookStore };
 
@@ -213,13 +221,15 @@ const SERVER_INFO = {
   instructions: "A bookstore: list, search, add and check out books.",
 };
 
+const TITLE = "Bookstore";
+
 const HANDLER_OPTIONS = {
   rest: {
     // A license, which Redocly's recommended rules ask of a document (`info-license`).
     document: { title: "Bookstore", version: "1.0.0", license: { name: "MIT", identifier: "MIT" } },
   },
   mcp: SERVER_INFO,
-  docs: { title: "Bookstore" },
+  docs: { title: TITLE },
 } as const;
 
 /**
@@ -256,15 +266,19 @@ function handlerOptions(extras: HandlerExtras = {}) {
  * `/graphql`, MCP at `/mcp`, `/health`; mutations need a bearer token
  * (`tokens`, default {@linkcode DEV_TOKEN}).
  */
-export function bookstoreHandler(
+export async function bookstoreHandler(
   store?: BookStore,
   tokens: Readonly<Record<string, string>> = { [DEV_TOKEN]: "dev" },
   events?: BookEvents,
 ): Promise<ServeHandler> {
-  return createHandler(bookstore(store, { tokens, events }), HANDLER_OPTIONS);
+  const handler = await createHandler(bookstore(store, { tokens, events }), HANDLER_OPTIONS);
+  return withRootPage(handler, TITLE);
 }
 
-/** Starts the bookstore (`serve`), printing its URLs and the token mutations need. */
+/**
+ * Starts the bookstore (as `serve` would, on Deno, with a page for a browser
+ * at `/`), printing its URLs and the token mutations need.
+ */
 export async function serveBookstore(
   port: number,
   store?: BookStore,
@@ -273,13 +287,26 @@ export async function serveBookstore(
   events?: BookEvents,
   serving?: HandlerExtras,
 ): Promise<RunningServer> {
-  const server = await serve(bookstore(store, { tokens: { [token]: "staff" }, events }), {
-    ...handlerOptions(serving),
-    port,
-    quiet,
-  });
-  if (!quiet) console.log(`Mutations need Authorization: Bearer ${token}`);
-  return server;
+  const tree = bookstore(store, { tokens: { [token]: "staff" }, events });
+  const handler = withRootPage(await createHandler(tree, handlerOptions(serving)), TITLE);
+  const server = Deno.serve(
+    { port, hostname: "0.0.0.0", onListen() {} },
+    async (request) => (await handler.fetch(request)) ?? new Response(null, { status: 500 }),
+  );
+  const url = `http://localhost:${server.addr.port}`;
+  if (!quiet) {
+    console.log(startupLines(url, handler.paths));
+    console.log(`Mutations need Authorization: Bearer ${token}`);
+  }
+  return {
+    url,
+    port: server.addr.port,
+    paths: handler.paths,
+    close: async () => {
+      await handler.close();
+      await server.shutdown();
+    },
+  };
 }
 
 /**

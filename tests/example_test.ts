@@ -12,6 +12,7 @@ import {
 } from "../examples/bookstore.ts";
 import { serverTaskArgs, withInstances } from "./support/instances.ts";
 import { redisMissing, withRedis } from "./support/redis.ts";
+import { mcpPost } from "./support/mcp_wire.ts";
 import { freePort } from "./support/server.ts";
 
 const missing = await redisMissing();
@@ -96,6 +97,45 @@ async function everyOperation(store: BookStore) {
 
 Deno.test("example: the bookstore serves every operation over the network", async () => {
   await everyOperation(new MemoryBookStore([{ title: "Dune", author: "Frank Herbert" }]));
+});
+
+Deno.test("example: a browser at / gets a page linking every surface; an API client a problem", async () => {
+  const server = await serveBookstore(0, new MemoryBookStore(), DEV_TOKEN, true);
+  try {
+    const browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+    const page = await fetch(`${server.url}/`, { headers: { accept: browser } });
+    assert.equal(page.status, 200);
+    assert.equal(page.headers.get("content-type"), "text/html; charset=utf-8");
+    const html = await page.text();
+    const links = [...html.matchAll(/href="([^"]+)"/g)].map(([, href]) => href);
+    assert.deepEqual(links, ["/openapi.json", "/docs", "/graphql", "/mcp", "/health"]);
+    // Each link is where the handler serves it (the MCP endpoint answers its clients' POSTs).
+    for (const href of links.filter((link) => link !== "/mcp")) {
+      const linked = await fetch(`${server.url}${href}`, { headers: { accept: browser } });
+      await linked.body?.cancel();
+      assert.equal(linked.status, 200, href);
+    }
+    const mcp = await fetch(`${server.url}/mcp`, mcpPost());
+    await mcp.body?.cancel();
+    assert.equal(mcp.status, 200);
+    const head = await fetch(`${server.url}/`, { method: "HEAD", headers: { accept: browser } });
+    assert.deepEqual([head.status, await head.text()], [200, ""]);
+    for (const accept of ["application/json", undefined, "*/*"]) {
+      for (const path of ["/", "/no/such/page"]) {
+        const answer = await fetch(`${server.url}${path}`, {
+          headers: accept === undefined ? {} : { accept },
+        });
+        assert.equal(answer.status, 404, `${path} for ${accept}`);
+        assert.equal(answer.headers.get("content-type"), "application/problem+json");
+        assert.equal((await answer.json()).status, 404);
+      }
+    }
+    const unknown = await fetch(`${server.url}/no/such/page`, { headers: { accept: browser } });
+    assert.equal(unknown.status, 404, "only / is the page");
+    await unknown.body?.cancel();
+  } finally {
+    await server.close();
+  }
 });
 
 Deno.test("example: the bookstore's tools over MCP at /mcp and over stdio", async () => {
