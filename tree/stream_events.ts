@@ -93,7 +93,7 @@ export class StreamGap {
     return {
       code: "EVENTS_MISSED",
       message:
-        `Events after ${shown} are no longer kept (or that id is unknown): the stream goes on from the oldest kept`,
+        `Events after ${shown} are no longer kept, or that id is unknown: the stream goes on from the oldest event kept, or with live events only when the id is unknown`,
       lastEventId: shown,
     };
   }
