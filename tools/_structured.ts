@@ -15,7 +15,18 @@ import { followRefs } from "../tree/schema_refs.ts";
 /** The advertised schemas whose values travel as `{ result }`. */
 const wrapping = new WeakSet<JsonSchema>();
 
-/** The outputSchema a tool advertises for a leaf's output JSON Schema. */
+/**
+ * The outputSchema a tool advertises for a leaf's output JSON Schema.
+ *
+ * @example
+ * ```ts
+ * import { structuredSchema } from "./_structured.ts";
+ *
+ * const named = { $ref: "#/$defs/Point", $defs: { Point: { type: "object" } } };
+ * console.log(structuredSchema(named).type); // "object"
+ * console.log(structuredSchema({ type: "number" }).properties); // { result: { type: "number" } }
+ * ```
+ */
 export function structuredSchema(output: JsonSchema): JsonSchema {
   if (describesObjectOnly(output, output, new Set())) {
     return output.type === "object" ? output : { ...output, type: "object" };
@@ -32,7 +43,17 @@ export function structuredSchema(output: JsonSchema): JsonSchema {
   return wrapped;
 }
 
-/** A result's structured content under the schema its tool advertised. */
+/**
+ * A result's structured content under the schema its tool advertised.
+ *
+ * @example
+ * ```ts
+ * import { structuredContentOf, structuredSchema } from "./_structured.ts";
+ *
+ * console.log(structuredContentOf(3, structuredSchema({ type: "number" }))); // { result: 3 }
+ * console.log(structuredContentOf({ x: 1 }, structuredSchema({ type: "object" }))); // { x: 1 }
+ * ```
+ */
 export function structuredContentOf(value: unknown, advertised: JsonSchema): unknown {
   return wrapping.has(advertised) ? { result: value } : value;
 }
