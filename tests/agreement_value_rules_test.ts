@@ -180,8 +180,9 @@ Deno.test("agreement: files by their media type's essence, and a file allowed tw
   });
   const { base, generated, mcpClient } = served;
   try {
-    const through = (client: unknown) => (steps: readonly Step[], input?: Record<string, unknown>) =>
-      Promise.resolve(callThrough(client, steps, input));
+    const through =
+      (client: unknown) => (steps: readonly Step[], input?: Record<string, unknown>) =>
+        Promise.resolve(callThrough(client, steps, input));
     const surfaces: Surface[] = [
       { name: "raw HTTP, a multipart body", call: rawHttpCall(base, tree, "multipart") },
       { name: "HTTP client", call: through(createClient(tree, { baseUrl: base })) },
