@@ -152,7 +152,8 @@ function recordOf(text: string): McpSessionRecord | undefined {
     return typeof record.protocolVersion === "string" &&
         typeof record.createdAt === "number" &&
         typeof record.clientCapabilities === "object" && record.clientCapabilities !== null &&
-        typeof info?.name === "string" && typeof info.version === "string"
+        typeof info?.name === "string" && typeof info.version === "string" &&
+        (record.owner === undefined || typeof record.owner === "string")
       ? record as McpSessionRecord
       : undefined;
   } catch {

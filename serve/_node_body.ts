@@ -6,7 +6,25 @@
 // answer while it still sends, rather than meet a reset), then the connection
 // is closed. Nothing is handed to the stream after it ended, whichever way.
 
-import type { IncomingMessage } from "node:http";
+/**
+ * What this reads of Node's `IncomingMessage` (written out, so that only the
+ * adapter itself names `node:` modules).
+ */
+export interface NodeIncoming {
+  /** Whether the whole body has arrived. */
+  readonly complete: boolean;
+  readonly destroyed: boolean;
+  readonly socket: { destroy(): void } | null;
+  on(event: "data", listener: (chunk: Uint8Array) => void): unknown;
+  on(event: "end", listener: () => void): unknown;
+  on(event: "close", listener: () => void): unknown;
+  on(event: "error", listener: (error: Error) => void): unknown;
+  once(event: "end", listener: () => void): unknown;
+  once(event: "close", listener: () => void): unknown;
+  off(event: "data", listener: (chunk: Uint8Array) => void): unknown;
+  pause(): unknown;
+  resume(): unknown;
+}
 
 /** How many bytes of a body wait for the handler before the socket is paused. */
 const AHEAD_BYTES = 64 * 1024;
@@ -27,12 +45,12 @@ export interface NodeBody {
 }
 
 /** The body of `incoming` as a web stream that reads the socket only as fast as it is read. */
-export function nodeBody(incoming: IncomingMessage, lingerMs: number = LINGER_MS): NodeBody {
+export function nodeBody(incoming: NodeIncoming, lingerMs: number = LINGER_MS): NodeBody {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   // Whether the stream still takes chunks: false once ended, failed or cancelled.
   let open = true;
   let released = false;
-  const onData = (chunk: Buffer) => {
+  const onData = (chunk: Uint8Array) => {
     if (!open) return;
     controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
     if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
@@ -42,7 +60,7 @@ export function nodeBody(incoming: IncomingMessage, lingerMs: number = LINGER_MS
     open = false;
     controller.close();
   };
-  const onError = (error: unknown) => {
+  const onError = (error: Error) => {
     if (!open) return;
     open = false;
     controller.error(error);

@@ -1,6 +1,9 @@
 // 2025-era MCP over Streamable HTTP, with sessions that need no server
 // instance: a session is a record in a store (what `initialize` negotiated),
-// so every instance behind a balancer serves its requests. Each request gets
+// so every instance behind a balancer serves its requests. A session belongs
+// to the identity that opened it (_session_owner.ts): a request of another,
+// or of none, is answered as for an unknown session (404), DELETE included,
+// so an id alone neither serves nor ends a session, nor answers its questions. Each request gets
 // a fresh SDK server on a one-request transport. A `notifications/cancelled`
 // reaching any instance goes out on the cancellation channel, and the
 // instance running the call hands it to that call's server.
@@ -17,11 +20,14 @@ import type {
 import type { McpCancellations, McpSessionRecord, McpSessionStore } from "./sessions.ts";
 import { isReply, relayedOf, relayedSend } from "./_replies.ts";
 import { answeredOf, polling, primes, type Resume } from "./_resume.ts";
+import type { Identify } from "./_session_owner.ts";
 
 type Sdk = typeof import("@modelcontextprotocol/server");
 
 export interface SessionOptions {
   readonly store: McpSessionStore;
+  /** Who a request speaks for: a session serves only the identity that opened it. */
+  readonly identify: Identify;
   /** The SDK's bound on a body it reads (the handler's `maxBodyBytes`, checked before). */
   readonly maxRequestBodySize?: number;
   /** Default: this process only. */
@@ -99,6 +105,8 @@ export function legacySessions(
 
   /** A POST without a session: an `initialize` begins one, anything else is a 400. */
   const begin = async (request: Request): Promise<Response> => {
+    const identity = await opts.identify(request);
+    if (!identity.ok) return identity.response;
     const id = newSessionId();
     const server = makeServer();
     // One JSON answer, so that the negotiated revision is read before the session is stored.
@@ -130,6 +138,7 @@ export function legacySessions(
           clientCapabilities: asked.capabilities,
           clientInfo: { name: asked.clientInfo.name, version: asked.clientInfo.version },
           createdAt: Date.now(),
+          ...(identity.owner === undefined ? {} : { owner: identity.owner }),
         });
       } catch (error) {
         onError(error);
@@ -236,14 +245,18 @@ export function legacySessions(
       };
       // Malformed ids never reach the store: no session has one.
       if (!SESSION_ID.test(id)) return refuse(notFound());
+      const identity = await opts.identify(request);
+      if (!identity.ok) return refuse(identity.response);
       let record: McpSessionRecord | undefined;
       try {
-        if (request.method === "DELETE") {
+        record = await store.get(id);
+        // Another identity's session is, to this request, no session at all.
+        if (record !== undefined && record.owner !== identity.owner) record = undefined;
+        if (record !== undefined && request.method === "DELETE") {
           const deleted = await store.delete(id);
           if (deleted) opts.ended?.(id);
           return refuse(deleted ? new Response(null, { status: 200 }) : notFound());
         }
-        record = await store.get(id);
       } catch (error) {
         onError(error);
         return refuse(storeDown());

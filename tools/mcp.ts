@@ -38,6 +38,7 @@ import { mcpSurface, type Sdk, serverOf } from "./_server.ts";
 import { modernSink, sessionHooks, withListen } from "./_resource_side.ts";
 import { type LegacySessions, legacySessions } from "./_sessions.ts";
 import { resumeOf } from "./_resume.ts";
+import { identities } from "./_session_owner.ts";
 import { memoryMcpSessions } from "./sessions.ts";
 import { rateLimited, withRateHeaders } from "../http/web/rate_limit.ts";
 import { bodyLimitOf, checkedRequest, jsonRpcRefusal } from "./_request_body.ts";
@@ -108,6 +109,7 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
     memoryMcpSessions({ maxSessions: opts.maxSessions, idleMs: opts.sessionIdleMs });
   const onError = opts.onError ?? ((error) => console.error("ramify: MCP sessions:", error));
   const resume = opts.resumability === false ? undefined : resumeOf(opts.resumability, onError);
+  const identify = identities(tree, opts.sessionOwner, onError);
   let served: { modern: McpHttpHandler; legacy: LegacySessions } | undefined;
   const answer = async (received: Request): Promise<Response> => {
     const loaded = await loadSdk();
@@ -132,6 +134,7 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
       }),
       legacy: legacySessions(loaded, makeServer, {
         store: sessions,
+        identify,
         ...sdkLimit,
         cancellations: opts.cancellations,
         onError,

@@ -138,6 +138,17 @@ export interface McpHandlerOptions extends McpOptions {
    * Default: this process only.
    */
   readonly cancellations?: McpCancellations;
+  /**
+   * Who a request speaks for: a 2025-era session belongs to the identity of
+   * the request that opened it, and a request of another identity, or of
+   * none, is answered as for an unknown session (`404`), `DELETE` included.
+   * Give the verified user's id (from a JWT's `sub`, say) so that a renewed
+   * token keeps its session; `undefined` is no one. An `HttpError` it throws
+   * is the answer (a `401`, say). Default: the request's credentials, its
+   * `Authorization` header and each header or cookie a guard of the tree
+   * (`auth()`) reads, kept as a SHA-256 fingerprint; none is no one.
+   */
+  readonly sessionOwner?: (request: Request) => string | undefined | Promise<string | undefined>;
   /** With the default store: sessions kept at once; past it the least recently used ends. Default 1000. */
   readonly maxSessions?: number;
   /** With the default store: a session unused this long (ms) ends. Default 30 minutes. */

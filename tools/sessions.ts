@@ -41,6 +41,7 @@
  *   clientCapabilities: { elicitation: {} },
  *   clientInfo: { name: "inspector", version: "1.0.0" },
  *   createdAt: Date.now(),
+ *   owner: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
  * };
  * ```
  */
@@ -53,6 +54,13 @@ export interface McpSessionRecord {
   readonly clientInfo: { readonly name: string; readonly version: string };
   /** When the session began (ms since the epoch). */
   readonly createdAt: number;
+  /**
+   * Who opened the session: a fingerprint (SHA-256, hex) of the identity of
+   * its `initialize` request (`sessionOwner` of `createMcpHandler`), never a
+   * credential itself; absent when that request carried none. Only requests
+   * of the same identity are served in the session.
+   */
+  readonly owner?: string;
 }
 
 /**

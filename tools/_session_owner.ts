@@ -1,0 +1,105 @@
+// Who a 2025-era session belongs to: the identity of the request that opened
+// it, kept in its record as a fingerprint (SHA-256, never the credential) and
+// compared on every later request of the session. By default the identity is
+// the request's credentials: its `Authorization` header and each header or
+// cookie a guard of the tree reads (`auth()`'s security scheme); no credential
+// is the anonymous identity. `sessionOwner` names it instead (the verified
+// user's id, say, so that a token renewed keeps its session).
+
+import { HttpError } from "../tree/http_error.ts";
+import { leavesOf } from "../tree/leaves.ts";
+import { securityOf } from "../tree/middleware.ts";
+import type { Node } from "../tree/node.ts";
+import { jsonRpcRefusal } from "./_request_body.ts";
+
+/** A request's identity: a fingerprint, `undefined` for none, or the answer refusing it. */
+export type Identity =
+  | { readonly ok: true; readonly owner: string | undefined }
+  | { readonly ok: false; readonly response: Response };
+
+/** Tells the identity of a request. */
+export type Identify = (request: Request) => Promise<Identity>;
+
+/** What a handler's `sessionOwner` option is: who a request speaks for, or undefined for no one. */
+export type SessionOwner = (request: Request) => string | undefined | Promise<string | undefined>;
+
+/**
+ * The identities of requests: by `given`, or by the request's credentials as
+ * the tree's guards read them. `onError` observes a `given` that fails with
+ * anything but an `HttpError` (answered with its status).
+ */
+export function identities(
+  tree: Node,
+  given: SessionOwner | undefined,
+  onError: (error: unknown) => void,
+): Identify {
+  const named = given ?? credentialsOf(tree);
+  return async (request) => {
+    let who: string | undefined;
+    try {
+      who = await named(request);
+    } catch (error) {
+      if (error instanceof HttpError) {
+        return {
+          ok: false,
+          response: jsonRpcRefusal(error.status, -32000, error.message, error.headers),
+        };
+      }
+      onError(error);
+      return { ok: false, response: jsonRpcRefusal(500, -32603, "Internal error") };
+    }
+    if (who !== undefined && typeof who !== "string") {
+      onError(
+        new TypeError(`MCP: sessionOwner must give a string or undefined, got ${typeof who}`),
+      );
+      return { ok: false, response: jsonRpcRefusal(500, -32603, "Internal error") };
+    }
+    return { ok: true, owner: who === undefined ? undefined : await fingerprint(who) };
+  };
+}
+
+/**
+ * The credentials a request carries, as one string (`undefined` for none):
+ * `Authorization`, and every header and cookie a guard of the tree reads.
+ */
+function credentialsOf(tree: Node): (request: Request) => string | undefined {
+  const headers = new Set(["authorization"]);
+  const cookies = new Set<string>();
+  for (const { leaf } of leavesOf(tree)) {
+    for (const { scheme } of securityOf(leaf)) {
+      if (scheme.type !== "apiKey" || typeof scheme.name !== "string") continue;
+      if (scheme.in === "header") headers.add(scheme.name.toLowerCase());
+      if (scheme.in === "cookie") cookies.add(scheme.name);
+    }
+  }
+  return (request) => {
+    const found: string[] = [];
+    for (const name of headers) {
+      const value = request.headers.get(name);
+      if (value !== null) found.push(`header ${name}`, value);
+    }
+    if (cookies.size > 0) {
+      for (const [name, value] of cookiesOf(request.headers.get("cookie"))) {
+        if (cookies.has(name)) found.push(`cookie ${name}`, value);
+      }
+    }
+    return found.length === 0 ? undefined : JSON.stringify(found);
+  };
+}
+
+/** The cookies of a `Cookie` header, by name, in order. */
+function cookiesOf(header: string | null): [string, string][] {
+  if (header === null) return [];
+  const found: [string, string][] = [];
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq !== -1) found.push([part.slice(0, eq).trim(), part.slice(eq + 1).trim()]);
+  }
+  return found.sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** SHA-256 of the text, as lower-case hex. */
+async function fingerprint(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
