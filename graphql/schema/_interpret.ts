@@ -6,6 +6,7 @@ import { DATE_TIME_SCALAR, FILE_SCALAR, JSON_SCALAR } from "./_definitions.ts";
 import { fieldName, freeName, isEnumValueName, typeName } from "./_names.ts";
 import { deref } from "./_refs.ts";
 import { resolveRef } from "../../tree/schema_refs.ts";
+import { narrowsScalar } from "./_variants.ts";
 
 export interface Use {
   readonly shape: Shape;
@@ -215,38 +216,6 @@ function interpretSchema(
     default:
       return scalar(JSON_SCALAR, nullable);
   }
-}
-
-/** Keywords that give a variant a type of its own, beyond what its holder says. */
-const TYPING = [
-  "type",
-  "$ref",
-  "const",
-  "enum",
-  "anyOf",
-  "oneOf",
-  "allOf",
-  "properties",
-  "items",
-  "prefixItems",
-];
-
-/**
- * Whether variants only narrow the one scalar type their holder names, as
- * zod's `.mime()` with several media types does (a binary string whose
- * `contentMediaType` is any of them): the holder's type is then the type, so
- * such a file is `File!`, not `JSON`.
- */
-function narrowsScalar(
-  types: readonly string[] | undefined,
-  variants: readonly unknown[],
-): boolean {
-  const concrete = types?.filter((type) => type !== "null");
-  if (concrete === undefined || concrete.length !== 1) return false;
-  if (concrete[0] === "object" || concrete[0] === "array") return false;
-  return variants.every((variant) =>
-    isSchemaObject(variant) && TYPING.every((keyword) => !Object.hasOwn(variant, keyword))
-  );
 }
 
 const MIN_INT = -2147483648;
