@@ -9,6 +9,13 @@
 /**
  * What this reads of Node's `IncomingMessage` (written out, so that only the
  * adapter itself names `node:` modules).
+ *
+ * @example
+ * ```ts
+ * import type { NodeIncoming } from "./_node_body.ts";
+ *
+ * const unfinished = (incoming: NodeIncoming) => !incoming.complete && !incoming.destroyed;
+ * ```
  */
 export interface NodeIncoming {
   /** Whether the whole body has arrived. */
@@ -29,10 +36,28 @@ export interface NodeIncoming {
 /** How many bytes of a body wait for the handler before the socket is paused. */
 const AHEAD_BYTES = 64 * 1024;
 
-/** How long a body left unread is drained after the answer before the connection is closed. */
+/**
+ * How long a body left unread is drained after the answer before the connection is closed.
+ *
+ * @example
+ * ```ts
+ * import { LINGER_MS } from "./_node_body.ts";
+ *
+ * console.log(LINGER_MS); // 2000
+ * ```
+ */
 export const LINGER_MS = 2_000;
 
-/** A request's body stream, and what to do once its answer is sent. */
+/**
+ * A request's body stream, and what to do once its answer is sent.
+ *
+ * @example
+ * ```ts
+ * import type { NodeBody } from "./_node_body.ts";
+ *
+ * const answered = (body: NodeBody) => body.release();
+ * ```
+ */
 export interface NodeBody {
   /** The body as the handler reads it. */
   readonly stream: ReadableStream<Uint8Array>;
@@ -44,7 +69,21 @@ export interface NodeBody {
   release(): void;
 }
 
-/** The body of `incoming` as a web stream that reads the socket only as fast as it is read. */
+/**
+ * The body of `incoming` as a web stream that reads the socket only as fast as it is read.
+ *
+ * @example
+ * ```ts ignore
+ * import { createServer } from "node:http";
+ * import { nodeBody } from "./_node_body.ts";
+ *
+ * createServer((incoming, outgoing) => {
+ *   const body = nodeBody(incoming);
+ *   outgoing.on("close", () => body.release());
+ *   new Response(body.stream).text().then((text) => outgoing.end(`${text.length}`));
+ * });
+ * ```
+ */
 export function nodeBody(incoming: NodeIncoming, lingerMs: number = LINGER_MS): NodeBody {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   // Whether the stream still takes chunks: false once ended, failed or cancelled.

@@ -7,12 +7,28 @@
 import { readBodyBytes } from "../http/web/body.ts";
 import { utf8Text } from "../tree/utf8.ts";
 
-/** The largest body an MCP POST may carry by default: 1 MiB, as on REST and GraphQL. */
+/**
+ * The largest body an MCP POST may carry by default: 1 MiB, as on REST and GraphQL.
+ *
+ * @example
+ * ```ts
+ * import { MAX_BODY_BYTES } from "./_request_body.ts";
+ *
+ * console.log(MAX_BODY_BYTES); // 1048576
+ * ```
+ */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * The body bound of `createMcpHandler` (`maxBodyBytes`), checked when the
  * handler is made: a positive integer, by default {@linkcode MAX_BODY_BYTES}.
+ *
+ * @example
+ * ```ts
+ * import { bodyLimitOf } from "./_request_body.ts";
+ *
+ * console.log(bodyLimitOf(undefined), bodyLimitOf(4096)); // 1048576 4096
+ * ```
  *
  * @throws {RangeError} for anything but a positive integer.
  */
@@ -24,7 +40,16 @@ export function bodyLimitOf(maxBodyBytes: number | undefined): number {
   return maxBodyBytes;
 }
 
-/** A JSON-RPC error answered over HTTP, for no request in particular (`id: null`). */
+/**
+ * A JSON-RPC error answered over HTTP, for no request in particular (`id: null`).
+ *
+ * @example
+ * ```ts
+ * import { jsonRpcRefusal } from "./_request_body.ts";
+ *
+ * console.log(jsonRpcRefusal(413, -32000, "Payload Too Large").status); // 413
+ * ```
+ */
 export function jsonRpcRefusal(
   status: number,
   code: number,
@@ -46,6 +71,14 @@ export function jsonRpcRefusal(
  * the first one's signal (the per-request protocol closes a call when it
  * aborts); other methods pass as they are. Not read from a clone: a clone's
  * body is a tee, whose branches cannot be cancelled one without the other.
+ *
+ * @example
+ * ```ts
+ * import { checkedRequest } from "./_request_body.ts";
+ *
+ * const post = new Request("http://localhost/mcp", { method: "POST", body: "x".repeat(2048) });
+ * console.log(((await checkedRequest(post, 1024, 30_000)) as Response).status); // 413
+ * ```
  */
 export async function checkedRequest(
   request: Request,

@@ -12,21 +12,59 @@ import { securityOf } from "../tree/middleware.ts";
 import type { Node } from "../tree/node.ts";
 import { jsonRpcRefusal } from "./_request_body.ts";
 
-/** A request's identity: a fingerprint, `undefined` for none, or the answer refusing it. */
+/**
+ * A request's identity: a fingerprint, `undefined` for none, or the answer refusing it.
+ *
+ * @example
+ * ```ts
+ * import type { Identity } from "./_session_owner.ts";
+ *
+ * const anonymous: Identity = { ok: true, owner: undefined };
+ * ```
+ */
 export type Identity =
   | { readonly ok: true; readonly owner: string | undefined }
   | { readonly ok: false; readonly response: Response };
 
-/** Tells the identity of a request. */
+/**
+ * Tells the identity of a request.
+ *
+ * @example
+ * ```ts
+ * import type { Identify } from "./_session_owner.ts";
+ *
+ * const nobody: Identify = () => Promise.resolve({ ok: true, owner: undefined });
+ * ```
+ */
 export type Identify = (request: Request) => Promise<Identity>;
 
-/** What a handler's `sessionOwner` option is: who a request speaks for, or undefined for no one. */
+/**
+ * What a handler's `sessionOwner` option is: who a request speaks for, or undefined for no one.
+ *
+ * @example
+ * ```ts
+ * import type { SessionOwner } from "./_session_owner.ts";
+ *
+ * const byTenant: SessionOwner = (request) => request.headers.get("x-tenant") ?? undefined;
+ * ```
+ */
 export type SessionOwner = (request: Request) => string | undefined | Promise<string | undefined>;
 
 /**
  * The identities of requests: by `given`, or by the request's credentials as
  * the tree's guards read them. `onError` observes a `given` that fails with
  * anything but an `HttpError` (answered with its status).
+ *
+ * @example
+ * ```ts
+ * import { api, op } from "@ramify/api/tree";
+ * import { identities } from "./_session_owner.ts";
+ *
+ * const identify = identities(api({ ping: op(() => "pong") }), undefined, console.error);
+ * const request = new Request("http://localhost/mcp", { headers: { authorization: "Bearer t" } });
+ * const identity = await identify(request);
+ * console.log(identity.ok && identity.owner?.length); // 64
+ * ```
  */
 export function identities(
   tree: Node,
