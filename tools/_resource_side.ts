@@ -173,9 +173,12 @@ export function registerSide(
  * For a 2026-07-28 `subscriptions/listen` request naming resources: follows
  * each URI a resource answers to while the listen stream is open, publishing
  * its changes through `sink` (the SDK handler's event bus, which delivers to
- * every listen stream that named the URI). Only small bodies are looked at:
- * a listen request is a few hundred bytes. Returns the response the handler
- * gave, holding the feeds until its stream ends (a refusal: at once).
+ * every listen stream that named the URI). Each URI passes its stream leaf's
+ * guards with this request first: the SDK is handed the request naming only
+ * the URIs let in, so it acknowledges no other and delivers no other's
+ * changes to this stream. Only small bodies are looked at: a listen request
+ * is a few hundred bytes. Returns the response the handler gave, holding the
+ * feeds until its stream ends (a refusal: at once).
  */
 export async function withListen(
   side: ResourceSide,
@@ -183,20 +186,27 @@ export async function withListen(
   sink: Sink,
   answer: (request: Request) => Promise<Response>,
 ): Promise<Response> {
-  const uris = await listenedUris(side, request);
-  if (uris === undefined) return await answer(request);
+  const listened = await listenedUris(side, request);
+  if (listened === undefined) return await answer(request);
   const releases: (() => void)[] = [];
-  for (const uri of uris) {
+  const refused = new Set<string>();
+  await Promise.all(listened.uris.map(async (uri) => {
+    let streams = false;
     try {
       const found = findResource(side.resources, uri);
-      if (found?.[0].updates === undefined) continue;
+      if (found?.[0].updates === undefined) return;
+      streams = true;
       const held = side.feeds.hold(uri, found[0], found[1], request, sink);
-      // A stream that cannot begin ends its feed; the listen stream stays silent on it.
-      held.ready.catch(() => {});
       releases.push(held.release);
+      await held.ready;
     } catch {
-      // A URI refused or past a bound is followed by no one: the listen stream stays silent on it.
+      // Only a URI that names a stream and was refused (a guard, a bound, a stream that could not
+      // begin) is left out; the SDK answers for every other as it would.
+      if (streams) refused.add(uri);
     }
+  }));
+  if (refused.size > 0) {
+    request = withUris(request, listened.message, listened.uris.filter((uri) => !refused.has(uri)));
   }
   let released = false;
   const release = () => {
@@ -216,8 +226,14 @@ export async function withListen(
   return untilDelivered(response, release);
 }
 
+/** A `subscriptions/listen` request: its message, and the URIs it names. */
+interface Listened {
+  readonly message: { params: { notifications: { resourceSubscriptions: unknown[] } } };
+  readonly uris: string[];
+}
+
 /** The URIs a `subscriptions/listen` request names, or undefined for any other request. */
-async function listenedUris(side: ResourceSide, request: Request): Promise<string[] | undefined> {
+async function listenedUris(side: ResourceSide, request: Request): Promise<Listened | undefined> {
   if (!side.followed || request.method !== "POST") return undefined;
   const length = Number(request.headers.get("content-length"));
   if (!(length > 0 && length <= 65_536)) return undefined;
@@ -226,10 +242,27 @@ async function listenedUris(side: ResourceSide, request: Request): Promise<strin
     if (message?.method !== "subscriptions/listen") return undefined;
     const uris = message.params?.notifications?.resourceSubscriptions;
     if (!Array.isArray(uris)) return undefined;
-    return [...new Set(uris.slice(0, MAX_PER_SESSION))].filter((uri) => typeof uri === "string");
+    return {
+      message,
+      uris: [...new Set(uris.slice(0, MAX_PER_SESSION))].filter((uri) => typeof uri === "string"),
+    };
   } catch {
     return undefined;
   }
+}
+
+/** The same listen request, naming only `uris`. */
+function withUris(request: Request, message: Listened["message"], uris: string[]): Request {
+  const body = JSON.stringify({
+    ...message,
+    params: {
+      ...message.params,
+      notifications: { ...message.params.notifications, resourceSubscriptions: uris },
+    },
+  });
+  const headers = new Headers(request.headers);
+  headers.delete("content-length");
+  return new Request(request.url, { method: "POST", headers, body, signal: request.signal });
 }
 
 const modernSinks = new WeakMap<McpHttpHandler, Sink>();

@@ -3,8 +3,11 @@
 // leaf runs once in this process, through the one call path, with the URI's
 // captures and the context of the subscription that started it; each item it
 // yields is one `notifications/resources/updated { uri }` to every
-// subscriber, who reads the resource again with its own credentials. The
-// stream ends when the last subscriber leaves.
+// subscriber, who reads the resource again with its own credentials. A
+// subscriber joining a running stream makes the same call first, with its own
+// context (its guards, and whatever the leaf checks before it answers with
+// its stream), which is then closed unread; it hears nothing before. The stream ends when the last
+// subscriber leaves.
 //
 // Subscribers, by era:
 // - 2025 sessions over HTTP: `resources/subscribe` (any POST of the session)
@@ -93,26 +96,68 @@ export class Feeds {
         `${uri} gives no change notifications (its leaf names no meta.tools.updates)`,
       );
     }
+    const input = Object.fromEntries(updates.captures.map((name) => [name, captures[name]]));
     let feed = this.#feeds.get(uri);
+    let joining = false;
     if (feed === undefined) {
       if (this.#feeds.size >= MAX_FEEDS) {
         throw new SubscribeRefused(`At most ${MAX_FEEDS} resources are followed at once`, true);
       }
-      const input = Object.fromEntries(updates.captures.map((name) => [name, captures[name]]));
+      // The first subscriber's call runs the leaf's guards with its own context.
       feed = this.#start(uri, updates.call, input, carried);
-    }
-    feed.sinks.set(sink, (feed.sinks.get(sink) ?? 0) + 1);
-    let held = true;
+    } else joining = true;
     const current = feed;
+    let held = true;
+    let counted = false;
+    const count = () => {
+      counted = true;
+      current.sinks.set(sink, (current.sinks.get(sink) ?? 0) + 1);
+    };
     const release = () => {
       if (!held) return;
       held = false;
-      const count = (current.sinks.get(sink) ?? 1) - 1;
-      if (count > 0) current.sinks.set(sink, count);
+      if (!counted) return;
+      const left = (current.sinks.get(sink) ?? 1) - 1;
+      if (left > 0) current.sinks.set(sink, left);
       else current.sinks.delete(sink);
       if (current.sinks.size === 0) this.#end(uri, current);
     };
-    return { release, ready: current.started };
+    if (!joining) {
+      count();
+      return { release, ready: current.started };
+    }
+    // A joiner passes the guards with its own context before it hears of any change.
+    const ready = this.#admit(updates.call, input, carried).then(() => {
+      if (this.#feeds.get(uri) !== current) {
+        throw new SubscribeRefused(`The changes of ${uri} stopped; subscribe again`);
+      }
+      if (held) count();
+    });
+    return { release, ready };
+  }
+
+  /**
+   * A joiner's admission: the call a first subscriber makes, with the
+   * joiner's context, so every guard and check runs for it; the stream it
+   * answers is closed unread (an async generator's body never starts).
+   */
+  async #admit(
+    call: ResourceEntry["call"],
+    input: Record<string, unknown>,
+    carried: Request | undefined,
+  ): Promise<void> {
+    const abort = new AbortController();
+    const context: HandlerContext = {
+      signal: abort.signal,
+      surface: "mcp",
+      ...(carried === undefined ? {} : { request: carried }),
+    };
+    try {
+      const stream = await runWith(call, input, context, carried, { context: this.#opts.context });
+      if (isAsyncIterable(stream)) await stream[Symbol.asyncIterator]().return?.();
+    } finally {
+      abort.abort(new DOMException("Admitted: the running stream serves it", "AbortError"));
+    }
   }
 
   /** Ends every feed. */

@@ -70,6 +70,7 @@ for (const era of ["legacy", "modern"] as const) {
           "ramify://paged",
           "ramify://whoami",
           "ramify://vault",
+          "ramify://safe",
           "ramify://boom",
           "ramify://slow",
         ]);

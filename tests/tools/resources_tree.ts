@@ -24,6 +24,26 @@ export function changed(bookId: string): void {
 /** How many change streams run now, by book. */
 export const following = new Map<string, number>();
 
+/** A change stream: an item each time `changed(id)` is called, until the signal aborts. */
+async function* watched(id: string, signal: AbortSignal | undefined) {
+  const stopped = () => signal?.aborted === true;
+  following.set(id, (following.get(id) ?? 0) + 1);
+  const wakes = waiting.get(id) ?? new Set();
+  waiting.set(id, wakes);
+  try {
+    while (!stopped()) {
+      await new Promise<void>((resolve) => {
+        wakes.add(resolve);
+        signal?.addEventListener("abort", () => resolve(), { once: true });
+      });
+      wakes.clear();
+      if (!stopped()) yield { id };
+    }
+  } finally {
+    following.set(id, following.get(id)! - 1);
+  }
+}
+
 /** The values each leaf of `seen` was called with, in order. */
 export const seen: unknown[] = [];
 
@@ -63,6 +83,15 @@ export const tree = api({
     if (ctx.tenant !== "acme") throw new HttpError(403, "Not yours");
     return (async function* () {})();
   }, { tags: { readOnly: true, streaming: true } }),
+  // A tenant's resource whose changes run while followed: each subscriber passes its check.
+  safe: op((_input, ctx) => {
+    if (ctx.tenant !== "acme") throw new HttpError(403, "Not yours");
+    return "gold";
+  }, { ...readOnly, tools: { updates: "safeChanges" } }),
+  safeChanges: op((_input, ctx) => {
+    if (ctx.tenant !== "acme") throw new HttpError(403, "Not yours");
+    return watched("safe", ctx.signal);
+  }, { tags: { readOnly: true, streaming: true } }),
   boom: op((): string => {
     throw new Error("secret database password");
   }, readOnly),
@@ -98,25 +127,9 @@ export const tree = api({
           output: z.object({ id: z.string(), title: z.string() }),
           tools: { complete: { bookId: "ids" }, updates: "books/{bookId}/changes" },
         }),
-        changes: op(async function* (input, { signal }) {
-          const bookId = String(input.bookId);
-          const stopped = () => signal?.aborted === true;
-          following.set(bookId, (following.get(bookId) ?? 0) + 1);
-          const wakes = waiting.get(bookId) ?? new Set();
-          waiting.set(bookId, wakes);
-          try {
-            while (!stopped()) {
-              await new Promise<void>((resolve) => {
-                wakes.add(resolve);
-                signal?.addEventListener("abort", () => resolve(), { once: true });
-              });
-              wakes.clear();
-              if (!stopped()) yield { bookId };
-            }
-          } finally {
-            following.set(bookId, following.get(bookId)! - 1);
-          }
-        }, { tags: { readOnly: true, streaming: true } }),
+        changes: op((input, { signal }) => watched(String(input.bookId), signal), {
+          tags: { readOnly: true, streaming: true },
+        }),
         formats: api({}, {
           fallback: {
             name: "format",

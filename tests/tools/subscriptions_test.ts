@@ -173,6 +173,78 @@ Deno.test("MCP subscriptions: 2026-07-28 clients listen", async (t) => {
   }
 });
 
+Deno.test("MCP subscriptions: a second subscriber to a running stream passes its checks, on both eras", async (t) => {
+  const served = serve();
+  const guarded = "ramify://safe";
+  try {
+    await t.step(
+      "2025 sessions: another tenant and no token are refused, and told nothing",
+      async () => {
+        const owner = await follower(served.url, "legacy", { "x-tenant": "acme" });
+        const other = await follower(served.url, "legacy", { "x-tenant": "evil" });
+        const anonymous = await follower(served.url, "legacy");
+        try {
+          assert.deepEqual(await owner.client.subscribeResource({ uri: guarded }), {});
+          await eventually(() => following.get("safe") === 1, "the owner's stream");
+          for (const caller of [other, anonymous]) {
+            const error = await refused(caller.client.subscribeResource({ uri: guarded }));
+            assert.match(error.message, /403 Forbidden: Not yours/);
+          }
+          // Their refused checks ran no second stream.
+          assert.equal(following.get("safe"), 1);
+          await eventually(() => {
+            changed("safe");
+            return owner.updated.length > 0;
+          }, "the owner notified");
+          changed("safe");
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          assert.deepEqual([other.updated, anonymous.updated], [[], []]);
+        } finally {
+          await owner.transport.terminateSession();
+          for (const caller of [owner, other, anonymous]) await caller.client.close();
+        }
+        await eventually(() => following.get("safe") === 0, "the stream to end");
+      },
+    );
+
+    await t.step(
+      "2026-07-28 listen: the URI is neither acknowledged nor delivered to them",
+      async () => {
+        const owner = await follower(served.url, "modern", { "x-tenant": "acme" });
+        const other = await follower(served.url, "modern", { "x-tenant": "evil" });
+        const anonymous = await follower(served.url, "modern");
+        const listening = [];
+        try {
+          const mine = await owner.client.listen({ resourceSubscriptions: [guarded] });
+          listening.push(mine);
+          assert.deepEqual(mine.honoredFilter.resourceSubscriptions, [guarded]);
+          await eventually(() => following.get("safe") === 1, "the owner's stream");
+          for (const caller of [other, anonymous]) {
+            const theirs = await caller.client.listen({
+              resourceSubscriptions: [guarded, "ramify://about"],
+            });
+            listening.push(theirs);
+            assert.deepEqual(theirs.honoredFilter.resourceSubscriptions, ["ramify://about"]);
+          }
+          assert.equal(following.get("safe"), 1);
+          await eventually(() => {
+            changed("safe");
+            return owner.updated.length > 0;
+          }, "the owner notified");
+          changed("safe");
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          assert.deepEqual([other.updated, anonymous.updated], [[], []]);
+        } finally {
+          for (const subscription of listening) await subscription.close();
+          for (const caller of [owner, other, anonymous]) await caller.client.close();
+        }
+      },
+    );
+  } finally {
+    await served.close();
+  }
+});
+
 Deno.test("MCP subscriptions: over stdio, the connection's own", async () => {
   const client = new Client({ name: "stdio", version: "1.0.0" });
   const updated: string[] = [];
