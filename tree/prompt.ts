@@ -24,6 +24,8 @@
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { op } from "./construct.ts";
 import type { HandlerContext, Leaf, Meta } from "./node.ts";
+import type { ErrorDeclarations } from "./errors.ts";
+import type { Use } from "./middleware.ts";
 import type { ToolsMeta } from "./tools_meta.ts";
 import type { PromptMeta } from "./prompt_meta.ts";
 
@@ -117,10 +119,18 @@ export interface RenderedPrompt {
  * };
  * ```
  */
-export interface PromptOptions<S extends StandardSchemaV1 | undefined = undefined>
-  extends PromptMeta {
+export interface PromptOptions<
+  S extends StandardSchemaV1 | undefined = undefined,
+  E extends ErrorDeclarations = Record<never, never>,
+> extends PromptMeta {
   /** The arguments (a flat object schema; MCP lists its properties as the prompt's arguments). */
   readonly input?: S;
+  /**
+   * The errors `render` may raise, by code, as any leaf declares them: a
+   * `LeafError` of one of them reaches the caller with its status, code and
+   * data (MCP: `-32602` for a 4xx, `-32603` else), never masked as a crash.
+   */
+  readonly errors?: E;
   /** What the prompt is for. */
   readonly description?: string;
   /** The leaf as a tool too: not one unless given (`{}` opts in with derived names). */
@@ -133,7 +143,9 @@ type Rendered = string | readonly PromptMessage[];
 /**
  * Makes a prompt leaf: `render` turns the (validated) arguments into a
  * string (one user message) or messages. The leaf is `readOnly`; it answers
- * the {@linkcode RenderedPrompt} on every surface that serves leaves.
+ * the {@linkcode RenderedPrompt} on every surface that serves leaves. Like any
+ * leaf it declares `errors` and takes `use()` middleware (its guards), given
+ * after the options, through the one call path on every surface.
  *
  * @example
  * ```ts
@@ -145,34 +157,65 @@ type Rendered = string | readonly PromptMessage[];
  * ], { input: z.object({ text: z.string() }), title: "Summarize a text" });
  * ```
  *
+ * @example A guarded prompt with a declared error
+ * ```ts
+ * import { z } from "zod";
+ * import { HttpError, LeafError, prompt, use, type Middleware } from "@ramify/api/tree";
+ *
+ * const staff: Middleware<{ user: string }> = (call, next) => {
+ *   const user = call.context.request?.headers.get("x-user");
+ *   if (user === null || user === undefined) throw new HttpError(401, "Sign in");
+ *   return next({ user });
+ * };
+ * const brief = prompt(({ topic }, ctx) => {
+ *   if (topic === "secrets") throw new LeafError("OFF_LIMITS");
+ *   return `${ctx.user} asks for a brief on ${topic}`;
+ * }, {
+ *   input: z.object({ topic: z.string() }),
+ *   errors: { OFF_LIMITS: { status: 403, message: "Not a topic for briefs" } },
+ * }, use(staff));
+ * ```
+ *
  * @throws {TypeError} when `render` is not a function.
  */
-export function prompt<S extends StandardSchemaV1 | undefined = undefined>(
+export function prompt<
+  S extends StandardSchemaV1 | undefined = undefined,
+  E extends ErrorDeclarations = Record<never, never>,
+  C extends object = Record<never, never>,
+>(
   render: (
     input: S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : Record<string, never>,
-    context: HandlerContext,
+    context: HandlerContext & C,
   ) => Rendered | Promise<Rendered>,
-  options: PromptOptions<S> = {},
-): Leaf<Record<string, unknown>, RenderedPrompt> {
+  options: PromptOptions<S, E> = {},
+  ...guards: readonly Use<C>[]
+): Leaf<Record<string, unknown>, RenderedPrompt, Record<string, unknown>, undefined, E> {
   if (typeof render !== "function") {
     throw new TypeError("prompt(): render must be a function");
   }
-  const { input, description, tools, name, title, complete } = options;
+  const { input, description, tools, name, title, complete, errors } = options;
   const meta: PromptMeta = {
     ...(name === undefined ? {} : { name }),
     ...(title === undefined ? {} : { title }),
     ...(complete === undefined ? {} : { complete }),
   };
   const handler = async (args: Record<string, unknown>, context: HandlerContext) =>
-    renderedOf(await render(args as never, context), description);
-  const leaf = op as unknown as (fn: typeof handler, meta: Meta) => unknown;
+    renderedOf(await render(args as never, context as HandlerContext & C), description);
+  const leaf = op as unknown as (fn: typeof handler, ...meta: readonly Meta[]) => unknown;
   return leaf(handler, {
     ...(input === undefined ? {} : { input }),
+    ...(errors === undefined ? {} : { errors }),
     ...(description === undefined ? {} : { description }),
     tags: { readOnly: true },
     prompt: meta,
     tools: tools === undefined ? { tool: false } : tools,
-  }) as unknown as Leaf<Record<string, unknown>, RenderedPrompt>;
+  }, ...guards) as Leaf<
+    Record<string, unknown>,
+    RenderedPrompt,
+    Record<string, unknown>,
+    undefined,
+    E
+  >;
 }
 
 /** What `render` returned as the served value. */

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { z } from "zod";
-import { api, op } from "@ramify/api/tree";
+import { api, HttpError, LeafError, type Middleware, op, use } from "@ramify/api/tree";
 import { createFetch } from "@ramify/api/http";
 import { createMcpHandler } from "@ramify/api/tools";
 import { prompt } from "../../tree/prompt.ts";
@@ -14,6 +14,15 @@ import { ask } from "../../tree/interaction.ts";
 import { collectPrompts, completePromptArgument } from "../../tools/_prompts.ts";
 
 const PNG = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]);
+
+/** A guard: the caller's `x-user` header, else 401. */
+function staff(): Middleware<{ user: string }> {
+  return (call, next) => {
+    const user = call.context.request?.headers.get("x-user");
+    if (user === null || user === undefined) throw new HttpError(401, "Sign in");
+    return next({ user });
+  };
+}
 
 const tree = api({
   simple: prompt(() => "Say hello.", { description: "A prompt without arguments" }),
@@ -59,6 +68,20 @@ const tree = api({
     },
   ),
   ping: op(() => "pong", { tags: { readOnly: true } }),
+  // A guarded prompt with a declared error, as any leaf has them.
+  brief: prompt(({ topic }, ctx) => {
+    if (topic === "secrets") throw new LeafError("OFF_LIMITS", { data: { topic } });
+    return `${ctx.user} asks for a brief on ${topic}.`;
+  }, {
+    input: z.object({ topic: z.string() }),
+    errors: {
+      OFF_LIMITS: {
+        status: 403,
+        message: "Not a topic for briefs",
+        data: z.object({ topic: z.string() }),
+      },
+    },
+  }, use(staff())),
   asking: prompt(async (_input, ctx) => {
     const answer = await ask(ctx, {
       message: "Topic?",
@@ -100,6 +123,7 @@ Deno.test("prompts: listed with titles, descriptions and arguments; not tools un
       "mixed",
       "opted",
       "broken",
+      "brief",
       "asking",
     ]);
     assert.deepEqual(prompts[1], {
@@ -203,6 +227,60 @@ Deno.test("prompts (hostile): bad or missing arguments and unknown prompts are -
       },
     );
   } finally {
+    await close();
+  }
+});
+
+Deno.test("prompts: a guard and a declared error, for a signed-in, a second and an anonymous caller, over MCP and HTTP", async () => {
+  const { client: anonymous, base, close } = await serve();
+  const signedIn = async (user: string) => {
+    const client = new Client({ name: user, version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+        requestInit: { headers: { "x-user": user } },
+      }),
+    );
+    return client;
+  };
+  const ann = await signedIn("ann");
+  const bob = await signedIn("bob");
+  const failed = async (pending: Promise<unknown>) => {
+    const error = await pending.then(() => undefined, (error: Error & { code?: number }) => error);
+    assert.ok(error !== undefined, "refused");
+    return [error.code, error.message];
+  };
+  try {
+    for (const [client, user] of [[ann, "ann"], [bob, "bob"]] as const) {
+      const rendered = await client.getPrompt({ name: "brief", arguments: { topic: "tea" } });
+      assert.deepEqual(rendered.messages[0].content, {
+        type: "text",
+        text: `${user} asks for a brief on tea.`,
+      });
+    }
+    // The guard refuses before render runs; the declared error is the caller's, not a crash.
+    const [code, message] = await failed(
+      anonymous.getPrompt({ name: "brief", arguments: { topic: "tea" } }),
+    );
+    assert.equal(code, -32602);
+    assert.match(String(message), /401 Unauthorized: Sign in/);
+    const [declaredCode, declared] = await failed(
+      bob.getPrompt({ name: "brief", arguments: { topic: "secrets" } }),
+    );
+    assert.equal(declaredCode, -32602);
+    assert.match(String(declared), /403 Forbidden \[OFF_LIMITS\]: Not a topic for briefs/);
+    // The same leaf over HTTP: the same guard, the same declared error.
+    const http = (topic: string, headers: Record<string, string> = {}) =>
+      fetch(`${base}/brief?topic=${topic}`, { headers });
+    const refused = await http("tea");
+    assert.equal(refused.status, 401);
+    await refused.body?.cancel();
+    const off = await http("secrets", { "x-user": "bob" });
+    assert.deepEqual([off.status, (await off.json()).code], [403, "OFF_LIMITS"]);
+    const fine = await http("tea", { "x-user": "ann" });
+    assert.equal((await fine.json()).messages[0].content.text, "ann asks for a brief on tea.");
+  } finally {
+    await ann.close();
+    await bob.close();
     await close();
   }
 });
