@@ -153,7 +153,9 @@ export interface CreateCallOptions {
  * Prepares the call of a leaf, once per leaf: the returned function validates
  * the input, runs the handler and checks the result. Without schemas it adds
  * only what every leaf gets: the merged input as sent (an object), and a walk
- * of the result that finds a promise left inside it.
+ * of the result that finds a promise left inside it. A leaf is prepared once
+ * per process for its captures, whichever surfaces ask (`serve()` mounts
+ * several): later asks get the same prepared call.
  *
  * @example
  * ```ts
@@ -170,6 +172,36 @@ export interface CreateCallOptions {
  * @throws {TypeError} when the node has no handler.
  */
 export function createCall(leaf: Node, opts: CreateCallOptions = {}): LeafCall {
+  const captures = opts.captures ?? [];
+  const key = captures.join("\u0000");
+  let byCaptures = prepared.get(leaf);
+  if (byCaptures === undefined) prepared.set(leaf, byCaptures = new Map());
+  let call = byCaptures.get(key);
+  if (call === undefined) {
+    call = prepare(leaf, captures);
+    byCaptures.set(key, call);
+  }
+  return opts.replies === "keep" ? call.keep : call.unwrap;
+}
+
+/** A leaf's prepared call, by its captures: the same for every surface that asks. */
+const prepared = new WeakMap<Node, Map<string, Prepared>>();
+
+/** One prepared call, with `reply()` results kept (HTTP) or unwrapped (every other surface). */
+interface Prepared {
+  readonly keep: LeafCall;
+  readonly unwrap: LeafCall;
+}
+
+/**
+ * How many calls of a leaf this process has prepared: the architecture test
+ * holds `serve()` to one per leaf. Internal, not exported by `./tree`.
+ */
+export function timesPrepared(leaf: Node): number {
+  return prepared.get(leaf)?.size ?? 0;
+}
+
+function prepare(leaf: Node, captures: readonly string[]): Prepared {
   const handler = leaf.handler as
     | ((input: unknown, context: HandlerContext) => unknown)
     | undefined;
@@ -180,7 +212,6 @@ export function createCall(leaf: Node, opts: CreateCallOptions = {}): LeafCall {
   const output = leaf.meta?.output;
   const errors = leaf.meta?.errors;
   const middleware = middlewareOf(leaf);
-  const captures = opts.captures ?? [];
   // Dates arrive as date-time strings; the schema gets `Date`s.
   const inputDates = input === undefined ? [] : datePathsOf(input, "input");
   const checkInput = input === undefined
@@ -206,7 +237,7 @@ export function createCall(leaf: Node, opts: CreateCallOptions = {}): LeafCall {
   const checked: LeafCall = checkResult === undefined
     ? call
     : (value, context) => checkResult(call(value, context));
-  return opts.replies === "keep" ? checked : (value, context) => unwrapped(checked(value, context));
+  return { keep: checked, unwrap: (value, context) => unwrapped(checked(value, context)) };
 }
 
 /**

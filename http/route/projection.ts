@@ -106,8 +106,28 @@ function verbOf(node: Node, tags: Tags): HttpVerb {
  * capture names.
  */
 export function httpProjection(tree: Node, opts: HttpProjectionOptions = {}): HttpRoute {
-  const collapse = new Set(opts.collapse ?? DEFAULT_COLLAPSE);
-  return responseStage(placeLeaves(tree, collapse));
+  const names = opts.collapse ?? DEFAULT_COLLAPSE;
+  // A route is frozen and a tree is a value: every surface that asks for the
+  // same projection (the router, the document, MCP's resource URIs) shares one.
+  const key = names.join("\u0000");
+  let byCollapse = projected.get(tree);
+  if (byCollapse === undefined) projected.set(tree, byCollapse = new Map());
+  let route = byCollapse.get(key);
+  if (route === undefined) {
+    route = responseStage(placeLeaves(tree, new Set(names)));
+    byCollapse.set(key, route);
+  }
+  return route;
+}
+
+const projected = new WeakMap<Node, Map<string, HttpRoute>>();
+
+/**
+ * How many projections of a tree this process has made: the architecture
+ * test holds `serve()` to one. Internal, not exported by `./http/dx`.
+ */
+export function timesProjected(tree: Node): number {
+  return projected.get(tree)?.size ?? 0;
 }
 
 // ---- Stages 1 to 3: every leaf at its address, with its verb, then moved ----
