@@ -22,6 +22,11 @@ import { diagnosticHost } from "./build.ts";
 import { BASE_COMPILER_OPTIONS } from "./compiler_options.ts";
 
 /** Packs `npm/` and makes a consumer project that installs the tarball. */
+/** docs/serve.md beside the suite: its programs are run as a reader runs them (readme_apps.mjs). */
+async function copyServeDoc(dir: string): Promise<void> {
+  await Deno.copyFile(join(ROOT, "docs", "serve.md"), join(dir, "serve.md"));
+}
+
 export async function makeConsumer(config: DenoConfig): Promise<{ dir: string; tarball: string }> {
   const dir = await Deno.makeTempDir({ prefix: "ramify-npm-consumer-" });
   // The tarball, not the folder: `npm install <folder>` links it, and the linked
@@ -35,6 +40,7 @@ export async function makeConsumer(config: DenoConfig): Promise<{ dir: string; t
     await Deno.mkdir(dirname(to), { recursive: true });
     await Deno.copyFile(path, to);
   }
+  await copyServeDoc(dir);
   const expected: Record<string, string[]> = {};
   for (const [subpath, target] of Object.entries(config.exports)) {
     const module = await import(pathToFileURL(join(ROOT, target)).href);
@@ -166,6 +172,7 @@ export async function bareSuite(config: DenoConfig, tarball: string, bun: string
     for (const file of ["readme_apps.mjs", "bare_readme.mjs"]) {
       await Deno.copyFile(join(SUITE, file), join(dir, file));
     }
+    await copyServeDoc(dir);
     const tally = { passed: 0, failed: 0 };
     for (const runtime of ["node", bun]) {
       const result = await run(runtime, ["bare_readme.mjs"], {

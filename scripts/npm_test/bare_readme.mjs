@@ -1,5 +1,5 @@
 // The README's npm line alone (`npm i @ramify/api graphql`, and zod for the
-// program): no optional peer is installed. The README's serve() program, run
+// program): no optional peer is installed. docs/serve.md's serve() program, run
 // by this runtime (node or bun), starts; each surface whose package is
 // missing is left out with one line naming what to install, its path answers
 // 404 like any unknown path, and the rest answers. Prints `ok`/`not ok` and

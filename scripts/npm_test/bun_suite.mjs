@@ -1,7 +1,7 @@
 // Bun: every export imports; a tree served by Bun.serve, GraphQL over
 // WebSocket by `handleBunWebSocket`, called with the typed HTTP client, the
 // typed GraphQL client and the graphql-ws client (on Bun's global WebSocket),
-// and MCP at /mcp with the MCP SDK's client; the README's Bun programs, run
+// and MCP at /mcp with the MCP SDK's client; docs/serve.md's Bun programs, run
 // with `bun` as copied, answer and print nothing on standard error; hostile
 // request bodies on every surface of serve() (hostile_bodies.mjs).
 // Prints `ok`/`not ok` lines, then `bun-suite-tally: {"passed":N,"failed":N}`,
@@ -145,13 +145,13 @@ await check(
 );
 
 await check(
-  "bun: the README's serve() program serves every surface, and warns of nothing",
+  "bun: docs/serve.md's serve() program serves every surface, and warns of nothing",
   async () => {
     assert.equal(await runApp(readmeApp(APPS.serve), "/health", checkEverySurface), "");
   },
 );
 
-await check("bun: the README's Bun.serve program answers, and warns of nothing", async () => {
+await check("bun: docs/serve.md's Bun.serve program answers, and warns of nothing", async () => {
   const stderr = await runApp(readmeApp(APPS.bun), "/hello?name=Ann", async (base) => {
     assert.equal(await expectStatus(`${base}/hello?name=Ann`, 200), '"Hello, Ann"');
   });
@@ -159,7 +159,7 @@ await check("bun: the README's Bun.serve program answers, and warns of nothing",
 });
 
 await check(
-  "bun: the README's Bun.serve program with subscriptions answers over HTTP and WebSocket, and warns of nothing",
+  "bun: docs/serve.md's Bun.serve program with subscriptions answers over HTTP and WebSocket, and warns of nothing",
   async () => {
     const stderr = await runApp(readmeApp(APPS.bunWebSocket), "/hello?name=Ann", async (base) => {
       assert.equal(await expectStatus(`${base}/hello?name=Ann`, 200), '"Hello, Ann"');
@@ -175,7 +175,7 @@ await check(
           (async () => {
             for await (const result of events) ticks.push(result.data?.ticks);
           })(),
-          "the README program's ticks",
+          "the docs program's ticks",
         );
         assert.deepEqual(ticks, [1, 2, 3]);
       } finally {

@@ -1,4 +1,4 @@
-// Node: the README's Node programs, copied as they are, run with `node` in a
+// Node: docs/serve.md's Node programs, copied as they are, run with `node` in a
 // project that installed what the README says; each answers and prints
 // nothing on standard error (no warning, no missing package).
 import assert from "node:assert/strict";
@@ -8,7 +8,7 @@ import { APPS, checkEverySurface, expectStatus, readmeApp, runApp } from "./read
 const options = { timeout: 120_000 };
 
 test(
-  "node: the README's serve() program serves every surface, and warns of nothing",
+  "node: docs/serve.md's serve() program serves every surface, and warns of nothing",
   options,
   async () => {
     const stderr = await runApp(readmeApp(APPS.serve), "/health", checkEverySurface);

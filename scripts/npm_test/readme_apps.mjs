@@ -1,4 +1,5 @@
-// The README's server programs run as a reader runs them: a block copied to a
+// The server programs of docs/serve.md (the page the README points to for
+// Node and Bun, copied beside this module) run as a reader runs them: a block copied to a
 // file of the consumer project, started with the runtime running this module
 // (node, or bun), called over the network, stopped; what it printed on
 // standard error comes back, so that a suite can require nothing there. Only
@@ -9,13 +10,13 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import process from "node:process";
 
-const README = readFileSync("node_modules/@ramify/api/README.md", "utf8");
+const README = readFileSync("serve.md", "utf8");
 
-/** Where each program is in the README: the first `js` block after these words. */
+/** Where each program is in docs/serve.md: the first `js` block after these words. */
 export const APPS = {
-  serve: "### Everything at once",
-  hono: "On Node, serve `createFetch(tree)`",
-  bun: "On Bun, `Bun.serve` takes the handler as it is",
+  serve: "## Everything at once",
+  hono: "on Node, serve `createFetch(tree)`",
+  bun: "On Bun, `Bun.serve` takes the handler as it is:",
   bunWebSocket: "and `handleBunWebSocket` from `@ramify/api/graphql/ws` adds",
 };
 
