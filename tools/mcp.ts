@@ -110,7 +110,7 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
   const onError = opts.onError ?? ((error) => console.error("ramify: MCP sessions:", error));
   const resume = opts.resumability === false ? undefined : resumeOf(opts.resumability, onError);
   const identify = identities(tree, opts.sessionOwner, onError);
-  let served: { modern: McpHttpHandler; legacy: LegacySessions } | undefined;
+  let served: { modern: McpHttpHandler; calls: McpHttpHandler; legacy: LegacySessions } | undefined;
   const answer = async (received: Request): Promise<Response> => {
     const loaded = await loadSdk();
     const rejected =
@@ -132,6 +132,14 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
         onerror: () => {},
         ...sdkLimit,
       }),
+      // Tool calls answer as a stream from the start: a response begun is what
+      // lets Deno see a client gone (and abort the handler) before a write.
+      calls: loaded.createMcpHandler(() => makeServer(), {
+        legacy: "reject",
+        onerror: () => {},
+        responseMode: "sse",
+        ...sdkLimit,
+      }),
       legacy: legacySessions(loaded, makeServer, {
         store: sessions,
         identify,
@@ -144,6 +152,10 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
     };
     if (await loaded.isLegacyRequest(request, undefined, sdkLimit)) {
       return await served.legacy.handle(request);
+    }
+    // The SDK checks this header against the body, so either handler refuses a false one.
+    if (request.headers.get("mcp-method") === "tools/call") {
+      return await served.calls.fetch(request);
     }
     const modern = served.modern;
     return side === undefined
@@ -169,6 +181,7 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
   return Object.assign(fetch, {
     close: async () => {
       await served?.modern.close();
+      await served?.calls.close();
       await served?.legacy.close();
       side?.sessions.close();
       side?.feeds.close();
