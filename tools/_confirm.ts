@@ -2,8 +2,11 @@
 // asks `Proceed? [y/N]`: a form with one boolean, through the call's `ask`.
 // Declined, dismissed or answered `false`, the call fails with the tree's
 // line for a refused confirmation (`aborted`), before the handler runs. A
-// client that cannot be asked is served as before (`confirmDestructive:
-// "ask"`, the default) or refused (`"require"`); `"never"` never asks. The
+// client that cannot be asked (no form-mode elicitation, declared at
+// `initialize` or on the 2026-era request) is refused with a line saying how
+// to allow it (`"ask"`, the default, and `"require"`, now the same), as the
+// command line refuses without a terminal, unless the server opts out:
+// `"ask-or-run"` runs the tool for such a client, `"never"` never asks. The
 // server's deadline bounds the wait for an answer too.
 
 import { Cancelled, classify, failureLine, TimedOut } from "../tree/failure.ts";
@@ -14,7 +17,13 @@ import type { ToolEntry } from "./_collect.ts";
 import type { ToolResult } from "./_result.ts";
 
 /** When to ask (McpOptions `confirmDestructive`). */
-export type ConfirmMode = "ask" | "require" | "never";
+export type ConfirmMode = "ask" | "require" | "ask-or-run" | "never";
+
+/** The refusal of a destructive tool to a client that cannot confirm it, saying how to allow it. */
+function cannotConfirm(name: string): string {
+  return `"${name}" is destructive: call it from a client that supports elicitation to confirm it, ` +
+    `or set the server's confirmDestructive to "ask-or-run" to run it unconfirmed`;
+}
 
 /** The form a confirmation asks for. */
 const CONFIRM_FORM = {
@@ -48,11 +57,7 @@ export async function confirmation(
     });
     if (answer.action === "accept" && answer.content.confirm === true) return undefined;
     if (answer.action !== "unsupported") return refused(NOT_CONFIRMED);
-    return mode === "require"
-      ? refused(
-        `"${name}" is destructive: only a client that can confirm it (elicitation) may call it`,
-      )
-      : undefined;
+    return mode === "ask-or-run" ? undefined : refused(cannotConfirm(name));
   } catch (error) {
     const failure = classify(
       deadline?.aborted === true ? new TimedOut(timeoutMs!) : new Cancelled(error),

@@ -68,12 +68,14 @@ export interface McpOptions extends ToolsOptions {
   /**
    * Confirming a `destructive` tool before it runs, as the command line asks
    * `Proceed? [y/N]`: `"ask"` (default) asks a client that declared
-   * elicitation (a form with one boolean) and runs the tool for one that
-   * cannot be asked; `"require"` refuses the call to a client that cannot be
-   * asked; `"never"` never asks. A declined confirmation fails the call with
+   * elicitation (a form with one boolean) and refuses the call, with a line
+   * saying how to allow it, to one that cannot be asked, as the command line
+   * refuses without a terminal (`"require"` is the same); `"ask-or-run"` asks
+   * a client that can be asked and runs the tool for one that cannot;
+   * `"never"` never asks. A declined confirmation fails the call with
    * `aborted`, as the command line's "no".
    */
-  readonly confirmDestructive?: "ask" | "require" | "never";
+  readonly confirmDestructive?: "ask" | "require" | "ask-or-run" | "never";
   /**
    * The scheme of resource URIs: a `readOnly` leaf is the resource
    * `<scheme>://<path>`, its path the one the HTTP surface serves it at,

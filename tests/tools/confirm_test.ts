@@ -1,8 +1,10 @@
 // Confirming a `destructive` tool over MCP by elicitation, with the official
 // SDK's Client against a live Deno.serve: asked as the command line asks,
 // run only on a `confirm: true`, refused with the command line's `aborted`
-// otherwise; clients that cannot be asked served as before, or refused under
-// `confirmDestructive: "require"`; never asked under `"never"`.
+// otherwise; a client that cannot be asked (no form-mode elicitation, at
+// `initialize` or on a 2026-07-28 request) refused with a line saying how to
+// allow it, unless the server runs it for such a client (`"ask-or-run"`);
+// never asked under `"never"`.
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { z } from "zod";
@@ -28,6 +30,7 @@ async function connect(
   answer: Answer | undefined,
   opts: McpHandlerOptions = {},
   era: "legacy" | "modern" = "legacy",
+  capabilities: Record<string, unknown> = { elicitation: {} },
 ) {
   const { shelf, tree } = books();
   const mcp = createMcpHandler(tree, opts);
@@ -36,7 +39,7 @@ async function connect(
   const client = new Client(
     { name: "test", version: "1.0.0" },
     {
-      ...(answer === undefined ? {} : { capabilities: { elicitation: {} } }),
+      ...(answer === undefined ? {} : { capabilities }),
       ...(era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {}),
     },
   );
@@ -111,23 +114,76 @@ Deno.test("confirm: declined, dismissed or answered no, the call fails with `abo
   }
 });
 
-Deno.test("confirm: a client without elicitation is served as before, or refused under require", async () => {
-  const served = await connect(undefined);
+const CANNOT_CONFIRM = '"remove" is destructive: call it from a client that supports ' +
+  'elicitation to confirm it, or set the server\'s confirmDestructive to "ask-or-run" to run it ' +
+  "unconfirmed";
+
+for (const era of ["legacy", "modern"] as const) {
+  Deno.test(`confirm (${era === "legacy" ? "2025 session" : "2026-07-28"}): a client without elicitation is refused, saying how to allow it`, async () => {
+    for (const mode of [undefined, "ask", "require"] as const) {
+      const { client, shelf, close } = await connect(
+        undefined,
+        mode === undefined ? {} : { confirmDestructive: mode },
+        era,
+      );
+      try {
+        const result = await client.callTool({ name: "remove", arguments: { id: "1" } });
+        assert.equal(result.isError, true, String(mode));
+        assert.equal(textOf(result), CANNOT_CONFIRM);
+        assert.equal(shelf.has("1"), true, "the handler never ran");
+        // A leaf that is not destructive runs as ever.
+        const count = await client.callTool({ name: "count", arguments: {} });
+        assert.equal(textOf(count), "2");
+      } finally {
+        await close();
+      }
+    }
+  });
+
+  Deno.test(`confirm (${era === "legacy" ? "2025 session" : "2026-07-28"}): ask-or-run runs the tool for a client that cannot confirm`, async () => {
+    const { client, shelf, close } = await connect(
+      undefined,
+      { confirmDestructive: "ask-or-run" },
+      era,
+    );
+    try {
+      const result = await client.callTool({ name: "remove", arguments: { id: "1" } });
+      assert.equal(result.isError, undefined);
+      assert.equal(shelf.has("1"), false);
+    } finally {
+      await close();
+    }
+  });
+}
+
+Deno.test("confirm: ask-or-run still asks a client that can confirm", async () => {
+  const { client, asked, shelf, close } = await connect(() => ({ action: "decline" }), {
+    confirmDestructive: "ask-or-run",
+  });
   try {
-    const result = await served.client.callTool({ name: "remove", arguments: { id: "1" } });
-    assert.equal(result.isError, undefined);
-    assert.equal(served.shelf.has("1"), false);
+    const result = await client.callTool({ name: "remove", arguments: { id: "1" } });
+    assert.equal(textOf(result), "aborted");
+    assert.equal(shelf.has("1"), true);
+    assert.equal(asked.length, 1);
   } finally {
-    await served.close();
+    await close();
   }
-  const refused = await connect(undefined, { confirmDestructive: "require" });
+});
+
+Deno.test("confirm: elicitation without form mode (URL mode only) cannot confirm: refused", async () => {
+  const { client, asked, shelf, close } = await connect(
+    () => ({ action: "accept", content: { confirm: true } }),
+    {},
+    "legacy",
+    { elicitation: { url: {} } },
+  );
   try {
-    const result = await refused.client.callTool({ name: "remove", arguments: { id: "1" } });
-    assert.equal(result.isError, true);
-    assert.match(textOf(result), /"remove" is destructive: only a client that can confirm it/);
-    assert.equal(refused.shelf.has("1"), true);
+    const result = await client.callTool({ name: "remove", arguments: { id: "1" } });
+    assert.equal(textOf(result), CANNOT_CONFIRM);
+    assert.equal(shelf.has("1"), true);
+    assert.equal(asked.length, 0);
   } finally {
-    await refused.close();
+    await close();
   }
 });
 
