@@ -1,8 +1,12 @@
 // The resources of a tree: every `readOnly` leaf that is not streaming, not a
-// prompt, takes no file and requires no input but its captures, unless
-// `meta.tools` says otherwise (tree/tools_meta.ts). Without captures it is a
-// listed resource; with them, a resource template. Its URI is the path the
-// HTTP surface serves it at (tools/_uri_template.ts), so that a URI and a
+// prompt, not `openWorld` and takes no input but its captures (its input
+// schema names no other property, or it has none), unless `meta.tools` says
+// otherwise (tree/tools_meta.ts). `resource: true` also takes a leaf with
+// optional inputs besides its captures, or an `openWorld` one: a client
+// listing and reading resources must not start, unasked, work whose options
+// a caller would choose, or that reaches past the server. Without captures it
+// is a listed resource; with them, a resource template. Its URI is the path
+// the HTTP surface serves it at (tools/_uri_template.ts), so that a URI and a
 // route name one thing. Each entry's call is prepared once, with what its
 // subscriptions (`updates`) and completions (`complete`) call.
 
@@ -87,7 +91,8 @@ export function collectResources(root: Node, caller: string, scheme: string): Re
     const own = entry.leaf.meta.tools;
     if (own === false || own?.resource === false) continue;
     const input = schemaOf(entry, "input", caller);
-    const why = whyNot(entry, input);
+    const why = whyNot(entry, input) ??
+      (own?.resource === true ? undefined : whyOptInOnly(entry, input));
     if (why !== undefined) {
       if (own?.resource === true) {
         throw new Error(`${caller}: ${placeOf(entry)} has meta.tools.resource but ${why}`);
@@ -116,7 +121,20 @@ export function collectResources(root: Node, caller: string, scheme: string): Re
   return { scheme, listed, templates };
 }
 
-/** Why the leaf is no resource, or undefined when it is one. */
+/**
+ * Why the leaf is no resource unless it opts in (`meta.tools.resource: true`):
+ * it reaches an open world, or takes input besides its captures (optional,
+ * else whyNot has said so). A leaf without an input schema takes an open
+ * input, of which a URI gives its captures alone: no more.
+ */
+function whyOptInOnly(entry: LeafEntry, input: JsonSchema | undefined): string | undefined {
+  if (tagsOf(entry.leaf).openWorld === true) return "is openWorld";
+  const named = Object.keys((input?.properties as Record<string, unknown> | undefined) ?? {});
+  const extra = named.filter((name) => !entry.captures.includes(name));
+  return extra.length === 0 ? undefined : `takes input beyond its captures (${extra.join(", ")})`;
+}
+
+/** Why the leaf can be no resource, or undefined when it can. */
 function whyNot(entry: LeafEntry, input: JsonSchema | undefined): string | undefined {
   const tags = tagsOf(entry.leaf);
   if (tags.readOnly !== true) return "is not readOnly";

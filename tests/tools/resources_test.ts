@@ -59,7 +59,7 @@ for (const era of ["legacy", "modern"] as const) {
         assert.deepEqual(client.getServerCapabilities()?.completions, {});
       });
 
-      await t.step("readOnly leaves requiring no input are listed resources", async () => {
+      await t.step("readOnly leaves taking no input are listed resources", async () => {
         const { resources } = await client.listResources(undefined, { cacheMode: "bypass" });
         assert.deepEqual(resources.map((resource) => resource.uri), [
           "ramify://about",
@@ -67,7 +67,6 @@ for (const era of ["legacy", "modern"] as const) {
           "ramify://bare",
           "ramify://logo",
           "ramify://only",
-          "ramify://paged",
           "ramify://whoami",
           "ramify://vault",
           "ramify://safe",

@@ -1,8 +1,9 @@
 // The tree the resource, completion and subscription tests serve: listed
 // resources of each content kind, templates, leaves opted in and out, leaves
-// that are no resources (input beyond captures, not readOnly, streaming), a
-// completer, a stream of changes, and leaves that see exactly what a URI
-// binds (for the hostile cases), fail, crash, or show their context.
+// that are no resources (input beyond captures, required or optional; not
+// readOnly; streaming), a completer, a stream of changes, and leaves that see
+// exactly what a URI binds (for the hostile cases), fail, crash, or show
+// their context.
 import { z } from "zod";
 import { api, type ContextFunction, HttpError, op } from "@ramify/api/tree";
 
