@@ -11,10 +11,12 @@
  * there, and whether it is a tool, a resource, or both.
  *
  * - Every leaf is a tool unless `tool: false`.
- * - A `readOnly` leaf that is not streaming, takes no file and requires no
- *   input but its captures is also a resource (no captures) or a resource
- *   template (captures), unless `resource: false`. `resource: true` on a leaf
- *   that cannot be one is an error when the server is built.
+ * - A `readOnly` leaf that is not streaming, not `openWorld`, takes no file
+ *   and takes no input but its captures (its input schema names nothing
+ *   else, or it has none) is also a resource (no captures) or a resource
+ *   template (captures), unless `resource: false`. `resource: true` admits a
+ *   leaf whose other inputs are all optional, or an `openWorld` one; on a leaf
+ *   that cannot be one it is an error when the server is built.
  * - `meta.tools: false` keeps the leaf off the surface: neither tool nor
  *   resource.
  *

@@ -75,7 +75,11 @@ export async function serveEverySurface(
   const rest = createFetch(tree, { onError: opts.onError?.rest ?? quiet });
   const graphqlHttp = createHttpGraphQLServer(tree, graphqlOptions);
   const graphqlWs = createWsHandler(createGraphQLServer(tree, graphqlOptions));
-  const mcp = createMcpHandler(tree, { onError: opts.onError?.mcp ?? quiet });
+  // The suites' MCP client cannot confirm: like the CLI's --yes, destructive tools run unasked.
+  const mcp = createMcpHandler(tree, {
+    onError: opts.onError?.mcp ?? quiet,
+    confirmDestructive: "never",
+  });
   const server = mountSurfaces({ rest, graphqlHttp, graphqlWs, mcp });
   const base = `http://127.0.0.1:${server.addr.port}`;
   const socket = createWsClient({
