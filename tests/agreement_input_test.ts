@@ -161,6 +161,9 @@ Deno.test("agreement: a leaf without an input schema gets the merged input on ev
         await oversized.body?.cancel();
       }
       assert.deepEqual(answers, [["REST", 400, 413], ["GraphQL", 400, 413], ["MCP", 400, 413]]);
+      // A leaf that takes nothing reads nothing: its body goes unread, whatever it holds.
+      const unread = await post("/notes/nothing", "{not json");
+      assert.deepEqual([unread.status, await unread.json()], [200, { got: "nothing" }]);
       // The server is alive after each.
       assert.deepEqual(await callThrough(createClient(tree, { baseUrl: base }), ["notes", "add"]), {
         got: {},

@@ -19,6 +19,7 @@
  */
 
 import { isLeaf, type Leaf, type Node, type TreeStep } from "./node.ts";
+import { type JsonSchema, toJsonSchema } from "./schema.ts";
 
 /**
  * A leaf of a tree and where it sits.
@@ -78,6 +79,42 @@ export type InputMode = "schema" | "open";
  */
 export function inputModeOf(leaf: Node): InputMode {
   return leaf.meta?.input === undefined ? "open" : "schema";
+}
+
+/**
+ * Whether a leaf takes nothing but its captures: its input schema names no
+ * property and admits none beyond (`z.object({})`, `z.strictObject({})`).
+ * Its callers' body and query are then not read at all (a form another site
+ * forged is still refused), as no surface offers it an argument.
+ *
+ * @example
+ * ```ts
+ * import { op, takesNothing } from "@ramify/api/tree";
+ * import { z } from "zod";
+ *
+ * console.log(takesNothing(op(() => 1, { input: z.object({}) }))); // true
+ * console.log(takesNothing(op(() => 1, { input: z.looseObject({}) }))); // false
+ * console.log(takesNothing(op(() => 1))); // false: it takes what it is sent
+ * ```
+ */
+export function takesNothing(leaf: Node): boolean {
+  const input = leaf.meta?.input;
+  if (input === undefined) return false;
+  let schema: JsonSchema | undefined;
+  try {
+    schema = toJsonSchema(input, "input");
+  } catch {
+    return false;
+  }
+  if (schema === undefined || schema.type !== "object") return false;
+  const properties = schema.properties;
+  const named = typeof properties === "object" && properties !== null &&
+    Object.keys(properties).length > 0;
+  const more = schema.additionalProperties;
+  return !named && (more === undefined || more === false) &&
+    schema.patternProperties === undefined && schema.propertyNames === undefined &&
+    schema.$ref === undefined && schema.anyOf === undefined && schema.oneOf === undefined &&
+    schema.allOf === undefined;
 }
 
 /**

@@ -61,7 +61,7 @@ export {
 } from "./failure.ts";
 export type { Failure, FailureKind } from "./failure.ts";
 export { failureOf, runCall } from "./run.ts";
-export { inputModeOf, labelOf, leavesOf, readsOpenInput } from "./leaves.ts";
+export { inputModeOf, labelOf, leavesOf, readsOpenInput, takesNothing } from "./leaves.ts";
 export { bytesOf, declaredBytes, isBytes, OCTET_STREAM } from "./bytes.ts";
 export { eventsOf, positioned, StreamEvent, streamEvent, StreamGap } from "./stream_events.ts";
 export { invalidatesOf, invalidationSteps, isInvalidates } from "./invalidation.ts";

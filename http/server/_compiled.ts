@@ -13,7 +13,7 @@
 import { inputJsonSchema, isVoidSchema } from "../../tree/schema.ts";
 import type { HttpVerb } from "../../tree/node.ts";
 import { createCall, type LeafCall } from "../../tree/call.ts";
-import { inputModeOf } from "../../tree/leaves.ts";
+import { inputModeOf, takesNothing } from "../../tree/leaves.ts";
 import type { HttpOperation, HttpRoute, ResponseKind } from "../route/route.ts";
 import { mediaTypeOf } from "../web/bytes.ts";
 import type { PatternSegment, RouteDefinition } from "./matchers/types.ts";
@@ -36,8 +36,12 @@ export class Compiled {
   /** The success status of a value: `meta.http.status`, else 200. */
   readonly status: number;
   readonly keyed: ReturnType<typeof idempotencyKeyOf>;
-  /** Whether its input is read from the body (a verb with a body). */
+  /** Whether it reads its callers' input: every leaf but one that takes nothing (`takesNothing`). */
+  readonly takesInput: boolean;
+  /** Whether its input is read from the body (it takes input, and a verb with a body). */
   readonly readsBody: boolean;
+  /** Whether a body it never reads is still checked for a form from another site. */
+  readonly guardsForms: boolean;
   readonly response: ResponseKind;
   /** A stream whose input takes `lastEventId`, so a client can resume it. */
   readonly resumable: boolean;
@@ -51,7 +55,10 @@ export class Compiled {
     this.operation = operation;
     this.status = successStatus(operation);
     this.keyed = idempotencyKeyOf(operation);
-    this.readsBody = !BODYLESS.has(method);
+    const takesInput = !takesNothing(operation.node);
+    this.takesInput = takesInput;
+    this.readsBody = takesInput && !BODYLESS.has(method);
+    this.guardsForms = !takesInput && !BODYLESS.has(method);
     this.response = operation.response;
     this.resumable = operation.response === "event-stream" && acceptsLastEventId(operation);
     this.mediaType = mediaTypeOf(operation);

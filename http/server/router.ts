@@ -2,7 +2,7 @@
  * From an `HttpRoute` and a matcher strategy to a fetch handler: match the path,
  * pick the operation by method, build the one flat input (captures over body
  * over query, as sent for a leaf without an input schema, coerced by the
- * schema otherwise), run the leaf's call (`runCall`: its
+ * schema otherwise; a leaf that takes nothing gets its captures alone), run the leaf's call (`runCall`: its
  * deadline, its validation) and encode its result. A failure is answered as
  * the tree classifies it (`failureOf`), as problem+json; only a fault reaches
  * `onError`. Everything that can be decided per route is decided once: what
@@ -42,6 +42,7 @@ import {
   parseQuery,
   readBody,
   splitUrl,
+  unreadBody,
 } from "../web/request.ts";
 import { coerceStrings } from "../web/coerce.ts";
 import { BODY_TIMEOUT_MS } from "../web/body.ts";
@@ -170,8 +171,20 @@ export function createRouter(
   ): Promise<Response> => {
     const context = new RequestContext(request);
     try {
-      const body = compiled.readsBody ? await readBody(request, limits) : undefined;
-      const input = inputOf(body, compiled, captures, rawParams, query, limits);
+      // Kept as three ways, with the last on its own: written as one `inputOf` call
+      // and a two-way body, every request ran ~9.5k instructions more
+      // (bench/serve/count.ts, BENCHMARKS.md): V8 optimized `invoke` less well.
+      const body = compiled.readsBody
+        ? await readBody(request, limits)
+        : compiled.guardsForms
+        ? unreadBody(request, limits)
+        : undefined;
+      const input = compiled.takesInput
+        ? inputOf(body, compiled, captures, rawParams, query, limits)
+        // A leaf that takes nothing: its captures alone; the body and query stay unread.
+        : rawParams.length === 0
+        ? {}
+        : mergeInput(undefined, undefined, captures, rawParams);
       const firstId = compiled.resumable ? resumeFrom(request, input) : 1;
       // The request's context is its own: the values go straight onto it.
       if (makeContext !== undefined) {

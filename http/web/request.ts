@@ -90,7 +90,7 @@ export function readBody(request: Request, limits: BodyLimits): Promise<Body | u
   const type = mediaType(headers.get("content-type"));
   const json = type === "application/json" ||
     (type.startsWith("application/") && type.endsWith("+json"));
-  if (!json) refuseForgedForm(request, limits);
+  if (!json) unreadBody(request, limits);
   const declared = headers.get("content-length");
   if (declared === null && request.body === null) return NO_BODY;
   const length = json ? declaredLength(declared) : undefined;
@@ -102,8 +102,12 @@ export function readBody(request: Request, limits: BodyLimits): Promise<Body | u
 
 const NO_BODY: Promise<undefined> = Promise.resolve(undefined);
 
-/** A form another site forged is refused before its body is read. */
-function refuseForgedForm(request: Request, limits: BodyLimits): undefined {
+/**
+ * A form another site forged is refused before its body is read, and for a
+ * leaf that takes nothing (its body goes unread), since the leaf would run on
+ * its arrival all the same.
+ */
+export function unreadBody(request: Request, limits: BodyLimits): undefined {
   const forged = limits.forms?.(request);
   if (forged !== undefined) throw forged;
   return undefined;
