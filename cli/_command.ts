@@ -6,9 +6,8 @@
 import { parseArgs } from "node:util";
 import type { Node, TreeStep } from "../tree/node.ts";
 import { isLeaf } from "../tree/node.ts";
-import { createCall, type LeafCall } from "../tree/call.ts";
-import { type LeafEntry, leavesOf } from "../tree/leaves.ts";
-import { type JsonSchema, toJsonSchema } from "../tree/schema.ts";
+import { type CatalogueEntry, catalogueOf } from "../tree/catalogue.ts";
+import type { JsonSchema } from "../tree/schema.ts";
 import { type Flag, flagsOf } from "./_flags.ts";
 import { didYouMean, nearest, UsageError } from "./_usage.ts";
 
@@ -100,57 +99,33 @@ export function commandOf(selected: Pick<Selected, "steps" | "captures">): strin
   ).join(" ");
 }
 
-/** A leaf as a command: where it sits, its prepared call, and its flags once read. */
-export interface Command {
-  readonly entry: LeafEntry;
-  readonly call: LeafCall;
-  /**
-   * Whether the leaf has no input schema: it then takes `--input` and any free
-   * `--name value` flags, merged with its captures, as sent.
-   */
-  readonly open: boolean;
-  flags?: readonly Flag[];
-}
-
-// One table per tree, so a program that runs many command lines prepares each call once.
-const tables = new WeakMap<Node, ReadonlyMap<string, Command>>();
+/** A leaf as a command: its entry in the tree's catalogue (where it sits, its call, its input). */
+export type Command = CatalogueEntry;
 
 /** The command of the leaf the steps lead to. */
 export function commandAt(tree: Node, steps: readonly TreeStep[]): Command {
-  let table = tables.get(tree);
-  if (table === undefined) {
-    table = new Map(
-      leavesOf(tree).map((entry) => [keyOf(entry.steps), {
-        entry,
-        call: createCall(entry.leaf, { captures: entry.captures }),
-        open: entry.input === "open",
-      }]),
-    );
-    tables.set(tree, table);
-  }
-  return table.get(keyOf(steps))!;
+  return catalogueOf(tree).at(steps)!;
 }
+
+// Flags once read per leaf, so a program that runs many command lines reads each schema once.
+const flagsRead = new WeakMap<Command, readonly Flag[]>();
 
 /** The leaf's flags, from its input schema's JSON Schema (none without one); captures are words. */
 export function flagsOfCommand(command: Command): readonly Flag[] {
-  if (command.flags !== undefined) return command.flags;
-  const { leaf, captures, label } = command.entry;
+  let flags = flagsRead.get(command);
+  if (flags !== undefined) return flags;
   let schema: JsonSchema | undefined;
   try {
-    schema = leaf.meta.input === undefined ? undefined : toJsonSchema(leaf.meta.input, "input");
+    schema = command.inputSchema;
   } catch (error) {
     throw new Error(
-      `the input schema of ${label} has no JSON Schema form: ${
+      `the input schema of ${command.label} has no JSON Schema form: ${
         error instanceof Error ? error.message : String(error)
       }`,
       { cause: error },
     );
   }
-  command.flags = flagsOf(schema, captures);
-  return command.flags;
-}
-
-// Steps as a key: a child named "{id}" and a fallback named "id" stay apart.
-function keyOf(steps: readonly TreeStep[]): string {
-  return JSON.stringify(steps.map((step) => [step.kind, step.name]));
+  flags = flagsOf(schema, command.captures);
+  flagsRead.set(command, flags);
+  return flags;
 }

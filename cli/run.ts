@@ -303,7 +303,9 @@ async function readLeafArgs(
     }
   }
   // A leaf without an input schema takes any `--name value` too.
-  const free = command.open ? freeFlags(selected.rest, new Set(Object.keys(options))) : undefined;
+  const free = command.input === "open"
+    ? freeFlags(selected.rest, new Set(Object.keys(options)))
+    : undefined;
   let values: Record<string, unknown>;
   let positionals: string[];
   try {
@@ -317,7 +319,7 @@ async function readLeafArgs(
     throw usageOf(
       error,
       Object.keys(options),
-      !command.open && flags.length === 0 ? typed : undefined,
+      command.input === "schema" && flags.length === 0 ? typed : undefined,
     );
   }
   const input: Record<string, unknown> = {};

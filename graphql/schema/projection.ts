@@ -39,10 +39,11 @@
  */
 
 import type { Leaf, Node, TreeStep } from "../../tree/node.ts";
-import { labelOf, type LeafEntry, leavesOf, readsOpenInput } from "../../tree/leaves.ts";
+import { labelOf, readsOpenInput } from "../../tree/leaves.ts";
+import { type CatalogueEntry, catalogueOf } from "../../tree/catalogue.ts";
 import { tagsOf } from "../../tree/tags.ts";
 import { fieldName } from "./_names.ts";
-import { holdsFile, isVoidSchema, type JsonSchema, toJsonSchema } from "../../tree/schema.ts";
+import { holdsFile, isVoidSchema, type JsonSchema } from "../../tree/schema.ts";
 import {
   type ArgumentDefinition,
   convertSchemas,
@@ -208,7 +209,7 @@ export function projectGraphQL(
   // `meta.graphql: false` keeps a leaf out, as `meta.tools: false` does on the tool surface.
   const leaves: PreparedLeaf[] = [];
   const conversions: SchemaConversion[] = [];
-  for (const entry of leavesOf(node)) {
+  for (const entry of catalogueOf(node).entries) {
     if (entry.leaf.meta.graphql === false) continue;
     const leaf = prepare(entry, readNames);
     leaves.push(leaf);
@@ -287,7 +288,7 @@ export function fieldDefinition(field: GraphQLLeafField): FieldDefinition {
 
 /** A leaf before its types are converted: where its field goes, and its schemas. */
 interface PreparedLeaf {
-  readonly entry: LeafEntry;
+  readonly entry: CatalogueEntry;
   readonly node: Leaf<never, unknown, unknown>;
   readonly kind: OperationKind;
   readonly parent: string;
@@ -317,7 +318,7 @@ const OPEN_ARGUMENTS: JsonSchema = {
   },
 };
 
-function prepare(entry: LeafEntry, readNames: readonly string[]): PreparedLeaf {
+function prepare(entry: CatalogueEntry, readNames: readonly string[]): PreparedLeaf {
   const node = entry.leaf as Leaf<never, unknown, unknown>;
   // GraphQL field names of the child steps; captures checked as argument names.
   const names: string[] = [];
@@ -355,9 +356,9 @@ function prepare(entry: LeafEntry, readNames: readonly string[]): PreparedLeaf {
     name: inQuery ? leafName : hint.charAt(0).toLowerCase() + hint.slice(1),
     captures,
     hint,
-    input: open ? OPEN_ARGUMENTS : sideSchema(node, "input", entry),
+    input: open ? OPEN_ARGUMENTS : sideSchema("input", entry),
     open,
-    output: voidResult ? undefined : sideSchema(node, "output", entry),
+    output: voidResult ? undefined : sideSchema("output", entry),
     voidResult,
   };
 }
@@ -414,12 +415,10 @@ function kindOf(node: Node, name: string, readNames: readonly string[]): Operati
 }
 
 // The entry, not its label: a label is made only for a message.
-function sideSchema(node: Node, side: "input" | "output", entry: LeafEntry) {
-  const schema = node.meta?.[side];
-  if (schema === undefined) return undefined;
+function sideSchema(side: "input" | "output", entry: CatalogueEntry) {
   let json: JsonSchema | undefined;
   try {
-    json = toJsonSchema(schema, side);
+    json = side === "input" ? entry.inputSchema : entry.outputSchema;
   } catch (error) {
     throw new Error(
       `projectGraphQL: the ${side} schema of ${entry.label} has no JSON Schema form: ${
@@ -436,7 +435,7 @@ function sideSchema(node: Node, side: "input" | "output", entry: LeafEntry) {
   return json;
 }
 
-function checkName(name: string, entry: LeafEntry) {
+function checkName(name: string, entry: CatalogueEntry) {
   if (!GRAPHQL_NAME.test(name)) {
     throw new Error(
       `projectGraphQL: "${name}" in ${entry.label} is not a GraphQL name (letters, digits and _, not starting with a digit)`,
