@@ -49,11 +49,14 @@ import type { McpHandlerOptions } from "../tools/options.ts";
 import { assetOf } from "./_assets.ts";
 import { graphiqlInit, graphiqlPage, swaggerInit, swaggerPage } from "./_pages.ts";
 import { installed, WS_NEEDS_PACKAGE } from "./_peers.ts";
+import { checkOptions, type ErrorObserver, knownKeys } from "../tree/options.ts";
 
 /**
  * Options of {@linkcode createHandler}: one key per surface, `false` to leave
- * it out, else its own options; `context` and `timeoutMs` are given to every
- * surface (a surface's own options win).
+ * it out, else its own options; `context`, `timeoutMs`, `onError` and the
+ * limits are given to every surface that has them (a surface's own options
+ * win). A key it does not know is refused when it is called; a surface's
+ * options are checked by that surface.
  *
  * @example
  * ```ts
@@ -77,6 +80,14 @@ export interface HandlerOptions {
    * GraphQL (any other site's form is `403`, a forgery). Default none.
    */
   readonly trustedOrigins?: readonly string[];
+  /** The largest body REST, GraphQL and MCP accept, in bytes (`413` above it). Default 1 MiB. */
+  readonly maxBodyBytes?: number;
+  /** Milliseconds a body may take to arrive on REST, GraphQL and MCP: `408` after. Default 30,000. */
+  readonly bodyTimeoutMs?: number;
+  /** The deepest nesting of a call's input on every surface (a `400` or its like below it). Default 64. */
+  readonly maxInputDepth?: number;
+  /** Observes every surface's faults, with the request. Default: `console.error`. */
+  readonly onError?: ErrorObserver;
   /** The REST API and its document (`createFetch`'s options). Default on. */
   readonly rest?: false | CreateFetchOptions;
   /** GraphQL over HTTP and WebSocket, and GraphiQL. Default on, at `/graphql`. */
@@ -173,13 +184,17 @@ const FILE_CACHE = "public, max-age=86400";
  * a leaf is a contract without a handler (see `implement`).
  */
 export async function createHandler(tree: Node, opts: HandlerOptions = {}): Promise<ServeHandler> {
+  checkOptions("createHandler", opts, HANDLER_OPTIONS);
+  checkOptions("createHandler (docs)", opts.docs || undefined, ["path", "title"]);
+  checkOptions("createHandler (health)", opts.health || undefined, ["path"]);
   assertImplemented(tree, "createHandler");
   // What every surface is given unless its own options say otherwise.
-  const shared = {
-    ...(opts.context === undefined ? {} : { context: opts.context }),
-    ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }),
-    ...(opts.trustedOrigins === undefined ? {} : { trustedOrigins: opts.trustedOrigins }),
-  };
+  const given = (keys: readonly (keyof HandlerOptions)[]) =>
+    Object.fromEntries(keys.flatMap((key) => opts[key] === undefined ? [] : [[key, opts[key]]]));
+  const calls = given(["context", "timeoutMs", "onError", "maxInputDepth"]);
+  const bodies = given(["maxBodyBytes", "bodyTimeoutMs"]);
+  const forms = given(["trustedOrigins"]);
+  const shared = { ...calls, ...bodies, ...forms };
   const routes = new Map<
     string,
     (request: Request, server?: unknown) => Promise<Response | undefined>
@@ -199,7 +214,7 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
   };
   const paths: Record<string, string> = {};
 
-  const restOptions = opts.rest === false ? undefined : { ...shared, ...opts.rest };
+  const restOptions = opts.rest === false ? undefined : under(shared, opts.rest);
   const rest = restOptions === undefined ? undefined : createFetch(tree, restOptions);
   if (rest !== undefined) {
     paths.api = restOptions?.basePath ?? "/";
@@ -214,14 +229,29 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
     const path = mount.path ?? "/graphql";
     const { createGraphQLServer, createHttpGraphQLServer } = await import("../graphql/mod.ts");
     const { createWsHandler, handleBunWebSocket } = await import("../graphql/server/ws.ts");
-    // One schema for both transports.
-    const server = createGraphQLServer(tree, { ...shared, ...mount });
-    const http = createHttpGraphQLServer(server, { ...shared, ...mount, path });
+    const { HTTP_TRANSPORT_OPTIONS } = await import("../graphql/server/http_options.ts");
+    // One schema for both transports: the mount's transport options go to the
+    // one, the rest (`onError` to both) to the server, which refuses a key it
+    // does not know.
+    const { ws: _ws, graphiql: _graphiql, ...own } = mount;
+    const transport: Record<string, unknown> = {};
+    const serverOwn: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(own)) {
+      if ((HTTP_TRANSPORT_OPTIONS as readonly string[]).includes(key)) transport[key] = value;
+      if (!(HTTP_TRANSPORT_OPTIONS as readonly string[]).includes(key) || key === "onError") {
+        serverOwn[key] = value;
+      }
+    }
+    const server = createGraphQLServer(tree, under(given(["timeoutMs", "onError"]), serverOwn));
+    const http = createHttpGraphQLServer(server, {
+      ...under({ ...given(["context", "onError", "maxInputDepth"]), ...bodies, ...forms }, transport),
+      path,
+    });
     const sockets = mount.ws !== false &&
       (!WS_NEEDS_PACKAGE ||
         installed("GraphQL subscriptions over WebSocket", ["ws"], "graphql: { ws: false }"));
     const wsOptions: WsHandlerOptions | undefined = sockets
-      ? { ...(opts.context === undefined ? {} : { context: opts.context }), ...mount.ws }
+      ? under(given(["context", "onError", "maxInputDepth"]), mount.ws)
       : undefined;
     // Deno upgrades in the handler; Bun through its server; Node in serveNode, before the handler.
     const denoUpgrades = typeof (globalThis as { Deno?: { upgradeWebSocket?: unknown } }).Deno
@@ -262,10 +292,10 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
   if (
     opts.mcp !== false && installed("MCP", ["@modelcontextprotocol/server"], "mcp: false")
   ) {
-    const mount = opts.mcp ?? {};
-    const path = mount.path ?? "/mcp";
+    const { path = "/mcp", ...own } = opts.mcp ?? {};
     const { createMcpHandler } = await import("../tools/mcp.ts");
-    const mcp = createMcpHandler(tree, { ...shared, ...mount });
+    // MCP has no forms: its browser guard is `allowedOrigins` (see docs/limits.md).
+    const mcp = createMcpHandler(tree, under({ ...calls, ...bodies }, own));
     closeMcp = () => mcp.close();
     claim(path, "MCP", mcp);
     paths.mcp = path;
@@ -325,6 +355,46 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
     paths,
     close: () => closeMcp(),
   };
+}
+
+/**
+ * Every option of {@linkcode createHandler}: any other key is refused when it
+ * is called (`serve` knows these and where to listen).
+ *
+ * @example
+ * ```ts
+ * import { HANDLER_OPTIONS } from "./handler.ts";
+ *
+ * console.log(HANDLER_OPTIONS.includes("mcp")); // true
+ * ```
+ */
+export const HANDLER_OPTIONS = knownKeys<HandlerOptions>()([
+  "context",
+  "timeoutMs",
+  "trustedOrigins",
+  "maxBodyBytes",
+  "bodyTimeoutMs",
+  "maxInputDepth",
+  "onError",
+  "rest",
+  "graphql",
+  "mcp",
+  "docs",
+  "health",
+]);
+
+/** The depth limit's deprecated names on the surfaces. */
+const DEPTH_ALIASES = ["maxBodyDepth", "maxVariablesDepth", "maxArgumentsDepth"];
+
+/**
+ * A surface's options over what every surface is given: its own win, and a
+ * limit it gives under a deprecated name keeps the shared one out.
+ */
+function under<T extends object>(shared: Record<string, unknown>, own: T | undefined): T {
+  const kept = DEPTH_ALIASES.some((alias) => own !== undefined && alias in own)
+    ? Object.fromEntries(Object.entries(shared).filter(([key]) => key !== "maxInputDepth"))
+    : shared;
+  return { ...kept, ...own } as T;
 }
 
 const NO_WEBSOCKET: BunWebSocketHandler["websocket"] = {

@@ -16,8 +16,10 @@
  */
 
 import type { Node } from "../tree/node.ts";
+import { checkOptions } from "../tree/options.ts";
 import {
   createHandler,
+  HANDLER_OPTIONS,
   type HandlerOptions,
   type ServedPaths,
   type ServeHandler,
@@ -93,7 +95,9 @@ export type Listen = (
  * ```
  */
 export async function serve(tree: Node, opts: ServeOptions = {}): Promise<RunningServer> {
-  const handler = await createHandler(tree, opts);
+  checkOptions("serve", opts, [...HANDLER_OPTIONS, "port", "hostname", "quiet"]);
+  const { port: _port, hostname: _hostname, quiet: _quiet, ...handlerOptions } = opts;
+  const handler = await createHandler(tree, handlerOptions);
   const hostname = opts.hostname ?? "0.0.0.0";
   const listen = await listenerOfRuntime();
   const listening = await listen(handler, { port: opts.port ?? 8000, hostname });

@@ -49,9 +49,9 @@ export interface McpSurface {
 
 /** The tree's tools, prompts and resources; a tree that cannot be described fails here. */
 export function mcpSurface(tree: Node, caller: string, opts: McpOptions): McpSurface {
-  const depth = opts.maxArgumentsDepth;
+  const depth = opts.maxInputDepth ?? opts.maxArgumentsDepth;
   if (depth !== undefined && (!Number.isInteger(depth) || depth < 1)) {
-    throw new RangeError(`MCP: maxArgumentsDepth must be a positive integer, got ${depth}`);
+    throw new RangeError(`MCP: maxInputDepth must be a positive integer, got ${depth}`);
   }
   const tools = collectTools(tree, caller, opts.warnMissingHints);
   return {
@@ -156,11 +156,12 @@ export function serverOf(
       source,
       {
         onError: (error) => {
-          onError(error);
+          if (source.request === undefined) onError(error);
+          else onError(error, source.request);
           log(context, "error", `${name}: 500 Internal Server Error`);
         },
         timeoutMs: opts.timeoutMs,
-        maxDepth: opts.maxArgumentsDepth ?? MAX_INPUT_DEPTH,
+        maxDepth: opts.maxInputDepth ?? opts.maxArgumentsDepth ?? MAX_INPUT_DEPTH,
         context: opts.context,
         resourceScheme: opts.resourceScheme,
         onItem: progressToken === undefined

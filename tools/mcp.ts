@@ -33,7 +33,14 @@
 import type { ClientCapabilities, McpHttpHandler } from "@modelcontextprotocol/server";
 import type { Node } from "../tree/node.ts";
 import { assertImplemented } from "../tree/contract.ts";
-import type { McpHandlerOptions, McpOptions } from "./options.ts";
+import {
+  MCP_HANDLER_OPTIONS,
+  MCP_OPTIONS,
+  MCP_RENAMED,
+  type McpHandlerOptions,
+  type McpOptions,
+} from "./options.ts";
+import { checkOptions } from "../tree/options.ts";
 import { mcpSurface, type Sdk, serverOf } from "./_server.ts";
 import { modernSink, sessionHooks, withListen } from "./_resource_side.ts";
 import { type LegacySessions, legacySessions } from "./_sessions.ts";
@@ -96,6 +103,7 @@ function loadSdk(): Promise<Sdk> {
  * ```
  */
 export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpFetchHandler {
+  checkOptions("createMcpHandler", opts, MCP_HANDLER_OPTIONS, MCP_RENAMED);
   assertImplemented(tree, "createMcpHandler");
   const surface = mcpSurface(tree, "createMcpHandler", opts);
   const side = surface.side;
@@ -208,6 +216,7 @@ export async function serveMcpStdio(
   tree: Node,
   opts: McpOptions = {},
 ): Promise<{ close(): Promise<void> }> {
+  checkOptions("serveMcpStdio", opts, MCP_OPTIONS, MCP_RENAMED);
   const surface = mcpSurface(tree, "serveMcpStdio", opts);
   const loaded = await loadSdk();
   const { serveStdio } = await import("@modelcontextprotocol/server/stdio");

@@ -9,6 +9,8 @@ import type { ContextFunction } from "../tree/context.ts";
 import type { RateLimit } from "../http/web/rate_limit.ts";
 import type { ToolsOptions } from "./describe.ts";
 import type { McpCancellations, McpResumability, McpSessionStore } from "./sessions.ts";
+import { knownKeys } from "../tree/options.ts";
+import type { ErrorObserver } from "../tree/options.ts";
 
 /**
  * Options of the MCP server, over either transport.
@@ -38,9 +40,10 @@ export interface McpOptions extends ToolsOptions {
    * Observes a fault (a crash, a result breaking its output schema, an
    * undeclared error) before the masked result is sent, and a session store
    * or cancellation channel failing; never the caller's mistakes, declared
-   * errors, cancellations or timeouts. Default: `console.error`.
+   * errors, cancellations or timeouts. A tool's fault comes with the request
+   * that carried the call (over HTTP; stdio has none). Default: `console.error`.
    */
-  readonly onError?: (error: unknown) => void;
+  readonly onError?: ErrorObserver;
   /**
    * Milliseconds a tool may run: then its `signal` aborts and the result is a
    * `503` tool error. Default none.
@@ -48,9 +51,11 @@ export interface McpOptions extends ToolsOptions {
   readonly timeoutMs?: number;
   /**
    * How deep a tool call's arguments may nest (objects and arrays): deeper is
-   * a `400` tool error before the handler runs, as a REST or GraphQL body
-   * past its `maxBodyDepth`. Default 64.
+   * a `400` tool error before the handler runs, as a REST body or GraphQL
+   * variables past the same option. Default 64.
    */
+  readonly maxInputDepth?: number;
+  /** @deprecated Use `maxInputDepth`, the same limit under the name every server shares. */
   readonly maxArgumentsDepth?: number;
   /**
    * Makes the values tools' handlers and middleware see in their context. It
@@ -168,3 +173,67 @@ export interface McpHandlerOptions extends McpOptions {
    */
   readonly resumability?: false | McpResumability;
 }
+
+/**
+ * Every option of `serveMcpStdio`: any other key is refused when it is called.
+ *
+ * @example
+ * ```ts
+ * import { MCP_OPTIONS } from "./options.ts";
+ *
+ * console.log(MCP_OPTIONS.includes("instructions")); // true
+ * ```
+ */
+export const MCP_OPTIONS = knownKeys<McpOptions>()([
+  "warnMissingHints",
+  "name",
+  "version",
+  "instructions",
+  "pageSize",
+  "onError",
+  "timeoutMs",
+  "maxInputDepth",
+  "maxArgumentsDepth",
+  "context",
+  "headers",
+  "confirmDestructive",
+  "resourceScheme",
+  "listTtlMs",
+]);
+
+/**
+ * Every option of `createMcpHandler`: any other key is refused when it is called.
+ *
+ * @example
+ * ```ts
+ * import { MCP_HANDLER_OPTIONS } from "./options.ts";
+ *
+ * console.log(MCP_HANDLER_OPTIONS.includes("allowedOrigins")); // true
+ * ```
+ */
+export const MCP_HANDLER_OPTIONS = knownKeys<McpHandlerOptions>()([
+  ...MCP_OPTIONS,
+  "allowedOrigins",
+  "allowedHosts",
+  "maxBodyBytes",
+  "bodyTimeoutMs",
+  "sessions",
+  "cancellations",
+  "sessionOwner",
+  "maxSessions",
+  "sessionIdleMs",
+  "rateLimit",
+  "resumability",
+]);
+
+/**
+ * The deprecated option names of the MCP server, each to its name now.
+ *
+ * @example
+ * ```ts
+ * import { MCP_RENAMED } from "./options.ts";
+ *
+ * console.log(MCP_RENAMED.maxArgumentsDepth); // "maxInputDepth"
+ * ```
+ */
+export const MCP_RENAMED: Readonly<Record<string, string>> = { maxArgumentsDepth: "maxInputDepth" };

@@ -99,4 +99,5 @@ export { Content, content } from "./content.ts";
 export type { ContentBlock, ContentPart } from "./content.ts";
 export type { InputMode, LeafEntry } from "./leaves.ts";
 export type { ContextFunction, ContextSource, RequestContextSource, Surface } from "./context.ts";
+export type { ErrorObserver } from "./options.ts";
 export type { ErrorDeclaration, ErrorDeclarations, LeafErrorOptions } from "./errors.ts";

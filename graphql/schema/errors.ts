@@ -29,6 +29,7 @@ import { GraphQLError } from "graphql";
 import { OutputError } from "../../tree/call.ts";
 import type { Failure } from "../../tree/failure.ts";
 import type { HandlerContext } from "../../tree/node.ts";
+import type { ErrorObserver } from "../../tree/options.ts";
 import { failureOf } from "../../tree/run.ts";
 
 /**
@@ -86,8 +87,8 @@ export interface ResolveOptions {
    * broke its output schema). Default: every fault masked.
    */
   readonly errors?: ErrorMapper;
-  /** Observes a fault that was masked. Default: `console.error`. */
-  readonly onError?: (error: unknown) => void;
+  /** Observes a fault that was masked, with the request where there is one. Default: `console.error`. */
+  readonly onError?: ErrorObserver;
   /**
    * How long one leaf call may take, in milliseconds: past it the handler's
    * `signal` aborts and its field is an error with code `TIMEOUT` (status
@@ -168,7 +169,7 @@ export function clientError(opts: ResolveOptions): ClientError {
     if (failure.kind !== "fault") return fromFailure(failure);
     const exposed = error instanceof OutputError ? undefined : expose?.(error);
     if (exposed !== undefined) return exposed;
-    report(error);
+    report(error, context?.request);
     return new GraphQLError("Unexpected error.", { extensions: { code: "INTERNAL_SERVER_ERROR" } });
   };
 }
@@ -186,13 +187,14 @@ function fromFailure(failure: Failure): GraphQLError {
 
 /** `onError`, or `console.error` with `label`: an observer that throws never changes what a client sees. */
 export function observer(
-  onError: ((error: unknown) => void) | undefined,
+  onError: ErrorObserver | undefined,
   label: string,
-): (error: unknown) => void {
-  const observe = onError ?? ((error: unknown) => console.error(label, error));
-  return (error) => {
+): (error: unknown, request?: Request) => void {
+  const observe: ErrorObserver = onError ?? ((error: unknown) => console.error(label, error));
+  return (error, request) => {
     try {
-      observe(error);
+      if (request === undefined) observe(error);
+      else observe(error, request);
     } catch {
       // Nothing to do: the client's answer is decided already.
     }

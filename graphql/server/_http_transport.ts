@@ -80,7 +80,7 @@ export function httpTransport(
   const maxResponseBytes = opts.maxResponseBytes ?? 16 * 1024 * 1024;
   const bodyTimeoutMs = opts.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
   const maxQueryLength = opts.maxQueryLength ?? 100_000;
-  const maxDepth = opts.maxBodyDepth ?? MAX_INPUT_DEPTH;
+  const maxDepth = opts.maxInputDepth ?? opts.maxBodyDepth ?? MAX_INPUT_DEPTH;
   const maxTokens = server.limits.maxTokens;
   const makeContext = opts.context;
   const report = observer(opts.onError, "ramify: GraphQL over HTTP crashed:");
@@ -189,7 +189,7 @@ export function httpTransport(
       try {
         return contextFailure(error, context, media);
       } catch (crash) {
-        return failure(crash, media);
+        return failure(crash, media, request);
       }
     }
     return execute(media, params, prepared.document, context);
@@ -209,7 +209,10 @@ export function httpTransport(
       context,
     });
     if (!(result instanceof Promise)) return answer(result, media);
-    return result.then((settled) => answer(settled, media), (error) => failure(error, media));
+    return result.then(
+      (settled) => answer(settled, media),
+      (error) => failure(error, media, context.request),
+    );
   };
 
   const answer = (result: ExecutionResult, media: Media): Response => {
@@ -236,7 +239,7 @@ export function httpTransport(
   };
 
   /** What a refusal or a crash answers. */
-  const failure = (error: unknown, media: Media): Response => {
+  const failure = (error: unknown, media: Media, request?: Request): Response => {
     if (error instanceof Refusal) {
       const headers = error.headers === undefined
         ? media.headers
@@ -248,7 +251,7 @@ export function httpTransport(
         { status: error.status, headers },
       );
     }
-    report(error);
+    report(error, request);
     return masked(media);
   };
 
@@ -265,7 +268,7 @@ export function httpTransport(
         try {
           return run(request, media, "POST", fromJson(parseBody(buffer), maxQueryLength, maxDepth));
         } catch (error) {
-          return failure(error, media);
+          return failure(error, media, request);
         }
       },
       () => failure(bodyRefusal("unreadable", maxBodyBytes, bodyTimeoutMs), media),
@@ -303,7 +306,7 @@ export function httpTransport(
     }
     return handle(request, media, method, contentType).then(
       undefined,
-      (error) => failure(error, media),
+      (error) => failure(error, media, request),
     );
   };
   const rateLimit = opts.rateLimit;

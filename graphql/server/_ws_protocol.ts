@@ -81,7 +81,7 @@ export function createConnect(server: GraphQLServer, opts: WsHandlerOptions = {}
   const maxOperations = opts.maxSubscriptions ?? 100;
   const maxQueryLength = opts.maxQueryLength ?? 100_000;
   const maxMessageBytes = opts.maxMessageBytes ?? 1024 * 1024;
-  const maxVariablesDepth = opts.maxVariablesDepth ?? MAX_INPUT_DEPTH;
+  const maxVariablesDepth = opts.maxInputDepth ?? opts.maxVariablesDepth ?? MAX_INPUT_DEPTH;
   const idleTimeout = opts.idleTimeout ?? 300_000;
   const maxBuffered = opts.maxBufferedBytes ?? 4 * 1024 * 1024;
   const slowConsumerTimeout = opts.slowConsumerTimeout ?? 30_000;
@@ -207,7 +207,7 @@ export function createConnect(server: GraphQLServer, opts: WsHandlerOptions = {}
         try {
           await closed(code, reason);
         } catch (error) {
-          observe(error);
+          observe(error, request);
         }
       })();
     const close = (code: number, reason: string) => {
@@ -266,7 +266,7 @@ export function createConnect(server: GraphQLServer, opts: WsHandlerOptions = {}
           if (error instanceof Error && /^Unexpected message of type /.test(error.message)) {
             return close(CloseCode.BadRequest, error.message);
           }
-          observe(error);
+          observe(error, request);
           close(CloseCode.InternalServerError, "Internal server error");
         });
       },

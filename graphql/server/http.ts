@@ -56,7 +56,14 @@ import { corsPolicy } from "../../http/web/cors.ts";
 import { formGuard } from "../../http/web/csrf.ts";
 import { projectGraphQL } from "../schema/projection.ts";
 import type { GraphQLServer } from "./server.ts";
-import type { HttpGraphQLServerOptions, HttpGraphQLTransportOptions } from "./http_options.ts";
+import {
+  HTTP_TRANSPORT_OPTIONS,
+  HTTP_TRANSPORT_RENAMED,
+  type HttpGraphQLServerOptions,
+  type HttpGraphQLTransportOptions,
+} from "./http_options.ts";
+import { GRAPHQL_SERVER_OPTIONS } from "./_server_options.ts";
+import { checkOptions, knownKeys } from "../../tree/options.ts";
 import type { Served } from "./_http_transport.ts";
 import { trustedDocumentsOf } from "./_trusted.ts";
 
@@ -101,8 +108,8 @@ export type { HttpGraphQLServerOptions, HttpGraphQLTransportOptions } from "./ht
  * console.log(await response.json()); // { data: { whoami: "ada" } }
  * ```
  *
- * @throws {TypeError} when `opts.path` does not start with `/`, and for every
- * projection error of `createGraphQLServer`.
+ * @throws {TypeError} when `opts.path` does not start with `/`, or `opts` holds
+ * a key it does not know, and for every projection error of `createGraphQLServer`.
  */
 export function createHttpGraphQLServer(
   tree: Node,
@@ -147,6 +154,13 @@ export function createHttpGraphQLServer(
   treeOrServer: Node | GraphQLServer,
   opts: HttpGraphQLServerOptions = {},
 ): (request: Request) => Promise<Response> {
+  const server = isGraphQLServer(treeOrServer);
+  checkOptions(
+    "createHttpGraphQLServer",
+    opts,
+    server ? HTTP_TRANSPORT_OPTIONS : HTTP_SERVER_OPTIONS,
+    HTTP_TRANSPORT_RENAMED,
+  );
   const path = opts.path ?? "/graphql";
   if (!path.startsWith("/")) {
     throw new TypeError(`createHttpGraphQLServer: path must start with "/", got "${path}"`);
@@ -154,8 +168,8 @@ export function createHttpGraphQLServer(
   // Every check of the tree and the options runs now; the transport, graphql-js
   // and the schema load on the first request (_http_transport.ts).
   let served: Served;
-  if (isGraphQLServer(treeOrServer)) {
-    served = { server: treeOrServer };
+  if (server) {
+    served = { server: treeOrServer as GraphQLServer };
   } else {
     assertImplemented(treeOrServer, "createGraphQLServer");
     served = {
@@ -177,6 +191,12 @@ export function createHttpGraphQLServer(
   return (request) =>
     serve === undefined ? load().then((handler) => handler(request)) : serve(request);
 }
+
+/** Every option of `createHttpGraphQLServer` given a tree: the GraphQL server's and the transport's. */
+const HTTP_SERVER_OPTIONS = knownKeys<HttpGraphQLServerOptions>()([
+  ...GRAPHQL_SERVER_OPTIONS,
+  ...HTTP_TRANSPORT_OPTIONS,
+]);
 
 /** Whether `createHttpGraphQLServer` was given a built server rather than a tree. */
 function isGraphQLServer(value: Node | GraphQLServer): value is GraphQLServer {

@@ -17,6 +17,8 @@ import type { ContextFunction, RequestContextSource } from "../../tree/context.t
 import type { CorsOptions } from "../../http/web/cors.ts";
 import type { RateLimit } from "../../http/web/rate_limit.ts";
 import type { GraphQLServerOptions } from "./server.ts";
+import { knownKeys } from "../../tree/options.ts";
+import type { ErrorObserver } from "../../tree/options.ts";
 
 /**
  * The transport's own options: all that {@linkcode createHttpGraphQLServer}
@@ -66,7 +68,12 @@ export interface HttpGraphQLTransportOptions {
    * bounds what the cache can hold. Default 100,000.
    */
   readonly maxQueryLength?: number;
-  /** The deepest nesting of `variables` and `extensions` (`400` below it). Default 64. */
+  /**
+   * The deepest nesting of `variables` and `extensions` (`400` below it): the
+   * same option as the REST and MCP servers'. Default 64.
+   */
+  readonly maxInputDepth?: number;
+  /** @deprecated Use `maxInputDepth`, the same limit under the name every server shares. */
   readonly maxBodyDepth?: number;
   /**
    * Makes the values a request's handlers see in their context, beside
@@ -78,12 +85,52 @@ export interface HttpGraphQLTransportOptions {
    */
   readonly context?: ContextFunction<RequestContextSource>;
   /**
-   * Observes what crashed in the transport (a result JSON cannot hold, say);
-   * the client sees a masked `500`. Given a tree, this is the GraphQL server's
-   * `onError` too. Default: `console.error`.
+   * Observes what crashed in the transport (a result JSON cannot hold, say),
+   * with the request; the client sees a masked `500`. Given a tree, this is
+   * the GraphQL server's `onError` too. Default: `console.error`.
    */
-  readonly onError?: (error: unknown) => void;
+  readonly onError?: ErrorObserver;
 }
+
+/**
+ * Every option of the transport alone ({@linkcode createHttpGraphQLServer}
+ * given a server): any other key is refused when it is made.
+ *
+ * @example
+ * ```ts
+ * import { HTTP_TRANSPORT_OPTIONS } from "./http_options.ts";
+ *
+ * console.log(HTTP_TRANSPORT_OPTIONS.includes("path")); // true
+ * ```
+ */
+export const HTTP_TRANSPORT_OPTIONS = knownKeys<HttpGraphQLTransportOptions>()([
+  "path",
+  "cors",
+  "maxBodyBytes",
+  "maxResponseBytes",
+  "bodyTimeoutMs",
+  "rateLimit",
+  "trustedOrigins",
+  "maxQueryLength",
+  "maxInputDepth",
+  "maxBodyDepth",
+  "context",
+  "onError",
+]);
+
+/**
+ * The deprecated option names of GraphQL over HTTP, each to its name now.
+ *
+ * @example
+ * ```ts
+ * import { HTTP_TRANSPORT_RENAMED } from "./http_options.ts";
+ *
+ * console.log(HTTP_TRANSPORT_RENAMED.maxBodyDepth); // "maxInputDepth"
+ * ```
+ */
+export const HTTP_TRANSPORT_RENAMED: Readonly<Record<string, string>> = {
+  maxBodyDepth: "maxInputDepth",
+};
 
 /**
  * Options of {@linkcode createHttpGraphQLServer} given a tree: the GraphQL

@@ -42,6 +42,8 @@ import type { CreateResolverOptions } from "../schema/resolvers.ts";
 import { clientError, observer } from "../schema/errors.ts";
 import { withEventId } from "../schema/stream_events.ts";
 import { setDirect } from "./_direct.ts";
+import { checkOptions, knownKeys } from "../../tree/options.ts";
+import { GRAPHQL_SERVER_OPTIONS } from "./_server_options.ts";
 import {
   type TrustedDocuments,
   trustedDocumentsOf,
@@ -226,10 +228,15 @@ export interface GraphQLServer {
  * ```
  */
 export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {}): GraphQLServer {
+  checkOptions("createGraphQLServer", opts, SERVER_OPTIONS);
   assertImplemented(tree, "createGraphQLServer");
   const projection = projectGraphQL(tree, opts);
   return serveProjection(projection, opts, trustedDocumentsOf(opts, "createGraphQLServer"));
 }
+
+/** The options list, checked against the type: a key added to one and not the other fails here. */
+const SERVER_OPTIONS = knownKeys<GraphQLServerOptions>()(GRAPHQL_SERVER_OPTIONS);
+
 
 /**
  * The GraphQL server of a tree's projection and its checked trusted documents

@@ -112,7 +112,8 @@ import { errorResponse, problem } from "../../http/web/respond.ts";
 import { rateLimited, type RateVerdict, withRateHeaders } from "../../http/web/rate_limit.ts";
 import type { GraphQLServer } from "./server.ts";
 import { type Connect, createConnect, type ProtocolConnection } from "./_ws_protocol.ts";
-import type { WsHandlerOptions } from "./ws_options.ts";
+import { type WsHandlerOptions, WS_OPTIONS, WS_RENAMED } from "./ws_options.ts";
+import { checkOptions } from "../../tree/options.ts";
 
 export type { WsConnectFunction, WsHandlerOptions } from "./ws_options.ts";
 
@@ -286,6 +287,7 @@ export function createWsHandler(
   server: GraphQLServer,
   opts: WsHandlerOptions = {},
 ): (request: Request) => Response | Promise<Response> {
+  checkOptions("createWsHandler", opts, WS_OPTIONS, WS_RENAMED);
   const upgrade = denoUpgrade();
   const connect = createConnect(server, opts);
   const open = (request: Request): Response => {
@@ -385,6 +387,7 @@ export function handleBunWebSocket(
   server: GraphQLServer,
   opts: WsHandlerOptions = {},
 ): BunWebSocketHandler {
+  checkOptions("handleBunWebSocket", opts, WS_OPTIONS, WS_RENAMED);
   const connect: Connect = createConnect(server, opts);
   const connections = new WeakMap<WsPeer, ProtocolConnection>();
   return {

@@ -1,5 +1,7 @@
 import type { RateLimit } from "../../http/web/rate_limit.ts";
 import type { ContextFunction } from "../../tree/context.ts";
+import { knownKeys } from "../../tree/options.ts";
+import type { ErrorObserver } from "../../tree/options.ts";
 
 /**
  * The options of the GraphQL-over-WebSocket handlers (`createWsHandler`,
@@ -95,8 +97,11 @@ export interface WsHandlerOptions {
   readonly maxMessageBytes?: number;
   /**
    * How deep a `subscribe` message's variables may nest: deeper is an `error`
-   * message with code `BAD_REQUEST`, as over HTTP. Default 64.
+   * message with code `BAD_REQUEST`, as over HTTP (the same option as the
+   * REST, GraphQL-over-HTTP and MCP servers'). Default 64.
    */
+  readonly maxInputDepth?: number;
+  /** @deprecated Use `maxInputDepth`, the same limit under the name every server shares. */
   readonly maxVariablesDepth?: number;
   /**
    * How long an initialised connection may stay silent with no operation
@@ -129,8 +134,49 @@ export interface WsHandlerOptions {
   /**
    * Observes what crashed in the transport: an `onConnect` that threw, an
    * error graphql-ws raised while streaming (the client sees only a masked
-   * error or a `4500`). Default: `console.error`. A leaf's deadline and its
-   * faults are the GraphQL server's (`timeoutMs`, `onError`).
+   * error or a `4500`), with the upgrade request. Default: `console.error`. A
+   * leaf's deadline and its faults are the GraphQL server's (`timeoutMs`,
+   * `onError`).
    */
-  readonly onError?: (error: unknown) => void;
+  readonly onError?: ErrorObserver;
 }
+
+/**
+ * Every option of the WebSocket handlers: any other key is refused when one
+ * is made.
+ *
+ * @example
+ * ```ts
+ * import { WS_OPTIONS } from "./ws_options.ts";
+ *
+ * console.log(WS_OPTIONS.includes("initTimeout")); // true
+ * ```
+ */
+export const WS_OPTIONS = knownKeys<WsHandlerOptions>()([
+  "onConnect",
+  "context",
+  "initTimeout",
+  "maxSubscriptions",
+  "maxQueryLength",
+  "maxMessageBytes",
+  "maxInputDepth",
+  "maxVariablesDepth",
+  "idleTimeout",
+  "maxBufferedBytes",
+  "slowConsumerTimeout",
+  "maxTotalSubscriptions",
+  "rateLimit",
+  "onError",
+]);
+
+/**
+ * The deprecated option names of the WebSocket handlers, each to its name now.
+ *
+ * @example
+ * ```ts
+ * import { WS_RENAMED } from "./ws_options.ts";
+ *
+ * console.log(WS_RENAMED.maxVariablesDepth); // "maxInputDepth"
+ * ```
+ */
+export const WS_RENAMED: Readonly<Record<string, string>> = { maxVariablesDepth: "maxInputDepth" };

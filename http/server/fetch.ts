@@ -26,6 +26,7 @@ import { api, op } from "../../tree/construct.ts";
 import { labelOf } from "../../tree/leaves.ts";
 import { assertImplemented } from "../../tree/contract.ts";
 import { http } from "../verbs.ts";
+import { checkOptions, knownKeys } from "../../tree/options.ts";
 
 /**
  * Options of {@linkcode createFetch}: the router's, the projection's, and the
@@ -47,6 +48,31 @@ export interface CreateFetchOptions extends RouterOptions, HttpProjectionOptions
   readonly router?: (route: HttpRoute, opts: RouterOptions) => FetchHandler;
 }
 
+/** Every option {@linkcode createFetch} knows: any other key is refused when it is called. */
+const FETCH_OPTIONS = knownKeys<CreateFetchOptions>()([
+  "basePath",
+  "maxBodyBytes",
+  "maxInputDepth",
+  "maxBodyDepth",
+  "maxParams",
+  "onError",
+  "cors",
+  "heartbeatMs",
+  "bodyTimeoutMs",
+  "timeoutMs",
+  "rateLimit",
+  "trustedOrigins",
+  "context",
+  "idempotency",
+  "collapse",
+  "openapi",
+  "document",
+  "router",
+]);
+
+/** The deprecated option names of the REST server, each to its name now. */
+const FETCH_RENAMED: Readonly<Record<string, string>> = { maxBodyDepth: "maxInputDepth" };
+
 const DOCUMENT_SEGMENT = "openapi.json";
 
 /**
@@ -65,11 +91,14 @@ const DOCUMENT_SEGMENT = "openapi.json";
  * console.log(doc.info.title); // "Ping"
  * ```
  *
- * @throws {TypeError} when a leaf is a contract without a handler (see `implement`).
+ * @throws {TypeError} when a leaf is a contract without a handler (see `implement`),
+ * or `opts` holds a key it does not know, or an option under both its name and
+ * its deprecated one.
  * @throws {Error} when the tree itself routes `GET /openapi.json` while the
  * document is on, and for every route error of `httpProjection`.
  */
 export function createFetch(tree: Node, opts: CreateFetchOptions = {}): FetchHandler {
+  checkOptions("createFetch", opts, FETCH_OPTIONS, FETCH_RENAMED);
   assertImplemented(tree, "createFetch");
   const route = httpProjection(tree, opts);
   const compile = opts.router ?? toRouter;

@@ -29,6 +29,7 @@ import { isBytes } from "../../tree/bytes.ts";
 import { failureOf, runCall } from "../../tree/run.ts";
 import { assignOwn, type ContextFunction, type RequestContextSource } from "../../tree/context.ts";
 import { Reply } from "../../tree/reply.ts";
+import type { ErrorObserver } from "../../tree/options.ts";
 import type { HttpRoute } from "../route/route.ts";
 import type { MatcherStrategy } from "./matchers/types.ts";
 import { failureResponse } from "../web/problem.ts";
@@ -72,16 +73,22 @@ export interface RouterOptions extends IdempotencyOptions {
   readonly basePath?: string;
   /** The largest body accepted, in bytes (413 above it). Default 1 MiB. */
   readonly maxBodyBytes?: number;
-  /** The deepest nesting a JSON body may have (400 below it). Default 64. */
+  /**
+   * The deepest nesting a call's input may have (a JSON body, a form, the
+   * query): deeper is a `400`. The same option as the GraphQL and MCP
+   * servers'. Default 64.
+   */
+  readonly maxInputDepth?: number;
+  /** @deprecated Use `maxInputDepth`, the same limit under the name every server shares. */
   readonly maxBodyDepth?: number;
   /** The most query parameters or form fields a request may have (400 above). Default 256. */
   readonly maxParams?: number;
   /**
    * Observes a fault (a crash: anything but an input error, a declared error,
-   * a cancellation or a timeout), before the bare 500 is sent. Default:
-   * `console.error`.
+   * a cancellation or a timeout), before the bare 500 is sent, with the
+   * request. Default: `console.error`.
    */
-  readonly onError?: (error: unknown, request: Request) => void;
+  readonly onError?: ErrorObserver;
   /** CORS: `true` for any origin without credentials, or a policy. Default off. */
   readonly cors?: true | CorsOptions;
   /**
@@ -145,7 +152,7 @@ export function createRouter(
   const basePath = normalizeBasePath(opts.basePath);
   const limits: BodyLimits = {
     maxBytes: opts.maxBodyBytes ?? 1024 * 1024,
-    maxDepth: opts.maxBodyDepth ?? MAX_INPUT_DEPTH,
+    maxDepth: opts.maxInputDepth ?? opts.maxBodyDepth ?? MAX_INPUT_DEPTH,
     maxKeys: opts.maxParams ?? 256,
     timeoutMs: opts.bodyTimeoutMs ?? BODY_TIMEOUT_MS,
     forms: formGuard(opts.trustedOrigins),
