@@ -229,11 +229,20 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
     const path = mount.path ?? "/graphql";
     const { createGraphQLServer, createHttpGraphQLServer } = await import("../graphql/mod.ts");
     const { createWsHandler, handleBunWebSocket } = await import("../graphql/server/ws.ts");
-    const { HTTP_TRANSPORT_OPTIONS } = await import("../graphql/server/http_options.ts");
+    const { HTTP_TRANSPORT_OPTIONS, HTTP_TRANSPORT_RENAMED } = await import(
+      "../graphql/server/http_options.ts"
+    );
+    const { GRAPHQL_SERVER_OPTIONS } = await import("../graphql/server/server_options.ts");
     // One schema for both transports: the mount's transport options go to the
-    // one, the rest (`onError` to both) to the server, which refuses a key it
-    // does not know.
+    // one, the rest (`onError` to both) to the server. Checked as the HTTP
+    // server given a tree checks them.
     const { ws: _ws, graphiql: _graphiql, ...own } = mount;
+    checkOptions(
+      "createHttpGraphQLServer",
+      own,
+      [...GRAPHQL_SERVER_OPTIONS, ...HTTP_TRANSPORT_OPTIONS],
+      HTTP_TRANSPORT_RENAMED,
+    );
     const transport: Record<string, unknown> = {};
     const serverOwn: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(own)) {

@@ -51,7 +51,8 @@ export interface McpSurface {
 export function mcpSurface(tree: Node, caller: string, opts: McpOptions): McpSurface {
   const depth = opts.maxInputDepth ?? opts.maxArgumentsDepth;
   if (depth !== undefined && (!Number.isInteger(depth) || depth < 1)) {
-    throw new RangeError(`MCP: maxInputDepth must be a positive integer, got ${depth}`);
+    const name = opts.maxInputDepth === undefined ? "maxArgumentsDepth" : "maxInputDepth";
+    throw new RangeError(`MCP: ${name} must be a positive integer, got ${depth}`);
   }
   const tools = collectTools(tree, caller, opts.warnMissingHints);
   return {

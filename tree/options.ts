@@ -84,7 +84,11 @@ export function checkOptions(
   if (opts === undefined || opts === null) return;
   for (const key of Object.keys(opts)) {
     if (!known.includes(key)) {
-      const near = closest(key, known.filter((name) => !Object.hasOwn(renamed, name)));
+      // A deprecated name near it: the name it became.
+      const nearest = closest(key, known);
+      const near = nearest !== undefined && Object.hasOwn(renamed, nearest)
+        ? renamed[nearest]
+        : nearest;
       throw new TypeError(
         `${caller}: unknown option "${key}"${
           near === undefined ? "" : ` (did you mean "${near}"?)`

@@ -62,7 +62,7 @@ import {
   type HttpGraphQLServerOptions,
   type HttpGraphQLTransportOptions,
 } from "./http_options.ts";
-import { GRAPHQL_SERVER_OPTIONS } from "./_server_options.ts";
+import { GRAPHQL_SERVER_OPTIONS } from "./server_options.ts";
 import { checkOptions, knownKeys } from "../../tree/options.ts";
 import type { Served } from "./_http_transport.ts";
 import { trustedDocumentsOf } from "./_trusted.ts";

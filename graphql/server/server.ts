@@ -43,7 +43,7 @@ import { clientError, observer } from "../schema/errors.ts";
 import { withEventId } from "../schema/stream_events.ts";
 import { setDirect } from "./_direct.ts";
 import { checkOptions, knownKeys } from "../../tree/options.ts";
-import { GRAPHQL_SERVER_OPTIONS } from "./_server_options.ts";
+import { GRAPHQL_SERVER_OPTIONS } from "./server_options.ts";
 import {
   type TrustedDocuments,
   trustedDocumentsOf,
