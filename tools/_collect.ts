@@ -177,7 +177,10 @@ function listOf(item: JsonSchema): JsonSchema {
 /**
  * Always an object; each capture a required string unless the schema types it.
  * No schema: an open object (the handler takes the merged input as sent), its
- * captures named.
+ * captures named. Every other keyword the schema holds (`allOf`, `if`/`then`/
+ * `else`, `$anchor`, `$defs`, `dependentRequired`, ...) is kept as written; a
+ * root that names no type (zod's `.and()` of described objects is an `allOf`)
+ * is said to be an object, as MCP requires of every input schema.
  */
 function inputSchemaOf(schema: JsonSchema | undefined, captures: readonly string[]): JsonSchema {
   if (schema === undefined) {
@@ -188,7 +191,9 @@ function inputSchemaOf(schema: JsonSchema | undefined, captures: readonly string
       additionalProperties: true,
     };
   }
-  if (captures.length === 0) return schema;
+  if (captures.length === 0) {
+    return schema.type === undefined ? { ...schema, type: "object" } : schema;
+  }
   const properties = { ...(schema.properties as Record<string, JsonSchema> | undefined) };
   for (const capture of captures) {
     if (!Object.hasOwn(properties, capture)) properties[capture] = { type: "string" };
