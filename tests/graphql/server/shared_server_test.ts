@@ -77,10 +77,11 @@ Deno.test("createHttpGraphQLServer serves a built server: its rules, its deadlin
   assert.deepEqual(reported, [], "no failure here is a crash");
 
   assert.throws(
-    // @ts-expect-error given a server, the server's own options are not taken again
-    () => createHttpGraphQLServer(server, { path: "api", limits: { maxDepth: 1 } }),
-    /path must start with/,
+    // @ts-expect-error given a server, the server's own options are not taken again: refused
+    () => createHttpGraphQLServer(server, { path: "/api", limits: { maxDepth: 1 } }),
+    /createHttpGraphQLServer: unknown option "limits"/,
   );
+  assert.throws(() => createHttpGraphQLServer(server, { path: "api" }), /path must start with/);
 });
 
 Deno.test("one server behind HTTP and WebSocket: one context function for both", async () => {

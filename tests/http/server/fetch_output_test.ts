@@ -176,7 +176,7 @@ Deno.test("a crash is a bare 500 and onError sees the error and the request", as
   const failure = new Error("database password is hunter2");
   const tree = api({ boom: op(() => Promise.reject(failure), http.get) });
   const handler = createFetch(tree, {
-    onError: (error, request) => seen.push([error, new URL(request.url).pathname]),
+    onError: (error, request) => seen.push([error, new URL(request!.url).pathname]),
   });
   await withServer(handler, async (base) => {
     const response = await fetch(`${base}/boom`);
