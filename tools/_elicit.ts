@@ -56,7 +56,10 @@ function askOver(
 
 /**
  * What a call's handler's `log`, `progress` and `ask` do over MCP, and the
- * call's rounds when its questions go back to the client (2026 era).
+ * call's rounds when its questions go back to the client (2026 era). A
+ * 2026-era request that declared no form elicitation gets `unsupported` at
+ * its `ask`, and `unanswered` says (once) whether a question met it since it
+ * was last read: a call that then fails needed the capability (-32021).
  */
 export function mcpInteraction(
   loaded: Sdk,
@@ -64,19 +67,44 @@ export function mcpInteraction(
   owner: object,
   declared: ClientCapabilities | undefined,
   timeoutMs: number | undefined,
-): { interaction: Interaction; rounds?: Rounds } {
+): { interaction: Interaction; rounds?: Rounds; unanswered?: () => boolean } {
   const capabilities = capabilitiesOf(loaded, ctx, declared);
-  const rounds = isModern(loaded, ctx) && formMode(capabilities)
-    ? roundsOf(loaded, ctx)
+  const modern = isModern(loaded, ctx);
+  const rounds = modern && formMode(capabilities) ? roundsOf(loaded, ctx) : undefined;
+  let missed = false;
+  const unsupported = modern && rounds === undefined
+    ? () => {
+      missed = true;
+      return Promise.resolve({ action: "unsupported" } as const);
+    }
     : undefined;
   return {
     interaction: {
       log: logTo(loaded, ctx, owner),
       progress: progressTo(ctx),
-      ask: rounds?.ask ?? askOver(loaded, ctx, capabilities, timeoutMs),
+      ask: rounds?.ask ?? unsupported ?? askOver(loaded, ctx, capabilities, timeoutMs),
     },
     ...(rounds === undefined ? {} : { rounds }),
+    ...(unsupported === undefined ? {} : {
+      unanswered: () => {
+        const was = missed;
+        missed = false;
+        return was;
+      },
+    }),
   };
+}
+
+/**
+ * The `-32021` error of a 2026-era call that asked a client without form
+ * elicitation and then failed: the capability it needed, for the client to
+ * declare and call again.
+ */
+export function missingElicitation(loaded: Sdk, tool: string): Error {
+  return new loaded.MissingRequiredClientCapabilityError(
+    { requiredCapabilities: { elicitation: { form: {} } } },
+    `"${tool}" needs an answer from the user: declare the elicitation capability (form mode) and call it again`,
+  );
 }
 
 /** Whether the client answers forms: `elicitation: {}` (before modes existed) or `{ form: {} }`. */

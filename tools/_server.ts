@@ -15,7 +15,7 @@ import type { Node } from "../tree/node.ts";
 import { log, withInteraction } from "../tree/interaction.ts";
 import type { HandlerContext } from "../tree/node.ts";
 import { confirmation } from "./_confirm.ts";
-import { mcpInteraction } from "./_elicit.ts";
+import { mcpInteraction, missingElicitation } from "./_elicit.ts";
 import type { Rounds } from "./_rounds.ts";
 import { registerLogging } from "./_logging.ts";
 import {
@@ -97,11 +97,22 @@ export function serverOf(
   /** A call's own context (the client's signal, the request, the renderer of `log`/`ask`) and source. */
   const callContext = (
     ctx: ServerContext,
-  ): { context: HandlerContext; source: ContextSource; rounds?: Rounds } => {
+  ): {
+    context: HandlerContext;
+    source: ContextSource;
+    rounds?: Rounds;
+    unanswered?: () => boolean;
+  } => {
     const carried = ctx.http?.req;
     const carrier = carried ?? standIn;
     const declaredNow = declared ?? server.getClientCapabilities();
-    const { interaction, rounds } = mcpInteraction(loaded, ctx, opts, declaredNow, opts.timeoutMs);
+    const { interaction, rounds, unanswered } = mcpInteraction(
+      loaded,
+      ctx,
+      opts,
+      declaredNow,
+      opts.timeoutMs,
+    );
     const client = webSignal(ctx.mcpReq.signal);
     const context = withInteraction(
       {
@@ -116,6 +127,7 @@ export function serverOf(
     );
     return {
       rounds,
+      unanswered,
       context,
       source: carried === undefined ? { surface: "mcp" } : { surface: "mcp", request: carried },
     };
@@ -147,9 +159,11 @@ export function serverOf(
       );
     }
     const progressToken = ctx.mcpReq._meta?.progressToken;
-    const { context, source, rounds } = callContext(ctx);
+    const { context, source, rounds, unanswered } = callContext(ctx);
     const refused = await confirmation(entry, context, opts.confirmDestructive, opts.timeoutMs);
     if (refused !== undefined) return rounds?.pending() ?? refused as CallToolResult;
+    // The confirmation's own question is no need of the handler's.
+    unanswered?.();
     const result = await runTool(
       entry,
       args,
@@ -170,8 +184,10 @@ export function serverOf(
           : (step) => ctx.mcpReq.notify(progressOf(progressToken, step)),
       },
     );
-    const unanswered = rounds?.pending();
-    if (unanswered !== undefined) return unanswered;
+    const pending = rounds?.pending();
+    if (pending !== undefined) return pending;
+    // A 2026-era call that asked a client unable to answer, and then failed, needed elicitation.
+    if (result.isError === true && unanswered?.() === true) throw missingElicitation(loaded, name);
     return server.projectCallToolResult(
       result as CallToolResult,
       entry.descriptor.outputSchema as Record<string, unknown> | undefined,
