@@ -253,7 +253,10 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
     }
     const server = createGraphQLServer(tree, under(given(["timeoutMs", "onError"]), serverOwn));
     const http = createHttpGraphQLServer(server, {
-      ...under({ ...given(["context", "onError", "maxInputDepth"]), ...bodies, ...forms }, transport),
+      ...under(
+        { ...given(["context", "onError", "maxInputDepth"]), ...bodies, ...forms },
+        transport,
+      ),
       path,
     });
     const sockets = mount.ws !== false &&

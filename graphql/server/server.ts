@@ -237,7 +237,6 @@ export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {})
 /** The options list, checked against the type: a key added to one and not the other fails here. */
 const SERVER_OPTIONS = knownKeys<GraphQLServerOptions>()(GRAPHQL_SERVER_OPTIONS);
 
-
 /**
  * The GraphQL server of a tree's projection and its checked trusted documents
  * (`createGraphQLServer` once the tree and options are checked): the HTTP

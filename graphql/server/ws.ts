@@ -112,7 +112,7 @@ import { errorResponse, problem } from "../../http/web/respond.ts";
 import { rateLimited, type RateVerdict, withRateHeaders } from "../../http/web/rate_limit.ts";
 import type { GraphQLServer } from "./server.ts";
 import { type Connect, createConnect, type ProtocolConnection } from "./_ws_protocol.ts";
-import { type WsHandlerOptions, WS_OPTIONS, WS_RENAMED } from "./ws_options.ts";
+import { WS_OPTIONS, WS_RENAMED, type WsHandlerOptions } from "./ws_options.ts";
 import { checkOptions } from "../../tree/options.ts";
 
 export type { WsConnectFunction, WsHandlerOptions } from "./ws_options.ts";
