@@ -55,8 +55,9 @@ const BUDGETS: readonly Budget[] = [
   {
     // @ramify/api/http: createFetch over a GET with a capture and a zod POST, with /openapi.json.
     file: "rest.ts",
-    minified: 77_750,
-    gzip: 27_900,
+    // +0.8 KB (issue 44): createFetch refuses an option key it does not know, naming the nearest.
+    minified: 78_750,
+    gzip: 28_300,
     absent: ["graphql", "GraphQL"],
     present: ["No route matches", "3.1.0", 'from"zod"'],
   },
