@@ -15,6 +15,7 @@ import { declaredBytes, soleMediaType } from "../tree/bytes.ts";
 import { joinPath, TOOL_NAME } from "./_names.ts";
 import { warnUnhinted } from "./_hints.ts";
 import { structuredSchema } from "./_structured.ts";
+import { paramHeadersOf } from "./_param_headers.ts";
 
 /**
  * MCP's hints about a tool, from the leaf's own tags (implications applied).
@@ -89,6 +90,13 @@ export function collectTools(
     // Tool arguments are JSON: a leaf whose input takes files (`format: "binary"`) is no tool.
     if (holdsFile(input)) continue;
     const tool = toolOf(entry, caller, input);
+    try {
+      paramHeadersOf(tool.descriptor.inputSchema);
+    } catch (error) {
+      throw new Error(`${caller}: ${placeOf(entry)}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
     const name = tool.descriptor.name;
     const other = byName.get(name);
     if (other !== undefined) {

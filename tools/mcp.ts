@@ -50,6 +50,7 @@ import { memoryMcpSessions } from "./sessions.ts";
 import { rateLimited, withRateHeaders } from "../http/web/rate_limit.ts";
 import { bodyLimitOf, checkedRequest, jsonRpcRefusal } from "./_request_body.ts";
 import { BODY_TIMEOUT_MS } from "../http/web/body.ts";
+import { paramHeadersRefusal } from "./_param_headers.ts";
 
 /**
  * A fetch handler speaking MCP's Streamable HTTP transport; `close()` ends
@@ -163,7 +164,8 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
     }
     // The SDK checks this header against the body, so either handler refuses a false one.
     if (request.headers.get("mcp-method") === "tools/call") {
-      return await served.calls.fetch(request);
+      return await paramHeadersRefusal(surface.toolsByName, request) ??
+        await served.calls.fetch(request);
     }
     const modern = served.modern;
     return side === undefined
