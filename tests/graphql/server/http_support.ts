@@ -115,11 +115,18 @@ export function get(
 
 export const strict = { accept: GRAPHQL_RESPONSE };
 
+/**
+ * Options whose `onError` records what crashed, in `crashes`: a property the
+ * server does not see as an option (not enumerable: unknown options are refused).
+ */
 export function quiet(extra: HttpGraphQLServerOptions = {}): HttpGraphQLServerOptions & {
   readonly crashes: unknown[];
 } {
   const crashes: unknown[] = [];
-  return { onError: (error: unknown) => crashes.push(error), ...extra, crashes };
+  const options = { onError: (error: unknown) => crashes.push(error), ...extra };
+  return Object.defineProperty(options, "crashes", { value: crashes, enumerable: false }) as
+    & HttpGraphQLServerOptions
+    & { readonly crashes: unknown[] };
 }
 
 export function codes(reply: Reply): string[] {
