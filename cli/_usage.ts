@@ -1,6 +1,8 @@
 // What the command line got wrong (exit 2), and the nearest names to offer
 // for a misspelt command or flag.
 
+import { editDistance } from "../tree/options.ts";
+
 /** A mistake in the command line itself: exit code 2. */
 export class UsageError extends Error {
   constructor(message: string) {
@@ -20,22 +22,6 @@ export function nearest(word: string, candidates: Iterable<string>): string | un
   return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3))
     ? best
     : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(
-        previous[j] + 1,
-        current[j - 1] + 1,
-        previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length];
 }
 
 /** "did you mean" text, or nothing. */

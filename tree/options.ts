@@ -122,14 +122,24 @@ function closest(key: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(key.length / 4)) + 1;
   for (const name of known) {
-    const distance = edits(lower, name.toLowerCase());
+    const distance = editDistance(lower, name.toLowerCase());
     if (distance < bestDistance) [best, bestDistance] = [name, distance];
   }
   return best;
 }
 
-/** The Levenshtein distance between two strings. */
-function edits(a: string, b: string): number {
+/**
+ * The Levenshtein distance between two strings: what "did you mean" is
+ * measured by, here and on the command line.
+ *
+ * @example
+ * ```ts
+ * import { editDistance } from "./options.ts";
+ *
+ * console.log(editDistance("timeotMs", "timeoutMs")); // 1
+ * ```
+ */
+export function editDistance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const next = [i];
