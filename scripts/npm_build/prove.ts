@@ -169,7 +169,7 @@ export async function bareSuite(config: DenoConfig, tarball: string, bun: string
       },
     });
     await run("npm", ["install", ...NPM_QUIET], { cwd: dir });
-    for (const file of ["readme_apps.mjs", "bare_readme.mjs"]) {
+    for (const file of ["readme_apps.mjs", "bare_readme.mjs", "mcp_hello.mjs"]) {
       await Deno.copyFile(join(SUITE, file), join(dir, file));
     }
     await copyServeDoc(dir);

@@ -6,7 +6,8 @@
 // exits non-zero on a failure.
 import assert from "node:assert/strict";
 import process from "node:process";
-import { APPS, expectStatus, MCP_HELLO, readmeApp, runApp } from "./readme_apps.mjs";
+import { APPS, expectStatus, readmeApp, runApp } from "./readme_apps.mjs";
+import { MCP_HELLO } from "./mcp_hello.mjs";
 
 const runtime = globalThis.Bun === undefined ? "node" : "bun";
 const title = `${runtime}: serve() without the optional peers leaves their surfaces out, saying so`;

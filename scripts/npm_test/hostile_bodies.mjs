@@ -12,6 +12,7 @@ import assert from "node:assert/strict";
 import { connect } from "node:net";
 import process from "node:process";
 import { api, op } from "@ramify/api/tree";
+import { MCP_HEADERS, MCP_HELLO } from "./mcp_hello.mjs";
 
 const MiB = 1024 * 1024;
 const CHUNK = new Uint8Array(64 * 1024).fill(0x78); // "x"
@@ -31,7 +32,6 @@ export function hostileTree() {
 }
 
 const JSON_HEADERS = { "content-type": "application/json" };
-const MCP_HEADERS = { ...JSON_HEADERS, accept: "application/json, text/event-stream" };
 
 /** The surfaces, each with its POST target and a normal request that must succeed. */
 const SURFACES = [
@@ -56,21 +56,7 @@ const SURFACES = [
     name: "MCP",
     path: "/mcp",
     headers: MCP_HEADERS,
-    normal: (base) =>
-      fetch(`${base}/mcp`, {
-        method: "POST",
-        headers: MCP_HEADERS,
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "initialize",
-          params: {
-            protocolVersion: "2025-06-18",
-            capabilities: {},
-            clientInfo: { name: "hostile", version: "1.0.0" },
-          },
-        }),
-      }),
+    normal: (base) => fetch(`${base}/mcp`, MCP_HELLO),
   },
 ];
 

@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import process from "node:process";
+import { MCP_HELLO } from "./mcp_hello.mjs";
 
 const README = readFileSync("serve.md", "utf8");
 
@@ -82,22 +83,6 @@ export async function expectStatus(url, status, init = {}) {
   assert.equal(response.status, status, `${init.method ?? "GET"} ${url}: ${text.slice(0, 200)}`);
   return text;
 }
-
-/** An MCP handshake over Streamable HTTP. */
-export const MCP_HELLO = {
-  method: "POST",
-  headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-  body: JSON.stringify({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "readme", version: "1.0.0" },
-    },
-  }),
-};
 
 /** The README's `serve()` program with every optional peer installed: each surface answers. */
 export async function checkEverySurface(base) {

@@ -24,6 +24,60 @@ export function mcpPost(message: unknown = INITIALIZE): RequestInit {
   };
 }
 
+/** A JSON-RPC answer to a tool call, as the tests read it. */
+export interface JsonRpcAnswer {
+  readonly id?: unknown;
+  readonly result?: { readonly content: readonly { readonly text?: string }[] };
+  readonly error?: {
+    readonly code: number;
+    readonly message: string;
+    readonly data?: Record<string, unknown>;
+  };
+}
+
+/**
+ * A raw 2026-07-28 `tools/call` (its routing headers, and a client that
+ * declares no capability), and its JSON-RPC answer: the stream's event of the
+ * call's `id`, or the JSON body.
+ */
+export async function modernToolCall(
+  url: URL | string,
+  name: string,
+  args: Record<string, unknown>,
+  opts: { readonly id?: number; readonly headers?: Record<string, string> } = {},
+): Promise<{ status: number; text: string; message: JsonRpcAnswer }> {
+  const id = opts.id ?? 1;
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": name,
+      ...opts.headers,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: {
+        name,
+        arguments: args,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": {},
+        },
+      },
+    }),
+  });
+  const text = await response.text();
+  const events = text.split("\n").filter((line) => line.startsWith("data: "))
+    .map((line) => JSON.parse(line.slice(6)));
+  const message = events.find((event) => event.id === id) ?? JSON.parse(text);
+  return { status: response.status, text, message };
+}
+
 /** The JSON-RPC error an SDK client's call rejects with (fails the test if it succeeds). */
 export async function refused(call: Promise<unknown>): Promise<{ code: number; message: string }> {
   return await failure(() => call) as { code: number; message: string };

@@ -5,6 +5,7 @@
 // destructive tool does not run), and the owner's session works on.
 import assert from "node:assert/strict";
 import { api, auth, op, use } from "@ramify/api";
+import { INITIALIZE } from "./mcp_wire.ts";
 
 /** What a test observes of the tree: how many times `wipe` ran. */
 export interface Shelf {
@@ -56,16 +57,7 @@ export async function openSession(
   const response = await fetch(`${base}/mcp`, {
     method: "POST",
     headers,
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities,
-        clientInfo: { name: "owner-test", version: "1.0.0" },
-      },
-    }),
+    body: JSON.stringify({ ...INITIALIZE, params: { ...INITIALIZE.params, capabilities } }),
   });
   assert.equal(response.status, 200, await response.clone().text());
   await response.body?.cancel();

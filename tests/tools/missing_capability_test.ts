@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { api, ask, HttpError, op } from "@ramify/api/tree";
 import { createMcpHandler } from "@ramify/api/tools";
-import { refused } from "../support/mcp_wire.ts";
+import { modernToolCall, refused } from "../support/mcp_wire.ts";
 
 const FORM = {
   type: "object",
@@ -111,39 +111,13 @@ Deno.test("MCP 2025 session: no -32021 in that revision, the handler's failure i
 Deno.test("MCP 2026-07-28 raw HTTP: -32021 as a JSON-RPC error with requiredCapabilities", async () => {
   const { url, close } = await served("modern");
   try {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": "needs",
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 7,
-        method: "tools/call",
-        params: {
-          name: "needs",
-          arguments: {},
-          _meta: {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {},
-          },
-        },
-      }),
-    });
-    const text = await response.text();
     // A tool call answers as a stream from its start (so Deno sees a client gone): the error
     // is its one event, under the stream's 200.
-    const data = text.split("\n").filter((line) =>
-      line.startsWith("data: ")
-    ).map((line) => JSON.parse(line.slice(6))).find((message) =>
-      message.id === 7
-    ) ?? JSON.parse(text);
+    const { text, message: data } = await modernToolCall(url, "needs", {}, { id: 7 });
     assert.equal(data.error?.code, -32021, text);
-    assert.deepEqual(data.error.data.requiredCapabilities, { elicitation: { form: {} } });
+    assert.deepEqual(data.error?.data?.requiredCapabilities, {
+      elicitation: { form: {} },
+    });
   } finally {
     await close();
   }

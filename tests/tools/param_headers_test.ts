@@ -9,6 +9,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { z } from "zod";
 import { api, op } from "@ramify/api/tree";
 import { createMcpHandler } from "@ramify/api/tools";
+import { type JsonRpcAnswer, modernToolCall } from "../support/mcp_wire.ts";
 
 const tree = api({
   route: op(({ region, priority, query }) => `${region}/${priority}/${query}`, {
@@ -34,35 +35,9 @@ async function served<T>(run: (url: string) => Promise<T>): Promise<T> {
 
 /** A raw 2026-07-28 `tools/call` of `route`, with extra headers. */
 async function call(url: string, args: Record<string, unknown>, headers: Record<string, string>) {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": "tools/call",
-      "mcp-name": "route",
-      ...headers,
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 3,
-      method: "tools/call",
-      params: {
-        name: "route",
-        arguments: args,
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-          "io.modelcontextprotocol/clientCapabilities": {},
-        },
-      },
-    }),
-  });
-  const text = await response.text();
-  const line = text.split("\n").find((part) =>
-    part.startsWith("data: ") && part.includes('"id":3')
-  );
-  return { status: response.status, body: JSON.parse(line === undefined ? text : line.slice(6)) };
+  const { status, message } = await modernToolCall(url, "route", args, { id: 3, headers });
+  // Read as an answer that holds what each check reads; a missing part fails that check.
+  return { status, body: message as Required<JsonRpcAnswer> };
 }
 
 Deno.test("x-mcp-header: listed, and the SDK client's Mcp-Param headers are accepted", async () => {

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { api, auth, HttpError, op, use } from "@ramify/api";
 import { createMcpHandler, type McpHandlerOptions } from "@ramify/api/tools";
 import { withServer } from "../support/server.ts";
+import { INITIALIZE } from "../support/mcp_wire.ts";
 import {
   as,
   checkConfirmation,
@@ -101,16 +102,7 @@ Deno.test("MCP sessions: sessionOwner names the identity; a renewed token of the
 Deno.test("MCP sessions: a sessionOwner that fails otherwise is observed and a 500", async () => {
   const faults: unknown[] = [];
   await served(async (base) => {
-    const response = await send(base, as("alice-token"), {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "c", version: "1" },
-      },
-    });
+    const response = await send(base, as("alice-token"), INITIALIZE);
     assert.equal(response.status, 500);
     assert.deepEqual((await response.json()).error, { code: -32603, message: "Internal error" });
   }, {
