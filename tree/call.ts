@@ -37,7 +37,13 @@
 
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { HandlerContext, Node } from "./node.ts";
-import { datePathsOf, normalizeIssue, type ValidationIssue } from "./schema.ts";
+import {
+  datePathsOf,
+  holdsFile,
+  normalizeIssue,
+  toJsonSchema,
+  type ValidationIssue,
+} from "./schema.ts";
 import { reviveDates } from "./dates.ts";
 import { checkingBytes, isBytes } from "./bytes.ts";
 import { isAsyncIterable, isPlainObject, setOwn } from "./plain_data.ts";
@@ -243,9 +249,17 @@ function prepare(leaf: Node, captures: readonly string[]): Prepared {
 /**
  * The input of a leaf without an input schema: the object a surface merged
  * (its own keys only, as every surface builds it), `{}` for none; anything
- * else is the caller's fault.
+ * else is the caller's fault. Also GraphQL's rule for its free-form `input`
+ * argument. Internal, not exported by `./tree`.
+ *
+ * @example
+ * ```ts
+ * import { openInput } from "./call.ts";
+ *
+ * console.log(openInput(undefined)); // {}
+ * ```
  */
-function openInput(value: unknown): Record<string, unknown> {
+export function openInput(value: unknown): Record<string, unknown> {
   if (isPlainObject(value)) return value;
   if (value === undefined || value === null) return {};
   throw new InputError([{ message: "The input must be an object of named values", path: [] }]);
@@ -360,10 +374,22 @@ function unwrapped(result: unknown): unknown {
   return result instanceof Reply ? result.value : result;
 }
 
+/** Whether an output schema may hold a file: it does, or its JSON Schema cannot tell. */
+function mayHoldFile(schema: StandardSchemaV1): boolean {
+  try {
+    const json = toJsonSchema(schema, "output");
+    return json === undefined || holdsFile(json);
+  } catch {
+    return true;
+  }
+}
+
 /** Checks a handler's result: awaits a promise, checks a value or each item of a stream. */
 function resultChecker(schema: StandardSchemaV1): (result: unknown) => unknown {
-  // A Blob is a file to a schema of files (`z.file()`), as a handler may return either.
-  const check = checkingBytes((value) => parsed(schema, value, OutputError, []));
+  const plain = (value: unknown) => parsed(schema, value, OutputError, []);
+  // A Blob is a file to a schema of files (`z.file()`), as a handler may return either:
+  // decided once per leaf, so that other results pay nothing for it.
+  const check = mayHoldFile(schema) ? checkingBytes(plain) : plain;
   const checkSettled = (result: unknown): unknown => {
     if (isPassThrough(result)) return result;
     if (result instanceof Reply) {

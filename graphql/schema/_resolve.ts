@@ -6,7 +6,7 @@
 
 import type { HandlerContext } from "../../tree/node.ts";
 import { StreamEvent } from "../../tree/stream_events.ts";
-import { createCall, InputError } from "../../tree/call.ts";
+import { createCall, openInput } from "../../tree/call.ts";
 import { labelOf } from "../../tree/leaves.ts";
 import { runCall } from "../../tree/run.ts";
 import { bytesOf, isBytes } from "../../tree/bytes.ts";
@@ -173,11 +173,8 @@ function inputOf(
 
 /** The free-form input of a leaf without an input schema: its own keys are the input's. */
 function spreadInto(input: Record<string, unknown>, value: unknown): void {
-  if (value === null || value === undefined) return;
-  if (!isPlainObject(value)) {
-    throw new InputError([{ message: "The input must be an object of named values", path: [] }]);
-  }
-  for (const key of Object.keys(value)) setOwn(input, key, plain(value[key]));
+  const named = openInput(value);
+  for (const key of Object.keys(named)) setOwn(input, key, plain(named[key]));
 }
 
 /**
