@@ -16,6 +16,7 @@ import {
   unexplainedIgnores,
 } from "./support/sources.ts";
 import { LIBRARY_DIRS } from "../scripts/npm_build/shared.ts";
+import { layerOffences, layerTable } from "./support/layers.ts";
 
 // The library's folders are the ones the npm build ships: one list for both.
 const LIBRARY = ["mod.ts", ...LIBRARY_DIRS];
@@ -91,113 +92,6 @@ function siblingLoops(edges: readonly Edge[]): string[] {
   return loops.sort();
 }
 
-/** The folders below http/ and graphql/ that are layers of their own. */
-const LAYERED = [
-  "http/route",
-  "http/web",
-  "http/server",
-  "http/openapi",
-  "http/client",
-  "graphql/schema",
-  "graphql/server",
-  "graphql/client",
-];
-
-/** The layer of a library file, by folder. */
-function layerOf(path: string): string | undefined {
-  if (path === "mod.ts") return "mod.ts";
-  if (path === "http/verbs.ts") return "http/verbs";
-  for (const layer of LAYERED) if (path.startsWith(`${layer}/`)) return layer;
-  // The faces of http/ and graphql/ (their mod.ts) re-export their folder's layers.
-  if (/^(http|graphql)\/[^/]+\.ts$/.test(path)) return path.split("/")[0];
-  const top = path.split("/")[0];
-  return ["tree", "tools", "cli", "serve", "pubsub", "redis", "otel", "query"].includes(top) &&
-      path.includes("/")
-    ? top
-    : undefined;
-}
-
-interface Allowance {
-  /** Layers whose every file may be imported. */
-  readonly layers: readonly string[];
-  /** Layers that may be imported for types only. */
-  readonly types?: readonly string[];
-}
-
-/** What each layer may import besides itself (drawn in docs/architecture.md). */
-const ALLOWED: Readonly<Record<string, Allowance>> = {
-  // The vocabulary: nodes, the call path, failures, context. Every other layer stands on it.
-  "tree": { layers: [] },
-  // The verb bundles are authoring vocabulary: meta values over the tree.
-  "http/verbs": { layers: ["tree"] },
-  // The projection to routes; `crud` writes its leaves with the verb bundles.
-  "http/route": { layers: ["tree", "http/verbs"] },
-  // The web kit every server shares: it decodes a route's captures and writes its responses.
-  "http/web": { layers: ["tree", "http/route"] },
-  "http/openapi": { layers: ["tree", "http/route", "http/web"] },
-  // The server on top: `createFetch` mounts the document beside the routes.
-  "http/server": { layers: ["tree", "http/verbs", "http/route", "http/web", "http/openapi"] },
-  // Clients call routes; they never load a server.
-  "http/client": { layers: ["tree", "http/route"] },
-  "http": {
-    layers: [
-      "tree",
-      "http/verbs",
-      "http/route",
-      "http/web",
-      "http/openapi",
-      "http/server",
-      "http/client",
-    ],
-  },
-  "graphql/schema": { layers: ["tree"] },
-  "graphql/server": { layers: ["tree", "http/web", "graphql/schema"] },
-  // A transport may run a server in process: its type, never its code.
-  "graphql/client": {
-    layers: ["tree", "http/client", "graphql/schema"],
-    types: ["graphql/server"],
-  },
-  "graphql": { layers: ["tree", "graphql/schema", "graphql/server", "graphql/client"] },
-  // MCP over HTTP shares the web kit's rate limits; a resource's URI is its
-  // leaf's route, as the HTTP projection places it.
-  "tools": { layers: ["tree", "http/web", "http/route"] },
-  // Remote mode calls a server through the typed HTTP client.
-  "cli": { layers: ["tree", "http/client"] },
-  // The root face re-exports the tree, the HTTP face, the verbs and the client's
-  // runtime; never graphql/, tools/ or cli/.
-  "mod.ts": { layers: ["tree", "http", "http/verbs", "http/client"] },
-  // Publish/subscribe: streaming leaves return its iterables; it revives a
-  // topic's dates with the tree's schema layer, as the call path does.
-  "pubsub": { layers: ["tree"] },
-  // State on Redis: each store implements an interface its surface's layer
-  // declares (a bus, a rate limiter, idempotency records, MCP sessions).
-  "redis": { layers: ["tree", "pubsub", "http/web", "tools"] },
-  // Tracing is middleware over the tree (and a fetch the clients take).
-  "otel": { layers: ["tree"] },
-  // Query options over a client: its positions, its types; never a server.
-  "query": { layers: ["tree", "http/client"], types: ["graphql/client"] },
-  // One handler over every surface: it mounts them all.
-  "serve": {
-    layers: ["tree", "http/route", "http/web", "http/server", "graphql", "graphql/server", "tools"],
-  },
-};
-
-/** Imports a layer may not make, and files that belong to no layer. */
-function layerOffences(files: readonly string[], edges: readonly Edge[]): string[] {
-  const offences = files.filter((file) => layerOf(file) === undefined)
-    .map((file) => `no layer for ${file}`);
-  for (const edge of edges) {
-    const from = layerOf(edge.from);
-    const to = layerOf(edge.to);
-    if (from === undefined || to === undefined || from === to) continue;
-    const allowed = ALLOWED[from];
-    const ok = allowed.layers.includes(to) ||
-      (edge.typeOnly && allowed.types?.includes(to) === true);
-    if (!ok) offences.push(`${edge.from} (${from}) may not import ${edge.to} (${to})`);
-  }
-  return offences;
-}
-
 /** Files longer than the limit. */
 function longFiles(texts: ReadonlyMap<string, string>): string[] {
   // Generated data (a client manifest) is as long as the tree it describes.
@@ -236,6 +130,10 @@ function twiceExported(
 }
 
 const sources = await sourcesUnder(LIBRARY);
+/** What each layer may import: the table of docs/architecture.md, the one place it is drawn. */
+const LAYERS = layerTable(
+  await Deno.readTextFile(new URL("../docs/architecture.md", import.meta.url)),
+);
 const edges = [...sources].flatMap(([path, text]) => importsOf(path, text));
 const config = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
 
@@ -264,13 +162,28 @@ Deno.test("architecture: the import checks find what they look for", () => {
     "http/client/c.ts imports the private http/server/_private.ts",
   ]);
   assert.deepEqual(cycles(found), ["http/server/a.ts -> http/server/b.ts -> http/server/a.ts"]);
-  assert.deepEqual(layerOffences([...fixture.keys()], found), [
+  const table = layerTable([
+    "| layer | may import | types only of | why |",
+    "| --- | --- | --- | --- |",
+    "| `http/server/` | `http/route/` | | |",
+    "| `http/client/` | `http/route/` | | |",
+    "| `graphql/schema/` | | | |",
+    "| `graphql/server/` | `graphql/schema/` | | |",
+    "| `graphql/client/` | `graphql/schema/` | `graphql/server/` | |",
+    "| `graphql/mod.ts` | `graphql/schema/` | | |",
+    "| `mod.ts` | `http/server/` | | |",
+    "",
+    "| after the table | `tree/` | | |",
+  ].join("\n"));
+  assert.deepEqual([...table.keys()].at(-1), "mod.ts", "the table ends at its last row");
+  assert.deepEqual(layerOffences(table, [...fixture.keys()], found), [
     "no layer for scripts/g.ts",
-    "http/client/c.ts (http/client) may not import http/server/_private.ts (http/server)",
-    "graphql/client/e.ts (graphql/client) may not import graphql/server/server.ts (graphql/server)",
-    "graphql/schema/f.ts (graphql/schema) may not import http/server/router.ts (http/server)",
-    "mod.ts (mod.ts) may not import graphql/mod.ts (graphql)",
+    "http/client/c.ts (http/client/) may not import http/server/_private.ts (http/server/)",
+    "graphql/client/e.ts (graphql/client/) may not import graphql/server/server.ts (graphql/server/)",
+    "graphql/schema/f.ts (graphql/schema/) may not import http/server/router.ts (http/server/)",
+    "mod.ts (mod.ts) may not import graphql/mod.ts (graphql/mod.ts)",
   ]);
+  assert.throws(() => layerTable("# no table here\n"), /no layer table/);
 });
 
 Deno.test("architecture: the sibling check finds two folders importing each other", () => {
@@ -385,7 +298,15 @@ Deno.test("architecture: no two sibling folders import each other", () => {
 });
 
 Deno.test("architecture: each layer imports only what it may", () => {
-  assert.deepEqual(layerOffences([...sources.keys()], edges), []);
+  assert.deepEqual(layerOffences(LAYERS, [...sources.keys()], edges), []);
+});
+
+Deno.test("architecture: the layer table names only its own layers", () => {
+  const unknown = [...LAYERS].flatMap(([layer, { layers, types }]) =>
+    [...layers, ...types].filter((name) => !LAYERS.has(name)).map((name) => `${layer} -> ${name}`)
+  );
+  assert.deepEqual(unknown, []);
+  assert.ok(LAYERS.has("tree/") && LAYERS.has("mod.ts"), "the table was read");
 });
 
 Deno.test(`architecture: no source file over ${MAX_LINES} lines`, async () => {
