@@ -41,6 +41,8 @@ export { auth } from "./web/auth.ts";
 export type { AuthOptions, CredentialSource } from "./web/auth.ts";
 export { corsPolicy, withCors } from "./web/cors.ts";
 export type { CorsOptions, CorsPolicy } from "./web/cors.ts";
+// A `reply()`'s cookie as the header HTTP sends: for servers of their own.
+export { setCookieValue } from "./web/respond.ts";
 export { tokenBucket } from "./web/rate_limit.ts";
 export type {
   RateDecision,

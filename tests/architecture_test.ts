@@ -129,6 +129,37 @@ function twiceExported(
     .map(([name, where]) => `${name} is exported by ${where.join(" and ")}`).sort();
 }
 
+/** The folders that project the tree onto a wire or build on those that do. */
+const SURFACES = ["http", "graphql", "tools", "cli", "serve", "query", "otel", "pubsub", "redis"];
+/** The face authors write with: what it exports from a module, authors use. */
+const AUTHORS_FACE = "tree/mod.ts";
+
+/**
+ * Modules of tree/ that one surface folder alone uses: they belong beside it.
+ * A module counts as used by the folders whose files import it, faces
+ * (`mod.ts`) and tree/ itself aside, and by authors when the authors' face
+ * exports from it; a module only tree/ uses is core.
+ */
+function oneSurfaceModules(edges: readonly Edge[]): string[] {
+  const users = new Map<string, Map<string, string[]>>();
+  const use = (module: string, user: string, file: string) => {
+    const byUser = users.get(module) ?? new Map<string, string[]>();
+    byUser.set(user, [...byUser.get(user) ?? [], file]);
+    users.set(module, byUser);
+  };
+  for (const edge of edges) {
+    if (!edge.to.startsWith("tree/")) continue;
+    const top = edge.from.split("/")[0];
+    if (edge.from === AUTHORS_FACE) use(edge.to, "authors", edge.from);
+    else if (SURFACES.includes(top) && nameOf(edge.from) !== "mod.ts") use(edge.to, top, edge.from);
+  }
+  return [...users].filter(([, byUser]) => byUser.size === 1 && !byUser.has("authors"))
+    .map(([module, byUser]) => {
+      const [[surface, files]] = byUser;
+      return `${module} is used by ${surface} alone (${[...new Set(files)].sort().join(", ")})`;
+    }).sort();
+}
+
 const sources = await sourcesUnder(LIBRARY);
 /** What each layer may import: the table of docs/architecture.md, the one place it is drawn. */
 const LAYERS = layerTable(
@@ -245,6 +276,30 @@ Deno.test("architecture: the export check finds a name two subpaths export, type
   );
 });
 
+Deno.test("architecture: the tree check finds a module of tree/ that one surface alone uses", () => {
+  const found = [
+    // Two imports from one surface: still one surface.
+    ["http/web/a.ts", 'import { cookie } from "../../tree/cookie.ts";\n'],
+    ["http/server/b.ts", 'import { cookie } from "../../tree/cookie.ts";\n'],
+    // Faces and tree/ itself do not count: line.ts is used by cli alone.
+    ["cli/c.ts", 'import { line } from "../tree/line.ts";\n'],
+    ["tools/mod.ts", 'export { line } from "../tree/line.ts";\n'],
+    ["tree/call.ts", 'import { line } from "./line.ts";\nimport "./core.ts";\n'],
+    // Two surfaces: shared.
+    ["graphql/d.ts", 'import "../tree/call.ts";\n'],
+    ["tools/e.ts", 'import "../tree/call.ts";\n'],
+    // What the authors' face exports, authors use beside the one surface.
+    ["tree/mod.ts", 'export { reply } from "./reply.ts";\n'],
+    ["http/web/f.ts", 'import { Reply } from "../../tree/reply.ts";\n'],
+    // Not a surface.
+    ["scripts/g.ts", 'import "../tree/script.ts";\n'],
+  ].flatMap(([path, text]) => importsOf(path, text));
+  assert.deepEqual(oneSurfaceModules(found), [
+    "tree/cookie.ts is used by http alone (http/server/b.ts, http/web/a.ts)",
+    "tree/line.ts is used by cli alone (cli/c.ts)",
+  ]);
+});
+
 Deno.test("architecture: the silent-skip check finds a test that returns early, green", () => {
   const text = `
 const missing = await chromiumMissing();
@@ -307,6 +362,10 @@ Deno.test("architecture: the layer table names only its own layers", () => {
   );
   assert.deepEqual(unknown, []);
   assert.ok(LAYERS.has("tree/") && LAYERS.has("mod.ts"), "the table was read");
+});
+
+Deno.test("architecture: no module of tree/ is used by one surface alone", () => {
+  assert.deepEqual(oneSurfaceModules(edges), []);
 });
 
 Deno.test(`architecture: no source file over ${MAX_LINES} lines`, async () => {

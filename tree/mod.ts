@@ -45,7 +45,7 @@ export {
 export type { InputOf, JsonSchema, OutputOf, ValidationIssue, ValidationResult } from "./schema.ts";
 export { atLeaf, securityOf, use, useAll } from "./middleware.ts";
 export type { Middleware, Next, Security, SecurityScheme, Use } from "./middleware.ts";
-export { Reply, reply, setCookieValue } from "./reply.ts";
+export { Reply, reply } from "./reply.ts";
 export type { Cookie, ReplyInit } from "./reply.ts";
 export { LeafError } from "./errors.ts";
 export { HttpError } from "./http_error.ts";

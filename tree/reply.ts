@@ -191,25 +191,3 @@ function checkedCookie(cookie: Cookie): Cookie {
   }
   return Object.freeze({ ...cookie });
 }
-
-/**
- * A checked cookie as a `Set-Cookie` header value.
- *
- * @example
- * ```ts
- * import { setCookieValue } from "@ramify/api/tree";
- *
- * console.log(setCookieValue({ name: "sid", value: "a b", httpOnly: true })); // "sid=a%20b; HttpOnly"
- * ```
- */
-export function setCookieValue(cookie: Cookie): string {
-  const parts = [`${cookie.name}=${encodeURIComponent(cookie.value)}`];
-  if (cookie.maxAge !== undefined) parts.push(`Max-Age=${cookie.maxAge}`);
-  if (cookie.expires !== undefined) parts.push(`Expires=${cookie.expires.toUTCString()}`);
-  if (cookie.domain !== undefined) parts.push(`Domain=${cookie.domain}`);
-  if (cookie.path !== undefined) parts.push(`Path=${cookie.path}`);
-  if (cookie.secure === true) parts.push("Secure");
-  if (cookie.httpOnly === true) parts.push("HttpOnly");
-  if (cookie.sameSite !== undefined) parts.push(`SameSite=${cookie.sameSite}`);
-  return parts.join("; ");
-}

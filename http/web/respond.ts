@@ -18,7 +18,7 @@ import { bytesOf, isBytes } from "../../tree/bytes.ts";
 import { bytesResponse } from "./bytes.ts";
 import type { ResponseKind } from "../route/route.ts";
 import { eventStream, type EventStreamOptions } from "./sse.ts";
-import { Reply, setCookieValue } from "../../tree/reply.ts";
+import { type Cookie, Reply } from "../../tree/reply.ts";
 
 /** The problem+json response for an {@linkcode HttpError}: its failure, rendered as any other. */
 export function errorResponse(error: HttpError): Response {
@@ -99,6 +99,29 @@ function withReply(response: Response, answer: Reply<unknown>): Response {
     response.headers.append("set-cookie", setCookieValue(cookie));
   }
   return response;
+}
+
+/**
+ * A checked cookie (a `reply()`'s, checked when the reply was made) as a
+ * `Set-Cookie` header value.
+ *
+ * @example
+ * ```ts
+ * import { setCookieValue } from "@ramify/api/http";
+ *
+ * console.log(setCookieValue({ name: "sid", value: "a b", httpOnly: true })); // "sid=a%20b; HttpOnly"
+ * ```
+ */
+export function setCookieValue(cookie: Cookie): string {
+  const parts = [`${cookie.name}=${encodeURIComponent(cookie.value)}`];
+  if (cookie.maxAge !== undefined) parts.push(`Max-Age=${cookie.maxAge}`);
+  if (cookie.expires !== undefined) parts.push(`Expires=${cookie.expires.toUTCString()}`);
+  if (cookie.domain !== undefined) parts.push(`Domain=${cookie.domain}`);
+  if (cookie.path !== undefined) parts.push(`Path=${cookie.path}`);
+  if (cookie.secure === true) parts.push("Secure");
+  if (cookie.httpOnly === true) parts.push("HttpOnly");
+  if (cookie.sameSite !== undefined) parts.push(`SameSite=${cookie.sameSite}`);
+  return parts.join("; ");
 }
 
 /**
