@@ -7,7 +7,7 @@ import { parseArgs } from "node:util";
 import type { Node, TreeStep } from "../tree/node.ts";
 import { isLeaf } from "../tree/node.ts";
 import { type CatalogueEntry, catalogueOf } from "../tree/catalogue.ts";
-import type { JsonSchema } from "../tree/schema.ts";
+import type { StringPlan } from "../tree/string_plan.ts";
 import { type Flag, flagsOf } from "./_flags.ts";
 import { didYouMean, nearest, UsageError } from "./_usage.ts";
 
@@ -110,13 +110,13 @@ export function commandAt(tree: Node, steps: readonly TreeStep[]): Command {
 // Flags once read per leaf, so a program that runs many command lines reads each schema once.
 const flagsRead = new WeakMap<Command, readonly Flag[]>();
 
-/** The leaf's flags, from its input schema's JSON Schema (none without one); captures are words. */
+/** The leaf's flags, from its input's string plan (none without one); captures are words. */
 export function flagsOfCommand(command: Command): readonly Flag[] {
   let flags = flagsRead.get(command);
   if (flags !== undefined) return flags;
-  let schema: JsonSchema | undefined;
+  let plan: StringPlan | undefined;
   try {
-    schema = command.inputSchema;
+    plan = command.strings;
   } catch (error) {
     throw new Error(
       `the input schema of ${command.label} has no JSON Schema form: ${
@@ -125,7 +125,7 @@ export function flagsOfCommand(command: Command): readonly Flag[] {
       { cause: error },
     );
   }
-  flags = flagsOf(schema, command.captures);
+  flags = flagsOf(plan, command.captures);
   flagsRead.set(command, flags);
   return flags;
 }

@@ -1,11 +1,10 @@
-// A leaf's flags, read from its input JSON Schema: one flag per property
+// A leaf's flags, read from its input's string plan: one flag per property
 // (kebab-case, the property's own spelling accepted too), dotted flags for the
 // properties of nested objects, arrays by repetition; and the values the
 // command line gave, turned into the leaf's flat input.
 
 import { isPlainObject, setOwn } from "../tree/plain_data.ts";
-import type { JsonSchema } from "../tree/schema.ts";
-import { followRefs } from "../tree/schema_refs.ts";
+import type { StringField, StringPlan } from "../tree/string_plan.ts";
 import { UsageError } from "./_usage.ts";
 import { mediaTypeOf } from "./_media_types.ts";
 
@@ -28,99 +27,55 @@ export interface Flag {
   readonly default?: unknown;
 }
 
+/** Dotted flags reach this deep into nested objects. */
 const MAX_NESTING = 4;
 
-/** The flags of an input schema; captures are words, not flags. */
-export function flagsOf(schema: JsonSchema | undefined, captures: readonly string[]): Flag[] {
-  if (schema === undefined) return [];
+/**
+ * The flags of a leaf, from its string plan (the catalogue's `strings`, the
+ * one reading of its input schema that the HTTP query shares); captures are
+ * words, not flags.
+ */
+export function flagsOf(plan: StringPlan | undefined, captures: readonly string[]): Flag[] {
   const flags: Flag[] = [];
-  const visit = (object: JsonSchema, path: readonly string[], required: boolean) => {
-    const properties = object.properties as Record<string, JsonSchema> | undefined;
-    const requiredKeys = new Set((object.required as string[] | undefined) ?? []);
-    for (const [key, raw] of Object.entries(properties ?? {})) {
+  const visit = (fields: StringPlan, path: readonly string[]) => {
+    for (const [key, field] of fields) {
       if (path.length === 0 && captures.includes(key)) continue;
-      const property = resolve(raw, schema);
       const here = [...path, key];
-      const isRequired = required && requiredKeys.has(key);
-      const described = describe(property, schema);
       const name = here.map(kebab).join(".");
       const spelled = here.join(".");
+      const { kind, multiple, choices } = describe(field);
       flags.push({
         name,
         aliases: spelled === name ? [] : [spelled],
         path: here,
-        required: isRequired,
-        ...described,
-        ...(typeof property.description === "string" ? { description: property.description } : {}),
-        ...("default" in property ? { default: property.default } : {}),
+        kind,
+        multiple,
+        required: field.required,
+        ...(choices === undefined ? {} : { choices }),
+        ...(field.description === undefined ? {} : { description: field.description }),
+        ...("default" in field ? { default: field.default } : {}),
       });
-      if (described.kind === "json" && isObjectSchema(property) && here.length < MAX_NESTING) {
-        visit(property, here, isRequired);
-      }
+      if (field.fields !== undefined && here.length < MAX_NESTING) visit(field.fields, here);
     }
   };
-  visit(resolve(schema, schema), [], true);
+  if (plan !== undefined) visit(plan, []);
   return flags;
 }
 
-function describe(
-  property: JsonSchema,
-  root: JsonSchema,
-): { kind: FlagKind; multiple: boolean; choices?: readonly unknown[] } {
-  const type = singleType(property);
-  if (type === "array") {
-    const items = property.items === undefined ? {} : resolve(property.items as JsonSchema, root);
-    const item = describe(items, root);
-    return {
-      kind: item.multiple ? "json" : item.kind,
-      multiple: !item.multiple,
-      ...choicesOf(items),
-    };
+/** A field as a flag: an array repeats the flag (an array of arrays is one JSON value). */
+function describe(field: StringField): Pick<Flag, "kind" | "multiple" | "choices"> {
+  if (field.type === "array") {
+    const items = field.items!;
+    const single = items.type !== "array";
+    return { kind: single ? kindOf(items) : "json", multiple: single, choices: items.choices };
   }
-  const choices = choicesOf(property);
-  if (type === "string") {
-    return { kind: property.format === "binary" ? "file" : "string", multiple: false, ...choices };
-  }
-  if (type === "integer" || type === "number" || type === "boolean") {
-    return { kind: type, multiple: false, ...choices };
-  }
-  return { kind: "json", multiple: false, ...choices };
+  return { kind: kindOf(field), multiple: false, choices: field.choices };
 }
 
-function choicesOf(schema: JsonSchema): { choices?: readonly unknown[] } {
-  if (Array.isArray(schema.enum)) return { choices: schema.enum };
-  if ("const" in schema) return { choices: [schema.const] };
-  const members = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
-  if (members?.every((member) => "const" in member)) {
-    return { choices: members.map((member) => member.const) };
-  }
-  return {};
-}
-
-/** The one type a schema has, leaving out `null`; `undefined` for none or several. */
-function singleType(schema: JsonSchema): string | undefined {
-  const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((type) =>
-    type !== undefined && type !== "null"
-  );
-  if (types.length === 1) return types[0] as string;
-  if (types.length > 1) return undefined;
-  if (Array.isArray(schema.enum) && schema.enum.every((value) => typeof value === "string")) {
-    return "string";
-  }
-  const members = ((schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined)?.filter((member) =>
-    member.type !== "null"
-  );
-  return members?.length === 1 ? singleType(members[0]) : undefined;
-}
-
-function isObjectSchema(schema: JsonSchema): boolean {
-  return isPlainObject(schema.properties) && Object.keys(schema.properties).length > 0;
-}
-
-/** Follows local `$ref`s (`#/$defs/Name`); one that names nothing stays as it is. */
-function resolve(schema: JsonSchema, root: JsonSchema): JsonSchema {
-  const target = followRefs(schema, root);
-  return isPlainObject(target) ? target : schema;
+function kindOf(field: StringField): FlagKind {
+  return field.type === "object" || field.type === "any" || field.type === "array"
+    ? "json"
+    : field.type;
 }
 
 function kebab(name: string): string {

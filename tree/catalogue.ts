@@ -30,6 +30,7 @@ import { type JsonSchema, toJsonSchema } from "./schema.ts";
 import { createCall, type LeafCall } from "./call.ts";
 import type { ErrorDeclarations } from "./errors.ts";
 import { needsConfirmation } from "./interaction.ts";
+import { type StringPlan, stringPlanOf } from "./string_plan.ts";
 
 /**
  * One leaf as every surface sees it.
@@ -52,6 +53,12 @@ export interface CatalogueEntry extends LeafEntry {
   readonly inputSchema: JsonSchema | undefined;
   /** Its output schema's JSON Schema, as `inputSchema` is read. */
   readonly outputSchema: JsonSchema | undefined;
+  /**
+   * How text becomes its input (a query, form fields, command-line flags):
+   * each property of its input schema by type; none without properties.
+   * Read as `inputSchema` is.
+   */
+  readonly strings: StringPlan | undefined;
   /** Whether a caller must confirm a call first (tag `destructive`). */
   readonly confirms: boolean;
   /** The errors it declares, by code (none: `{}`). */
@@ -116,6 +123,7 @@ class Entry implements CatalogueEntry {
   readonly #at: LeafEntry;
   #inputSchema: JsonSchema | undefined | typeof UNSET = UNSET;
   #outputSchema: JsonSchema | undefined | typeof UNSET = UNSET;
+  #strings: StringPlan | undefined | typeof UNSET = UNSET;
   #call: LeafCall | undefined;
 
   constructor(at: LeafEntry) {
@@ -150,6 +158,10 @@ class Entry implements CatalogueEntry {
   get outputSchema(): JsonSchema | undefined {
     if (this.#outputSchema === UNSET) this.#outputSchema = schemaOf(this.leaf, "output");
     return this.#outputSchema;
+  }
+  get strings(): StringPlan | undefined {
+    if (this.#strings === UNSET) this.#strings = stringPlanOf(this.inputSchema);
+    return this.#strings;
   }
   get confirms(): boolean {
     return needsConfirmation(this.leaf);

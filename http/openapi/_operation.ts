@@ -13,6 +13,7 @@ import type { ErrorDeclarations } from "../../tree/errors.ts";
 import { declaredBytesOf, type HttpOperation } from "../route/route.ts";
 import { OCTET_STREAM } from "../../tree/bytes.ts";
 import { coercionPlan } from "../web/coerce.ts";
+import { stringPlanOf } from "../../tree/string_plan.ts";
 import type { ComponentRegistry } from "./_components.ts";
 import { eventSchema } from "./_event_schema.ts";
 import { addIdempotencyKey } from "./_idempotency.ts";
@@ -110,7 +111,7 @@ export function describeOperation(
   const carriesBody = !QUERY_VERBS.has(operation.method);
   if (freeForm && !carriesBody) parameters.push(OPEN_QUERY);
   if (!carriesBody) {
-    const plan = coercionPlan(rawInput);
+    const plan = coercionPlan(stringPlanOf(rawInput));
     for (const name of rest) {
       parameters.push(queryParameter(name, properties[name], required, plan?.get(name)?.type));
     }

@@ -19,6 +19,7 @@ import { mediaTypeOf } from "../web/bytes.ts";
 import type { PatternSegment, RouteDefinition } from "./matchers/types.ts";
 import { encodeSegment } from "../route/path.ts";
 import { type CoercionPlan, coercionPlan } from "../web/coerce.ts";
+import { stringPlanOf } from "../../tree/string_plan.ts";
 import { idempotencyKeyOf } from "./idempotency.ts";
 
 const BODYLESS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -163,7 +164,7 @@ function acceptsLastEventId(operation: HttpOperation): boolean {
 
 function planFor(operation: HttpOperation): CoercionPlan | undefined {
   try {
-    return coercionPlan(inputJsonSchema(operation.node));
+    return coercionPlan(stringPlanOf(inputJsonSchema(operation.node)));
   } catch {
     // A schema without a JSON Schema form still validates; its query stays strings.
     return undefined;
