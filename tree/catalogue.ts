@@ -26,11 +26,14 @@
 import type { Leaf, Node, Tags, TreeStep } from "./node.ts";
 import { type InputMode, type LeafEntry, leavesOf } from "./leaves.ts";
 import { tagsOf } from "./tags.ts";
-import { type JsonSchema, toJsonSchema } from "./schema.ts";
+import { datePathsOf, type JsonSchema, toJsonSchema } from "./schema.ts";
+import type { DatePath } from "./dates.ts";
 import { createCall, type LeafCall } from "./call.ts";
 import type { ErrorDeclarations } from "./errors.ts";
 import { needsConfirmation } from "./interaction.ts";
 import { type StringPlan, stringPlanOf } from "./string_plan.ts";
+import { declaredBytes } from "./bytes.ts";
+import { type Invalidates, invalidatesOf } from "./invalidation.ts";
 
 /**
  * One leaf as every surface sees it.
@@ -59,6 +62,12 @@ export interface CatalogueEntry extends LeafEntry {
    * Read as `inputSchema` is.
    */
   readonly strings: StringPlan | undefined;
+  /** Where its output's dates sit, for a client to revive (`[]` for none). */
+  readonly dates: readonly DatePath[];
+  /** What its output schema declares of a binary result (the media types), if it is one. */
+  readonly bytes: { readonly types: readonly string[] } | undefined;
+  /** The reads a call of it makes stale, as the clients' caches drop them. */
+  readonly invalidates: Invalidates | undefined;
   /** Whether a caller must confirm a call first (tag `destructive`). */
   readonly confirms: boolean;
   /** The errors it declares, by code (none: `{}`). */
@@ -162,6 +171,20 @@ class Entry implements CatalogueEntry {
   get strings(): StringPlan | undefined {
     if (this.#strings === UNSET) this.#strings = stringPlanOf(this.inputSchema);
     return this.#strings;
+  }
+  get dates(): readonly DatePath[] {
+    const output = this.leaf.meta?.output;
+    return output === undefined ? [] : datePathsOf(output, "output");
+  }
+  get bytes(): { readonly types: readonly string[] } | undefined {
+    try {
+      return declaredBytes(this.outputSchema);
+    } catch {
+      return undefined;
+    }
+  }
+  get invalidates(): Invalidates | undefined {
+    return invalidatesOf(this.leaf).invalidates;
   }
   get confirms(): boolean {
     return needsConfirmation(this.leaf);

@@ -14,9 +14,8 @@
  * @module
  */
 
-import { invalidatesOf } from "../../tree/invalidation.ts";
+import { catalogueOf } from "../../tree/catalogue.ts";
 import type { Node } from "../../tree/node.ts";
-import { datePathsOf } from "../../tree/schema.ts";
 import { projectGraphQL, type ProjectGraphQLOptions } from "../schema/projection.ts";
 import { buildDocument, type BuildDocumentOptions } from "./document.ts";
 import type { GraphQLClientManifest, GraphQLManifestType } from "./manifest.ts";
@@ -39,6 +38,7 @@ export function toGraphQLClientManifest(
   opts: ProjectGraphQLOptions & BuildDocumentOptions = {},
 ): GraphQLClientManifest {
   const projection = projectGraphQL(tree, opts);
+  const catalogue = catalogueOf(tree);
   const types: GraphQLManifestType[] = [];
   for (const definition of projection.types.definitions) {
     if (definition.kind === "union") types.push({ name: definition.name, kind: "union" });
@@ -59,7 +59,7 @@ export function toGraphQLClientManifest(
     manifest: 1,
     operations: projection.fields.map((field) => {
       const document = buildDocument(projection, field, opts);
-      const output = field.node.meta?.output;
+      const entry = catalogue.at(field.steps)!;
       return {
         steps: field.steps.map((step) => ({ kind: step.kind, name: step.name })),
         kind: field.kind,
@@ -74,9 +74,9 @@ export function toGraphQLClientManifest(
         })),
         type: field.type,
         voidResult: field.voidResult,
-        dates: output === undefined ? [] : datePathsOf(output, "output"),
-        errors: Object.keys(field.node.meta?.errors ?? {}),
-        ...invalidatesOf(field.node),
+        dates: entry.dates,
+        errors: Object.keys(entry.errors),
+        ...(entry.invalidates === undefined ? {} : { invalidates: entry.invalidates }),
       };
     }),
     types,
