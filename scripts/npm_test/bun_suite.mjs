@@ -25,7 +25,7 @@ import {
   makeTree,
   within,
 } from "./fixture.mjs";
-import { checkHostileBodies, hostileTree } from "./hostile_bodies.mjs";
+import { checkHostileBodies, DRIBBLE_DEADLINE_MS, hostileTree } from "./hostile_bodies.mjs";
 import { APPS, checkEverySurface, expectStatus, readmeApp, runApp } from "./readme_apps.mjs";
 
 const tally = { passed: 0, failed: 0 };
@@ -134,7 +134,13 @@ await check(
 await check(
   "bun: serve() refuses hostile bodies on every surface, and lives",
   async () => {
-    const options = { port: 0, hostname: "127.0.0.1", quiet: true, docs: false };
+    const options = {
+      port: 0,
+      hostname: "127.0.0.1",
+      quiet: true,
+      docs: false,
+      bodyTimeoutMs: DRIBBLE_DEADLINE_MS,
+    };
     const server = await serve(hostileTree(), options);
     try {
       for (const line of await checkHostileBodies(server.url)) console.log(`    ${line}`);

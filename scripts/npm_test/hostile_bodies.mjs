@@ -1,8 +1,11 @@
 // Hostile request bodies against every HTTP surface of one served tree (REST,
 // GraphQL over HTTP, MCP), the same cases on Deno (tests/serve), Node and Bun
-// (the npm proof): 5 and 50 MiB, with a Content-Length and chunked without
-// one, and bodies cut off mid-way. Each answer must be the documented one (a
-// 413 past the 1 MiB default; nothing for a body whose client went away),
+// (the npm proof): 5, 50 and 500 MiB, with a Content-Length and chunked
+// without one, bodies cut off mid-way, dribbled a few bytes at a time, and a
+// client that goes on writing after its 413. Each answer must be the
+// documented one (a 413 past the 1 MiB default; a 408 once the body deadline
+// passes, which the callers set to DRIBBLE_DEADLINE_MS; nothing for a body
+// whose client went away),
 // the server must answer a normal request on every surface after each case,
 // and the process's memory must stay bounded. Bodies go over raw sockets
 // (node:net, on all three runtimes), written with back-pressure from one
@@ -22,6 +25,11 @@ const FRAMED = chunked(CHUNK);
 const RSS_GROWTH = 192 * MiB;
 /** How long one case may take before it is a failure (a hang). */
 const CASE_MS = 15_000;
+/**
+ * The body deadline (`bodyTimeoutMs`) the callers give the server, so that a
+ * dribbled body meets it within a case.
+ */
+export const DRIBBLE_DEADLINE_MS = 1_000;
 
 /** The tree served: a POST that reads its body, and a read for the liveness checks. */
 export function hostileTree() {
@@ -66,8 +74,27 @@ const CASES = [
   { name: "5 MiB chunked", size: 5 * MiB, declared: false, status: 413 },
   { name: "50 MiB with Content-Length", size: 50 * MiB, declared: true, status: 413 },
   { name: "50 MiB chunked", size: 50 * MiB, declared: false, status: 413 },
+  { name: "500 MiB with Content-Length", size: 500 * MiB, declared: true, status: 413 },
+  { name: "500 MiB chunked", size: 500 * MiB, declared: false, status: 413 },
   { name: "5 MiB declared, cut off at 512 KiB", size: 5 * MiB, declared: true, cutAt: MiB / 2 },
   { name: "5 MiB chunked, cut off at 512 KiB", size: 5 * MiB, declared: false, cutAt: MiB / 2 },
+  // The client does not stop at the answer: 20 MiB more arrive after the 413.
+  {
+    name: "50 MiB, 20 MiB more written after the 413",
+    size: 50 * MiB,
+    declared: true,
+    status: 413,
+    afterAnswer: 20 * MiB,
+  },
+  // Under every size limit, but too slow: the deadline answers, not the size.
+  {
+    name: "1 KiB dribbled, 16 bytes per 100 ms",
+    size: 1024,
+    declared: true,
+    status: 408,
+    dribble: 16,
+  },
+  { name: "1 KiB chunked, dribbled", size: 1024, declared: false, status: 408, dribble: 16 },
 ];
 
 /**
@@ -116,7 +143,7 @@ async function alive(base, after) {
 }
 
 /** The status of the answer to one hostile POST, or undefined when the client gave up first. */
-function post(base, surface, { size, declared, cutAt }) {
+function post(base, surface, { size, declared, cutAt, afterAnswer = 0, dribble }) {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(url.port), url.hostname);
@@ -148,16 +175,29 @@ function post(base, surface, { size, declared, cutAt }) {
       socket.write(
         `POST ${surface.path} HTTP/1.1\r\nhost: ${url.host}\r\n${head.join("")}${framing}\r\n\r\n`,
       );
-      const limit = cutAt ?? size;
+      if (dribble !== undefined) {
+        const piece = declared ? CHUNK.subarray(0, dribble) : chunked(CHUNK.subarray(0, dribble));
+        for (let sent = 0; sent < size && answered() === null && !closed; sent += dribble) {
+          socket.write(piece);
+          await new Promise((resume) => setTimeout(resume, 100));
+        }
+      }
+      const limit = dribble !== undefined ? 0 : cutAt ?? size;
       let sent = 0;
-      while (sent < limit && answered() === null && !closed) {
+      let extra = 0;
+      // Past the answer, `afterAnswer` more bytes, whatever the server does with them.
+      const more = () => answered() === null || (extra += CHUNK.byteLength) <= afterAnswer;
+      while (sent < limit && more() && !closed) {
         const room = socket.write(declared ? CHUNK : FRAMED);
         sent += CHUNK.byteLength;
         if (!room) {
-          await new Promise((resume) => {
-            wake = resume;
-            socket.once("drain", resume);
+          // Past the answer, a server that stops reading is within its rights: give up then.
+          const drained = await new Promise((resume) => {
+            wake = () => resume(true);
+            socket.once("drain", () => resume(true));
+            if (answered() !== null) setTimeout(() => resume(false), 1_000);
           });
+          if (!drained) break;
         }
       }
       if (closed) return;

@@ -1,11 +1,16 @@
 // The hostile-body cases of the npm proof (scripts/npm_test/hostile_bodies.mjs,
-// run there on Node and Bun) on Deno: `serve()` with REST, GraphQL and MCP, 5
-// and 50 MiB bodies with and without a Content-Length and cut off mid-way,
+// run there on Node and Bun) on Deno: `serve()` with REST, GraphQL and MCP, 5,
+// 50 and 500 MiB bodies with and without a Content-Length, cut off mid-way,
+// dribbled and written on after the 413,
 // each answered as documented, the server alive after each, memory bounded;
 // and the Node adapter (serveNode) on Deno's node:http, between two proofs.
 import { createHandler, serve } from "@ramify/api/serve";
 import { serveNode } from "@ramify/api/serve/node";
-import { checkHostileBodies, hostileTree } from "../../scripts/npm_test/hostile_bodies.mjs";
+import {
+  checkHostileBodies,
+  DRIBBLE_DEADLINE_MS,
+  hostileTree,
+} from "../../scripts/npm_test/hostile_bodies.mjs";
 
 Deno.test("serve() on Deno: hostile bodies on every surface are refused, and the server lives", async () => {
   const server = await serve(hostileTree(), {
@@ -13,6 +18,7 @@ Deno.test("serve() on Deno: hostile bodies on every surface are refused, and the
     hostname: "127.0.0.1",
     quiet: true,
     docs: false,
+    bodyTimeoutMs: DRIBBLE_DEADLINE_MS,
     mcp: { warnMissingHints: false },
   });
   try {
@@ -25,6 +31,7 @@ Deno.test("serve() on Deno: hostile bodies on every surface are refused, and the
 Deno.test("serveNode on Deno's node:http: the same hostile bodies, the same answers", async () => {
   const handler = await createHandler(hostileTree(), {
     docs: false,
+    bodyTimeoutMs: DRIBBLE_DEADLINE_MS,
     graphql: { graphiql: false, ws: false },
     mcp: { warnMissingHints: false },
   });
