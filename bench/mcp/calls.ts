@@ -1,0 +1,138 @@
+// MCP `tools/call` through the official client: ramify's `createMcpHandler`
+// over a tree of 17 tools against the same 17 tools hand-written on the SDK's
+// own `McpServer`, served by the SDK's `createMcpHandler` (its documented way
+// to serve both eras over web Request/Response). Both on `Deno.serve` at
+// 127.0.0.1, one client each (`@modelcontextprotocol/client`, the era it
+// negotiates), calls made one after another so that a figure is one call's
+// cost; the contenders take turns, round after round, so that a noisy
+// neighbour slows both alike. Prints p50/p90 latency and calls per second per
+// contender, and the ratio.
+//
+//   deno run -A --unstable-no-legacy-abort bench/mcp/calls.ts [calls per round = 400] [rounds = 5]
+import { z } from "zod";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { createMcpHandler as sdkHandler, McpServer } from "@modelcontextprotocol/server";
+import { api, op } from "../../tree/mod.ts";
+import { createMcpHandler } from "../../tools/mod.ts";
+
+const CALLS = Number(Deno.args[0] ?? 400);
+const ROUNDS = Number(Deno.args[1] ?? 5);
+
+/** The 17 tools: a few shapes of input and output, every one a quick handler. */
+const TOOLS = Array.from({ length: 15 }, (_, i) => `lookup${i}`);
+const Lookup = z.object({ id: z.string(), limit: z.number().int().optional() });
+const lookup = ({ id, limit }: z.infer<typeof Lookup>) => ({ id, limit: limit ?? 10, found: true });
+const Add = z.object({ a: z.number(), b: z.number() });
+
+function ramifyTree() {
+  return api({
+    add: op(({ a, b }: z.infer<typeof Add>) => ({ sum: a + b }), {
+      input: Add,
+      tags: { readOnly: true },
+    }),
+    ping: op(() => "pong", { input: z.object({}), tags: { readOnly: true } }),
+    ...Object.fromEntries(
+      TOOLS.map((name) => [name, op(lookup, { input: Lookup, tags: { readOnly: true } })]),
+    ),
+  });
+}
+
+function sdkServer(): McpServer {
+  const server = new McpServer({ name: "bench", version: "1.0.0" });
+  const hints = { annotations: { readOnlyHint: true } };
+  server.registerTool("add", { inputSchema: Add, ...hints }, ({ a, b }) => ({
+    content: [{ type: "text", text: JSON.stringify({ sum: a + b }) }],
+  }));
+  server.registerTool("ping", { inputSchema: z.object({}), ...hints }, () => ({
+    content: [{ type: "text", text: "pong" }],
+  }));
+  for (const name of TOOLS) {
+    server.registerTool(name, { inputSchema: Lookup, ...hints }, (input) => ({
+      content: [{ type: "text", text: JSON.stringify(lookup(input)) }],
+    }));
+  }
+  return server;
+}
+
+interface Contender {
+  readonly name: string;
+  readonly client: Client;
+  readonly close: () => Promise<void>;
+  readonly samples: number[];
+}
+
+async function start(
+  name: string,
+  fetch: (request: Request) => Promise<Response>,
+): Promise<Contender> {
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, fetch);
+  const client = new Client({ name: "bench", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.addr.port}/mcp`)),
+  );
+  const tools = await client.listTools();
+  if (tools.tools.length !== 17) throw new Error(`${name} lists ${tools.tools.length} tools`);
+  return {
+    name,
+    client,
+    samples: [],
+    close: async () => {
+      await client.close();
+      await server.shutdown();
+    },
+  };
+}
+
+/** One call of each shape in turn; a wrong answer stops the bench. */
+async function call(client: Client, i: number): Promise<void> {
+  const which = i % 3;
+  const result = which === 0
+    ? await client.callTool({ name: "add", arguments: { a: i, b: 1 } })
+    : which === 1
+    ? await client.callTool({ name: "ping", arguments: {} })
+    : await client.callTool({ name: TOOLS[i % TOOLS.length], arguments: { id: `b${i}` } });
+  if (result.isError === true) throw new Error(`call ${i} failed: ${JSON.stringify(result)}`);
+}
+
+async function round(contender: Contender, calls: number, keep: boolean): Promise<void> {
+  for (let i = 0; i < calls; i++) {
+    const started = performance.now();
+    await call(contender.client, i);
+    if (keep) contender.samples.push(performance.now() - started);
+  }
+}
+
+const quantile = (sorted: readonly number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+
+const ramify = createMcpHandler(ramifyTree(), { warnMissingHints: false });
+const sdk = sdkHandler(() => sdkServer());
+const contenders = [
+  await start("ramify createMcpHandler", (request) => ramify(request)),
+  await start("SDK McpServer + createMcpHandler", (request) => sdk.fetch(request)),
+];
+try {
+  for (const contender of contenders) await round(contender, 100, false);
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const contender of r % 2 === 0 ? contenders : [...contenders].reverse()) {
+      await round(contender, CALLS, true);
+    }
+  }
+} finally {
+  for (const contender of contenders) await contender.close();
+  await sdk.close();
+}
+
+console.log(`Deno ${Deno.version.deno}, ${ROUNDS} rounds of ${CALLS} sequential tools/call`);
+const p50s: number[] = [];
+for (const { name, samples } of contenders) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const total = samples.reduce((sum, ms) => sum + ms, 0);
+  p50s.push(quantile(sorted, 0.5));
+  console.log(
+    `${name.padEnd(34)} p50 ${quantile(sorted, 0.5).toFixed(3)} ms  p90 ${
+      quantile(sorted, 0.9).toFixed(3)
+    } ms  ${(samples.length / (total / 1000)).toFixed(0)} calls/s`,
+  );
+}
+console.log(`ramify / SDK p50: ${(p50s[0] / p50s[1]).toFixed(2)}x`);
