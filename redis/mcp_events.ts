@@ -39,7 +39,7 @@
  * @module
  */
 
-import type { McpEventStore, McpStreamEvent } from "../tools/sessions.ts";
+import type { McpEventStore, McpStreamEvent } from "../tools/sessions/store.ts";
 import type { Redis } from "./connection.ts";
 import { answered } from "./_answered.ts";
 

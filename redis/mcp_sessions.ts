@@ -31,7 +31,11 @@
 
 import type { Redis } from "./connection.ts";
 import { answered } from "./_answered.ts";
-import type { McpCancellations, McpSessionRecord, McpSessionStore } from "../tools/sessions.ts";
+import type {
+  McpCancellations,
+  McpSessionRecord,
+  McpSessionStore,
+} from "../tools/sessions/store.ts";
 
 /**
  * Options of {@linkcode redisMcpSessions}.

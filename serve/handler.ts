@@ -45,7 +45,7 @@ import { problem } from "../http/web/respond.ts";
 import { splitUrl } from "../http/web/request.ts";
 import type { HttpGraphQLServerOptions } from "../graphql/server/http.ts";
 import type { BunWebSocketHandler, WsHandlerOptions } from "../graphql/server/ws.ts";
-import type { McpHandlerOptions } from "../tools/options.ts";
+import type { McpHandlerOptions } from "../tools/server/options.ts";
 import { assetOf } from "./_assets.ts";
 import { graphiqlInit, graphiqlPage, swaggerInit, swaggerPage } from "./_pages.ts";
 import { installed, WS_NEEDS_PACKAGE } from "./_peers.ts";
@@ -305,7 +305,7 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
     opts.mcp !== false && installed("MCP", ["@modelcontextprotocol/server"], "mcp: false")
   ) {
     const { path = "/mcp", ...own } = opts.mcp ?? {};
-    const { createMcpHandler } = await import("../tools/mcp.ts");
+    const { createMcpHandler } = await import("../tools/server/mcp.ts");
     // MCP has no forms: its browser guard is `allowedOrigins` (see docs/limits.md).
     const mcp = createMcpHandler(tree, under({ ...calls, ...bodies }, own));
     closeMcp = () => mcp.close();

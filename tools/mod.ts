@@ -16,12 +16,12 @@
  *
  * @module
  */
-export { toTools } from "./describe.ts";
-export type { ToolAnnotations, ToolDescriptor, ToolsOptions } from "./describe.ts";
-export { createMcpHandler, serveMcpStdio } from "./mcp.ts";
-export type { McpFetchHandler } from "./mcp.ts";
-export type { McpHandlerOptions, McpOptions } from "./options.ts";
-export { memoryMcpSessions } from "./sessions.ts";
+export { toTools } from "./projection/describe.ts";
+export type { ToolAnnotations, ToolDescriptor, ToolsOptions } from "./projection/describe.ts";
+export { createMcpHandler, serveMcpStdio } from "./server/mcp.ts";
+export type { McpFetchHandler } from "./server/mcp.ts";
+export type { McpHandlerOptions, McpOptions } from "./server/options.ts";
+export { memoryMcpSessions } from "./sessions/store.ts";
 export type {
   McpCancellations,
   McpEventAppend,
@@ -31,4 +31,4 @@ export type {
   McpSessionStore,
   McpStreamEvent,
   MemoryMcpSessionsOptions,
-} from "./sessions.ts";
+} from "./sessions/store.ts";

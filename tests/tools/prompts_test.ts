@@ -11,7 +11,8 @@ import { createFetch } from "@ramify/api/http";
 import { createMcpHandler } from "@ramify/api/tools";
 import { prompt } from "../../tree/prompt.ts";
 import { ask } from "../../tree/interaction.ts";
-import { collectPrompts, completePromptArgument } from "../../tools/_prompts.ts";
+import { collectPrompts } from "../../tools/projection/prompts.ts";
+import { completePromptArgument } from "../../tools/server/_prompts.ts";
 
 const PNG = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]);
 

@@ -4,18 +4,19 @@
 // declare, the cache hints of the lists, and the handlers of
 // `resources/subscribe` and `resources/unsubscribe` for each era.
 
-import { untilDelivered } from "./_delivered.ts";
+import { untilDelivered } from "../sessions/delivered.ts";
 import type { McpHttpHandler, Server, ServerOptions } from "@modelcontextprotocol/server";
-import type { Node } from "../tree/node.ts";
-import { collectResources, type ResourceOptions, type Resources } from "./_resources.ts";
+import type { Node } from "../../tree/node.ts";
+import { collectResources, type Resources } from "../projection/resources.ts";
 import {
   type Caller,
   findResource,
   protocolErrorOf,
   registerResources,
   resolve,
+  type ResourceOptions,
 } from "./_resource_read.ts";
-import { failureOf } from "../tree/run.ts";
+import { failureOf } from "../../tree/run.ts";
 import { type PromptCompleter, registerCompletion } from "./_completion.ts";
 import {
   Feeds,

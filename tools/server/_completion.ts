@@ -7,10 +7,10 @@
 // prefix, and at most MAX_VALUES are sent, with the total and `hasMore`.
 
 import type { Server, ServerContext } from "@modelcontextprotocol/server";
-import { failureOf } from "../tree/run.ts";
-import type { Resources } from "./_resources.ts";
+import { failureOf } from "../../tree/run.ts";
+import type { Resources } from "../projection/resources.ts";
 import { type Caller, callLeaf, protocolErrorOf } from "./_resource_read.ts";
-import { MAX_URI_LENGTH } from "./_uri_template.ts";
+import { MAX_URI_LENGTH } from "../projection/uri_template.ts";
 
 type Sdk = typeof import("@modelcontextprotocol/server");
 

@@ -8,9 +8,9 @@
 // so the SDK's own 2025 wrapping (by the root's `type` alone) never applies,
 // and a 2026-07-28 client, which gets the schema as it is, sees the same.
 
-import type { JsonSchema } from "../tree/schema.ts";
-import { isPlainObject, setOwn } from "../tree/plain_data.ts";
-import { followRefs } from "../tree/schema_refs.ts";
+import type { JsonSchema } from "../../tree/schema.ts";
+import { isPlainObject, setOwn } from "../../tree/plain_data.ts";
+import { followRefs } from "../../tree/schema_refs.ts";
 
 /** The advertised schemas whose values travel as `{ result }`. */
 const wrapping = new WeakSet<JsonSchema>();
@@ -20,7 +20,7 @@ const wrapping = new WeakSet<JsonSchema>();
  *
  * @example
  * ```ts
- * import { structuredSchema } from "./_structured.ts";
+ * import { structuredSchema } from "./structured.ts";
  *
  * const named = { $ref: "#/$defs/Point", $defs: { Point: { type: "object" } } };
  * console.log(structuredSchema(named).type); // "object"
@@ -48,7 +48,7 @@ export function structuredSchema(output: JsonSchema): JsonSchema {
  *
  * @example
  * ```ts
- * import { structuredContentOf, structuredSchema } from "./_structured.ts";
+ * import { structuredContentOf, structuredSchema } from "./structured.ts";
  *
  * console.log(structuredContentOf(3, structuredSchema({ type: "number" }))); // { result: 3 }
  * console.log(structuredContentOf({ x: 1 }, structuredSchema({ type: "object" }))); // { x: 1 }

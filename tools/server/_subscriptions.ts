@@ -24,12 +24,12 @@
 // session, MAX_SESSIONS sessions holding subscriptions (the least recently
 // active leaves first).
 
-import type { HandlerContext } from "../tree/node.ts";
-import { failureOf } from "../tree/run.ts";
-import { isAsyncIterable } from "../tree/plain_data.ts";
-import { watchDeadline } from "../tree/deadline.ts";
-import type { ResourceEntry, ResourceOptions } from "./_resources.ts";
-import { runWith } from "./_resource_read.ts";
+import type { HandlerContext } from "../../tree/node.ts";
+import { failureOf } from "../../tree/run.ts";
+import { isAsyncIterable } from "../../tree/plain_data.ts";
+import { watchDeadline } from "../../tree/deadline.ts";
+import type { ResourceEntry } from "../projection/resources.ts";
+import { type ResourceOptions, runWith } from "./_resource_read.ts";
 
 /** URIs followed at once, across every subscriber. */
 const MAX_FEEDS = 1000;

@@ -7,19 +7,19 @@
 // surfaces give first).
 
 import { textOf } from "./_text.ts";
-import type { HandlerContext } from "../tree/node.ts";
-import { InputError } from "../tree/call.ts";
-import { assignOwn, type ContextFunction, type ContextSource } from "../tree/context.ts";
-import { Cancelled, type Failure, failureLine } from "../tree/failure.ts";
-import { isAsyncIterable, isPlainObject, nestsDeeper, setOwn } from "../tree/plain_data.ts";
-import { tooDeep } from "../http/web/request.ts";
-import { failureOf, runCall } from "../tree/run.ts";
-import { bytesOf, isBytes, responseBytes } from "../tree/bytes.ts";
-import { type GapNotice, StreamEvent, StreamGap } from "../tree/stream_events.ts";
-import type { ToolEntry } from "./_collect.ts";
-import { Content, type ContentBlock } from "../tree/content.ts";
+import type { HandlerContext } from "../../tree/node.ts";
+import { InputError } from "../../tree/call.ts";
+import { assignOwn, type ContextFunction, type ContextSource } from "../../tree/context.ts";
+import { Cancelled, type Failure, failureLine } from "../../tree/failure.ts";
+import { isAsyncIterable, isPlainObject, nestsDeeper, setOwn } from "../../tree/plain_data.ts";
+import { tooDeep } from "../../http/web/request.ts";
+import { failureOf, runCall } from "../../tree/run.ts";
+import { bytesOf, isBytes, responseBytes } from "../../tree/bytes.ts";
+import { type GapNotice, StreamEvent, StreamGap } from "../../tree/stream_events.ts";
+import type { ToolEntry } from "../projection/tools.ts";
+import { Content, type ContentBlock } from "../../tree/content.ts";
 import { bytesContent } from "./_bytes.ts";
-import { structuredContentOf } from "./_structured.ts";
+import { structuredContentOf } from "../projection/structured.ts";
 
 /** A `tools/call` result as plain data. */
 export interface ToolResult {

@@ -6,37 +6,12 @@
 // is the anonymous identity. `sessionOwner` names it instead (the verified
 // user's id, say, so that a token renewed keeps its session).
 
-import { HttpError } from "../tree/http_error.ts";
-import { leavesOf } from "../tree/leaves.ts";
-import { securityOf } from "../tree/middleware.ts";
-import type { Node } from "../tree/node.ts";
+import { HttpError } from "../../tree/http_error.ts";
+import { catalogueOf } from "../../tree/catalogue.ts";
+import { securityOf } from "../../tree/middleware.ts";
+import type { Node } from "../../tree/node.ts";
 import { jsonRpcRefusal } from "./_request_body.ts";
-
-/**
- * A request's identity: a fingerprint, `undefined` for none, or the answer refusing it.
- *
- * @example
- * ```ts
- * import type { Identity } from "./_session_owner.ts";
- *
- * const anonymous: Identity = { ok: true, owner: undefined };
- * ```
- */
-export type Identity =
-  | { readonly ok: true; readonly owner: string | undefined }
-  | { readonly ok: false; readonly response: Response };
-
-/**
- * Tells the identity of a request.
- *
- * @example
- * ```ts
- * import type { Identify } from "./_session_owner.ts";
- *
- * const nobody: Identify = () => Promise.resolve({ ok: true, owner: undefined });
- * ```
- */
-export type Identify = (request: Request) => Promise<Identity>;
+import type { Identify } from "../sessions/legacy.ts";
 
 /**
  * What a handler's `sessionOwner` option is: who a request speaks for, or undefined for no one.
@@ -103,7 +78,7 @@ export function identities(
 function credentialsOf(tree: Node): (request: Request) => string | undefined {
   const headers = new Set(["authorization"]);
   const cookies = new Set<string>();
-  for (const { leaf } of leavesOf(tree)) {
+  for (const { leaf } of catalogueOf(tree).entries) {
     for (const { scheme } of securityOf(leaf)) {
       if (scheme.type !== "apiKey" || typeof scheme.name !== "string") continue;
       if (scheme.in === "header") headers.add(scheme.name.toLowerCase());

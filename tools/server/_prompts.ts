@@ -1,7 +1,6 @@
-// The tree's prompts (leaves made by `prompt()`, marked `meta.prompt`) on
-// MCP: `prompts/list` (arguments from the input schema), `prompts/get`
-// through the one call path (the leaf's value is the GetPromptResult every
-// surface serves), and completion of their arguments for `completion/complete`.
+// The tree's prompts on MCP: `prompts/list`, `prompts/get` through the one
+// call path (the leaf's value is the GetPromptResult every surface serves),
+// and completion of their arguments for `completion/complete`.
 
 import type {
   GetPromptResult,
@@ -10,96 +9,22 @@ import type {
   Server,
   ServerContext,
 } from "@modelcontextprotocol/server";
-import type { LeafCall } from "../tree/call.ts";
-import { createCall } from "../tree/call.ts";
-import { assignOwn, type ContextFunction, type ContextSource } from "../tree/context.ts";
-import { failureLine } from "../tree/failure.ts";
-import { leavesOf } from "../tree/leaves.ts";
-import type { HandlerContext, Node } from "../tree/node.ts";
-import { isPlainObject, setOwn } from "../tree/plain_data.ts";
-import { failureOf, runCall } from "../tree/run.ts";
-import { type JsonSchema, toJsonSchema } from "../tree/schema.ts";
-import { joinPath, TOOL_NAME } from "./_names.ts";
+import { assignOwn, type ContextFunction, type ContextSource } from "../../tree/context.ts";
+import { failureLine } from "../../tree/failure.ts";
+import type { HandlerContext } from "../../tree/node.ts";
+import { setOwn } from "../../tree/plain_data.ts";
+import { failureOf, runCall } from "../../tree/run.ts";
+import type { JsonSchema } from "../../tree/schema.ts";
+import type { PromptEntry } from "../projection/prompts.ts";
 
 /** The SDK's module, loaded on the first request. */
 type Sdk = typeof import("@modelcontextprotocol/server");
-
-/** A prompt as `prompts/list` describes it, with what serving it needs. */
-export interface PromptEntry {
-  readonly descriptor: ListPromptsResult["prompts"][number];
-  /** The leaf's call, prepared once. */
-  readonly call: LeafCall;
-  /** Each argument's JSON Schema, for completion from an `enum`. */
-  readonly fields: Readonly<Record<string, JsonSchema>>;
-  /** Completer leaves' calls, by argument. */
-  readonly completers: ReadonlyMap<string, LeafCall>;
-}
 
 /** What serving a prompt needs of the server's options. */
 export interface PromptServing {
   readonly timeoutMs?: number;
   readonly context?: ContextFunction;
   readonly onError: (error: unknown) => void;
-}
-
-/** Every prompt of the tree, in tree order; a name given twice, or an unknown completer, is an error. */
-export function collectPrompts(root: Node, caller: string): PromptEntry[] {
-  const entries = leavesOf(root);
-  const byLabel = new Map(entries.map((entry) => [entry.label, entry]));
-  const prompts: PromptEntry[] = [];
-  const names = new Set<string>();
-  for (const { leaf, names: path, captures, label } of entries) {
-    const meta = leaf.meta.prompt;
-    if (meta === undefined || leaf.meta.tools === false) continue;
-    const name = meta.name ?? (path.length === 0 ? "root" : joinPath(path));
-    if (!TOOL_NAME.test(name) || names.has(name)) {
-      throw new Error(
-        `${caller}: the prompt at ${label} gets the name "${name}", ${
-          names.has(name) ? "which another prompt has" : "which is not [A-Za-z0-9._-]{1,128}"
-        }; give another with prompt(..., { name })`,
-      );
-    }
-    names.add(name);
-    const input = leaf.meta.input === undefined
-      ? undefined
-      : toJsonSchema(leaf.meta.input, "input");
-    const properties = isPlainObject(input?.properties)
-      ? input.properties as Record<string, JsonSchema>
-      : {};
-    const fields: Record<string, JsonSchema> = { ...properties };
-    for (const capture of captures) fields[capture] ??= { type: "string" };
-    const required = new Set([...(input?.required as string[] | undefined ?? []), ...captures]);
-    const completers = new Map<string, LeafCall>();
-    for (const [argument, place] of Object.entries(meta.complete ?? {})) {
-      const completer = byLabel.get(place);
-      if (completer === undefined || !Object.hasOwn(fields, argument)) {
-        throw new Error(
-          `${caller}: the prompt "${name}" completes "${argument}" with "${place}", ${
-            completer === undefined ? "which is no leaf" : "which is no argument of it"
-          }`,
-        );
-      }
-      completers.set(argument, createCall(completer.leaf));
-    }
-    const description = leaf.meta.description;
-    prompts.push({
-      descriptor: {
-        name,
-        ...(meta.title === undefined ? {} : { title: meta.title }),
-        ...(typeof description === "string" ? { description } : {}),
-        arguments: Object.entries(fields).map(([field, schema]) => ({
-          name: field,
-          ...(typeof schema.title === "string" ? { title: schema.title } : {}),
-          ...(typeof schema.description === "string" ? { description: schema.description } : {}),
-          required: required.has(field),
-        })),
-      },
-      call: createCall(leaf, { captures }),
-      fields,
-      completers,
-    });
-  }
-  return prompts;
 }
 
 /** Answers `prompts/list` and `prompts/get`. */

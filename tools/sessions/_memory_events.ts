@@ -4,7 +4,7 @@
 // `keepMs` ago, are forgotten; replaying from a forgotten event finds nothing.
 // A replay following a stream live is told of each event as it is appended.
 
-import type { McpEventStore, McpStreamEvent } from "./sessions.ts";
+import type { McpEventStore, McpStreamEvent } from "./store.ts";
 
 export interface MemoryEventsOptions {
   /** Streams kept at once. */

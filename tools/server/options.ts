@@ -5,12 +5,12 @@
  * @module
  */
 
-import type { ContextFunction } from "../tree/context.ts";
-import type { RateLimit } from "../http/web/rate_limit.ts";
-import type { ToolsOptions } from "./describe.ts";
-import type { McpCancellations, McpResumability, McpSessionStore } from "./sessions.ts";
-import { knownKeys } from "../tree/options.ts";
-import type { ErrorObserver } from "../tree/options.ts";
+import type { ContextFunction } from "../../tree/context.ts";
+import type { RateLimit } from "../../http/web/rate_limit.ts";
+import type { ToolsOptions } from "../projection/describe.ts";
+import type { McpCancellations, McpResumability, McpSessionStore } from "../sessions/store.ts";
+import { knownKeys } from "../../tree/options.ts";
+import type { ErrorObserver } from "../../tree/options.ts";
 
 /**
  * Options of the MCP server, over either transport.

@@ -6,8 +6,8 @@
 // is checked against the form by `ask` itself.
 
 import type { ClientCapabilities, ServerContext } from "@modelcontextprotocol/server";
-import type { AskResult, FormSchema, Interaction } from "../tree/interaction.ts";
-import { isPlainObject } from "../tree/plain_data.ts";
+import type { AskResult, FormSchema, Interaction } from "../../tree/interaction.ts";
+import { isPlainObject } from "../../tree/plain_data.ts";
 import { isModern, logTo, progressTo } from "./_logging.ts";
 import { type Rounds, roundsOf } from "./_rounds.ts";
 

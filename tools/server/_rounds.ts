@@ -10,8 +10,8 @@
 // either way, and every one is checked against its form by `ask`.
 
 import type { InputRequiredResult, ServerContext } from "@modelcontextprotocol/server";
-import type { AskResult, FormSchema } from "../tree/interaction.ts";
-import { isPlainObject } from "../tree/plain_data.ts";
+import type { AskResult, FormSchema } from "../../tree/interaction.ts";
+import { isPlainObject } from "../../tree/plain_data.ts";
 
 /** The SDK's module, loaded on the first request. */
 type Sdk = typeof import("@modelcontextprotocol/server");

@@ -6,7 +6,7 @@
 // without one, nothing is logged to it, as the SDK does.
 
 import type { Server, ServerContext } from "@modelcontextprotocol/server";
-import { LOG_LEVELS, type LogLevel } from "../tree/interaction.ts";
+import { LOG_LEVELS, type LogLevel } from "../../tree/interaction.ts";
 
 /** The SDK's module, loaded on the first request. */
 type Sdk = typeof import("@modelcontextprotocol/server");

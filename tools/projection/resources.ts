@@ -1,37 +1,29 @@
 // The resources of a tree: every `readOnly` leaf that is not streaming, not a
 // prompt, not `openWorld` and takes no input but its captures (its input
 // schema names no other property, or it has none), unless `meta.tools` says
-// otherwise (tree/tools_meta.ts). `resource: true` also takes a leaf with
-// optional inputs besides its captures, or an `openWorld` one: a client
-// listing and reading resources must not start, unasked, work whose options
-// a caller would choose, or that reaches past the server. Without captures it
-// is a listed resource; with them, a resource template. Its URI is the path
-// the HTTP surface serves it at (tools/_uri_template.ts), so that a URI and a
-// route name one thing. Each entry's call is prepared once, with what its
-// subscriptions (`updates`) and completions (`complete`) call.
+// otherwise (`ToolsMeta`, tree/tools_meta.ts). `resource: true` also takes a
+// leaf with optional inputs besides its captures, or an `openWorld` one: a
+// client listing and reading resources must not start, unasked, work whose
+// options a caller would choose, or that reaches past the server. Without
+// captures it is a listed resource; with them, a resource template. Its URI
+// is the path the HTTP surface serves it at (uri_template.ts), read from the
+// one HTTP projection of the tree that the router shares (memoized per tree),
+// so that a URI and a route name one thing. Each entry's call, and what its
+// subscriptions (`updates`) and completions (`complete`) call, is the
+// catalogue's one prepared call of that leaf. Used by the MCP server
+// (tools/server/), which lists, reads and follows them.
 
-import { type LeafEntry, leavesOf } from "../tree/leaves.ts";
-import type { Node } from "../tree/node.ts";
-import type { ContextFunction } from "../tree/context.ts";
-import { createCall, type LeafCall } from "../tree/call.ts";
-import { holdsFile, type JsonSchema } from "../tree/schema.ts";
-import { tagsOf } from "../tree/tags.ts";
-import { declaredBytes, OCTET_STREAM, soleMediaType } from "../tree/bytes.ts";
-import { httpProjection } from "../http/route/projection.ts";
-import { listOperations } from "../http/route/route.ts";
-import { labelOf } from "../tree/leaves.ts";
+import { type CatalogueEntry, catalogueOf } from "../../tree/catalogue.ts";
+import type { Node } from "../../tree/node.ts";
+import type { LeafCall } from "../../tree/call.ts";
+import { holdsFile, type JsonSchema } from "../../tree/schema.ts";
+import { OCTET_STREAM, soleMediaType } from "../../tree/bytes.ts";
+import { labelOf } from "../../tree/leaves.ts";
+import { httpProjection } from "../../http/route/projection.ts";
+import { listOperations } from "../../http/route/route.ts";
 import { joinPath } from "./_names.ts";
-import { placeOf, schemaOf, titleOf } from "./_collect.ts";
-import { bySpecificity, type Segment, segmentsOf, uriText } from "./_uri_template.ts";
-
-/** The server options resources read (`McpOptions` has them all). */
-export interface ResourceOptions {
-  readonly resourceScheme?: string;
-  readonly listTtlMs?: number;
-  readonly context?: ContextFunction;
-  readonly timeoutMs?: number;
-  readonly onError?: (error: unknown) => void;
-}
+import { placeOf, schemaOf, titleOf } from "./tools.ts";
+import { bySpecificity, type Segment, segmentsOf, uriText } from "./uri_template.ts";
 
 /** A leaf called on a resource's behalf, with the captures it binds. */
 interface SideCall {
@@ -81,7 +73,7 @@ export function collectResources(root: Node, caller: string, scheme: string): Re
   if (!/^[A-Za-z][A-Za-z0-9+.-]*$/.test(scheme)) {
     throw new Error(`${caller}: resourceScheme ${JSON.stringify(scheme)} is not a URI scheme`);
   }
-  const leaves = leavesOf(root);
+  const leaves = catalogueOf(root).entries;
   const byLabel = new Map(leaves.map((entry) => [entry.label, entry]));
   let paths: Map<string, string> | undefined;
   const listed: ResourceEntry[] = [];
@@ -127,16 +119,16 @@ export function collectResources(root: Node, caller: string, scheme: string): Re
  * else whyNot has said so). A leaf without an input schema takes an open
  * input, of which a URI gives its captures alone: no more.
  */
-function whyOptInOnly(entry: LeafEntry, input: JsonSchema | undefined): string | undefined {
-  if (tagsOf(entry.leaf).openWorld === true) return "is openWorld";
+function whyOptInOnly(entry: CatalogueEntry, input: JsonSchema | undefined): string | undefined {
+  if (entry.tags.openWorld === true) return "is openWorld";
   const named = Object.keys((input?.properties as Record<string, unknown> | undefined) ?? {});
   const extra = named.filter((name) => !entry.captures.includes(name));
   return extra.length === 0 ? undefined : `takes input beyond its captures (${extra.join(", ")})`;
 }
 
 /** Why the leaf can be no resource, or undefined when it can. */
-function whyNot(entry: LeafEntry, input: JsonSchema | undefined): string | undefined {
-  const tags = tagsOf(entry.leaf);
+function whyNot(entry: CatalogueEntry, input: JsonSchema | undefined): string | undefined {
+  const tags = entry.tags;
   if (tags.readOnly !== true) return "is not readOnly";
   if (tags.streaming === true) return "is streaming";
   if (entry.leaf.meta.prompt !== undefined) return "is a prompt";
@@ -149,11 +141,11 @@ function whyNot(entry: LeafEntry, input: JsonSchema | undefined): string | undef
 }
 
 function resourceOf(
-  entry: LeafEntry,
+  entry: CatalogueEntry,
   input: JsonSchema | undefined,
   scheme: string,
   paths: ReadonlyMap<string, string>,
-  byLabel: ReadonlyMap<string, LeafEntry>,
+  byLabel: ReadonlyMap<string, CatalogueEntry>,
   caller: string,
 ): ResourceEntry {
   const { leaf, names, captures } = entry;
@@ -164,7 +156,7 @@ function resourceOf(
   }
   const segments = segmentsOf(path);
   const output = schemaOf(entry, "output", caller);
-  const bytes = declaredBytes(output);
+  const bytes = entry.bytes;
   const description = own?.description ?? leaf.meta.description;
   const mimeType = own?.mimeType ?? mediaTypeOf(output, bytes);
   const properties = input?.properties as Record<string, JsonSchema> | undefined;
@@ -172,7 +164,7 @@ function resourceOf(
     const target = byLabel.get(label);
     const problem = target === undefined
       ? "names no leaf"
-      : (tagsOf(target.leaf).streaming === true) !== streaming
+      : (target.tags.streaming === true) !== streaming
       ? streaming ? "names a leaf that is not streaming" : "names a streaming leaf"
       : target.captures.some((name) => !(streaming ? captures : []).includes(name))
       ? "names a leaf with captures the resource does not bind"
@@ -180,11 +172,7 @@ function resourceOf(
     if (problem !== undefined || target === undefined) {
       throw new Error(`${caller}: ${what} of ${placeOf(entry)} (${label}) ${problem}`);
     }
-    return {
-      call: createCall(target.leaf, { captures: target.captures }),
-      captures: target.captures,
-      label,
-    };
+    return { call: target.call, captures: target.captures, label };
   };
   const completers: Record<string, SideCall> = {};
   for (const [capture, label] of Object.entries(own?.complete ?? {})) {
@@ -203,7 +191,7 @@ function resourceOf(
     title: own?.title ?? titleOf(names),
     ...(typeof description === "string" ? { description } : {}),
     ...(mimeType === undefined ? {} : { mimeType }),
-    call: createCall(leaf, { captures }),
+    call: entry.call,
     bytesType: soleMediaType(bytes),
     captureSchemas: Object.fromEntries(captures.map((name) => [name, properties?.[name]])),
     ...(own?.updates === undefined

@@ -31,8 +31,8 @@
  */
 
 import type { ClientCapabilities, McpHttpHandler } from "@modelcontextprotocol/server";
-import type { Node } from "../tree/node.ts";
-import { assertImplemented } from "../tree/contract.ts";
+import type { Node } from "../../tree/node.ts";
+import { assertImplemented } from "../../tree/contract.ts";
 import {
   MCP_HANDLER_OPTIONS,
   MCP_OPTIONS,
@@ -40,16 +40,16 @@ import {
   type McpHandlerOptions,
   type McpOptions,
 } from "./options.ts";
-import { checkOptions } from "../tree/options.ts";
+import { checkOptions } from "../../tree/options.ts";
 import { mcpSurface, type Sdk, serverOf } from "./_server.ts";
 import { modernSink, sessionHooks, withListen } from "./_resource_side.ts";
-import { type LegacySessions, legacySessions } from "./_sessions.ts";
-import { resumeOf } from "./_resume.ts";
+import { type LegacySessions, legacySessions } from "../sessions/legacy.ts";
+import { resumeOf } from "../sessions/resume.ts";
 import { identities } from "./_session_owner.ts";
-import { memoryMcpSessions } from "./sessions.ts";
-import { rateLimited, withRateHeaders } from "../http/web/rate_limit.ts";
+import { memoryMcpSessions } from "../sessions/store.ts";
+import { rateLimited, withRateHeaders } from "../../http/web/rate_limit.ts";
 import { bodyLimitOf, checkedRequest, jsonRpcRefusal } from "./_request_body.ts";
-import { BODY_TIMEOUT_MS } from "../http/web/body.ts";
+import { BODY_TIMEOUT_MS } from "../../http/web/body.ts";
 import { paramHeadersRefusal } from "./_param_headers.ts";
 
 /**

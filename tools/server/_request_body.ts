@@ -4,8 +4,8 @@
 // them), a size bound (`maxBodyBytes`, as REST's and GraphQL's) and a
 // deadline; and the JSON-RPC errors that refuse it.
 
-import { readBodyBytes } from "../http/web/body.ts";
-import { utf8Text } from "../tree/utf8.ts";
+import { readBodyBytes } from "../../http/web/body.ts";
+import { utf8Text } from "../../tree/utf8.ts";
 
 /**
  * The largest body an MCP POST may carry by default: 1 MiB, as on REST and GraphQL.

@@ -4,13 +4,15 @@
 // poll, or the network dropped) reconnects with a GET carrying
 // `Last-Event-ID` and gets what followed, then the rest as it comes, on any
 // request of any instance reading the store. The SDK's transport is per
-// request here (_sessions.ts), so the replay is served from the store, not by
+// request here (legacy.ts), so the replay is served from the store, not by
 // the transport that began the call. A stream belongs to its session: another
 // session's GET cannot read it. The store failing never fails the call (its
 // stream is then no longer resumable); a replay it cannot serve is a 503.
+//
+// Used by legacy.ts and by the MCP server (tools/server/mcp.ts: `resumeOf`).
 
 import type { EventStore, JSONRPCMessage } from "@modelcontextprotocol/server";
-import type { McpEventStore, McpResumability } from "./sessions.ts";
+import type { McpEventStore, McpResumability } from "./store.ts";
 import { memoryEvents } from "./_memory_events.ts";
 
 /** A session's store for one request's transport; `forget` drops the streams it began. */

@@ -8,9 +8,9 @@
 // base64 in the JSON-RPC message, so the whole body is read first (no limit
 // beyond the transport's).
 
-import { byteChunks, type Bytes } from "../tree/bytes.ts";
-import { bytesBlock, type ContentBlock, isUriName, resourceBlock } from "../tree/content.ts";
-import { Cancelled } from "../tree/failure.ts";
+import { byteChunks, type Bytes } from "../../tree/bytes.ts";
+import { bytesBlock, type ContentBlock, isUriName, resourceBlock } from "../../tree/content.ts";
+import { Cancelled } from "../../tree/failure.ts";
 
 /** The block for a tool's bytes; `scheme` is the server's `resourceScheme`. */
 export async function bytesContent(

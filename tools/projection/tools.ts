@@ -1,21 +1,23 @@
-// The tools of a tree: every leaf not opted out and taking no files, named by the child names on
-// its path (a fallback adds no name: its capture becomes a required argument),
-// with its schemas as JSON Schema, its own tags as MCP annotations, and its call prepared once.
-// An output schema declaring bytes (`z.file()`) gives no outputSchema: the result is a content
-// block, never structured content, so a schema of a string would contradict it.
+// The tools of a tree: every leaf of its catalogue not opted out and taking
+// no files, named by the child names on its path (a fallback adds no name:
+// its capture becomes a required argument), with its schemas as JSON Schema
+// (the catalogue's, read once per leaf), its own tags as MCP annotations, and
+// the catalogue's one prepared call. An output schema declaring bytes
+// (`z.file()`) gives no outputSchema: the result is a content block, never
+// structured content, so a schema of a string would contradict it. Used by
+// `toTools` (describe.ts) and the MCP server (tools/server/), with the naming
+// and schema helpers the other projections share (`schemaOf`, `titleOf`,
+// `placeOf`).
 
-import { needsConfirmation } from "../tree/interaction.ts";
-import type { LeafEntry } from "../tree/leaves.ts";
-import { leavesOf } from "../tree/leaves.ts";
-import type { Node } from "../tree/node.ts";
-import { createCall, type LeafCall } from "../tree/call.ts";
-import { holdsFile, isVoidSchema, type JsonSchema, toJsonSchema } from "../tree/schema.ts";
-import { tagsOf } from "../tree/tags.ts";
-import { declaredBytes, soleMediaType } from "../tree/bytes.ts";
+import { type CatalogueEntry, catalogueOf } from "../../tree/catalogue.ts";
+import type { LeafCall } from "../../tree/call.ts";
+import type { Node } from "../../tree/node.ts";
+import { holdsFile, isVoidSchema, type JsonSchema } from "../../tree/schema.ts";
+import { soleMediaType } from "../../tree/bytes.ts";
 import { joinPath, TOOL_NAME } from "./_names.ts";
 import { warnUnhinted } from "./_hints.ts";
-import { structuredSchema } from "./_structured.ts";
-import { paramHeadersOf } from "./_param_headers.ts";
+import { structuredSchema } from "./structured.ts";
+import { type ParamHeader, paramHeadersOf } from "./param_headers.ts";
 
 /**
  * MCP's hints about a tool, from the leaf's own tags (implications applied).
@@ -55,14 +57,16 @@ export interface ToolDescriptor {
 /** A tool with what the server needs to call it. */
 export interface ToolEntry {
   readonly descriptor: ToolDescriptor;
-  /** The leaf's call, prepared once. */
+  /** The leaf's one prepared call (the catalogue's). */
   readonly call: LeafCall;
   /** The fallback names on the path: the arguments that are captures. */
   readonly captures: readonly string[];
   /** The media type of bytes the output schema declares, when it names exactly one. */
   readonly bytesType?: string;
-  /** Whether a call asks for confirmation first (the tree's `needsConfirmation`). */
+  /** Whether a call asks for confirmation first (the catalogue's `confirms`). */
   readonly confirms: boolean;
+  /** The arguments a 2026-era client mirrors into `Mcp-Param-*` headers (SEP-2243). */
+  readonly paramHeaders: readonly ParamHeader[];
 }
 
 const HINTS = [
@@ -84,19 +88,12 @@ export function collectTools(
 ): ToolEntry[] {
   const tools: ToolEntry[] = [];
   const byName = new Map<string, string>();
-  for (const entry of leavesOf(root)) {
+  for (const entry of catalogueOf(root).entries) {
     if (entry.leaf.meta.tools === false || entry.leaf.meta.tools?.tool === false) continue;
     const input = schemaOf(entry, "input", caller);
     // Tool arguments are JSON: a leaf whose input takes files (`format: "binary"`) is no tool.
     if (holdsFile(input)) continue;
     const tool = toolOf(entry, caller, input);
-    try {
-      paramHeadersOf(tool.descriptor.inputSchema);
-    } catch (error) {
-      throw new Error(`${caller}: ${placeOf(entry)}: ${(error as Error).message}`, {
-        cause: error,
-      });
-    }
     const name = tool.descriptor.name;
     const other = byName.get(name);
     if (other !== undefined) {
@@ -113,7 +110,11 @@ export function collectTools(
   return tools;
 }
 
-function toolOf(entry: LeafEntry, caller: string, input: JsonSchema | undefined): ToolEntry {
+function toolOf(
+  entry: CatalogueEntry,
+  caller: string,
+  input: JsonSchema | undefined,
+): ToolEntry {
   const { leaf, names, captures } = entry;
   const own = leaf.meta.tools === false ? undefined : leaf.meta.tools;
   const name = own?.name ?? (names.length === 0 ? "root" : joinPath(names));
@@ -124,35 +125,46 @@ function toolOf(entry: LeafEntry, caller: string, input: JsonSchema | undefined)
       }", is not [A-Za-z0-9._-] of at most 128 characters; give another with meta.tools.name`,
     );
   }
-  const tags = tagsOf(leaf);
+  const tags = entry.tags;
   const annotations: Record<string, boolean> = {};
   for (const [tag, hint] of HINTS) {
     if (typeof tags[tag] === "boolean") annotations[hint] = tags[tag];
   }
   const description = own?.description ?? leaf.meta.description;
   const output = schemaOf(entry, "output", caller);
-  const bytes = declaredBytes(output);
+  const bytes = entry.bytes;
+  const inputSchema = inputSchemaOf(input, captures);
+  let paramHeaders: readonly ParamHeader[];
+  try {
+    paramHeaders = paramHeadersOf(inputSchema);
+  } catch (error) {
+    throw new Error(`${caller}: ${placeOf(entry)}: ${(error as Error).message}`, { cause: error });
+  }
   return {
     descriptor: {
       name,
       title: own?.title ?? titleOf(names),
       ...(typeof description === "string" ? { description } : {}),
-      inputSchema: inputSchemaOf(input, captures),
+      inputSchema,
       ...(output === undefined || bytes !== undefined
         ? {}
         : { outputSchema: structuredSchema(tags.streaming === true ? listOf(output) : output) }),
       annotations,
     },
-    call: createCall(leaf, { captures }),
+    call: entry.call,
     captures,
     bytesType: soleMediaType(bytes),
-    confirms: needsConfirmation(leaf),
+    confirms: entry.confirms,
+    paramHeaders,
   };
 }
 
-/** A side's JSON Schema; a schema without one fails naming the leaf and `caller`. */
+/**
+ * A side's JSON Schema, the catalogue's (read once per leaf); a schema
+ * without one fails naming the leaf and `caller`.
+ */
 export function schemaOf(
-  entry: LeafEntry,
+  entry: CatalogueEntry,
   side: "input" | "output",
   caller: string,
 ): JsonSchema | undefined {
@@ -160,7 +172,7 @@ export function schemaOf(
   // A leaf that returns nothing has no structured content to describe.
   if (schema === undefined || (side === "output" && isVoidSchema(schema))) return undefined;
   try {
-    return toJsonSchema(schema, side);
+    return side === "input" ? entry.inputSchema : entry.outputSchema;
   } catch (error) {
     throw new Error(
       `${caller}: the ${side} schema of ${placeOf(entry)} has no JSON Schema form: ${
@@ -221,6 +233,6 @@ export function titleOf(names: readonly string[]): string {
 }
 
 /** "the leaf at books/{bookId}/read", or "the root leaf". */
-export function placeOf(entry: LeafEntry): string {
+export function placeOf(entry: CatalogueEntry): string {
   return entry.steps.length === 0 ? "the root leaf" : `the leaf at ${entry.label}`;
 }

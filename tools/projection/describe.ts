@@ -45,10 +45,10 @@
  * @module
  */
 
-import type { Node } from "../tree/node.ts";
-import { collectTools, type ToolDescriptor } from "./_collect.ts";
+import type { Node } from "../../tree/node.ts";
+import { collectTools, type ToolDescriptor } from "./tools.ts";
 
-export type { ToolAnnotations, ToolDescriptor } from "./_collect.ts";
+export type { ToolAnnotations, ToolDescriptor } from "./tools.ts";
 
 /**
  * Options of {@linkcode toTools}, and of the MCP server.

@@ -1,6 +1,9 @@
 // What follows an answer: a session's exchange, or a resource feed held for a
 // listen stream, ends when the SSE stream carrying it is delivered or
 // abandoned, not when the handler returns it.
+//
+// Used by the sessions (legacy.ts) and by the MCP server's listen streams
+// (tools/server/_resource_side.ts).
 
 /**
  * The response, whose stream (an SSE answer) calls `end` when it is delivered

@@ -10,19 +10,19 @@
 
 import { textOf } from "./_text.ts";
 import type { Server, ServerContext } from "@modelcontextprotocol/server";
-import type { ContextFunction, ContextSource } from "../tree/context.ts";
-import { assignOwn } from "../tree/context.ts";
-import type { HandlerContext } from "../tree/node.ts";
-import type { LeafCall } from "../tree/call.ts";
-import { failureOf, runCall } from "../tree/run.ts";
-import { failureLine } from "../tree/failure.ts";
-import { isAsyncIterable } from "../tree/plain_data.ts";
-import { bytesOf, isBytes, responseBytes } from "../tree/bytes.ts";
-import { HttpError } from "../tree/http_error.ts";
+import type { ContextFunction, ContextSource } from "../../tree/context.ts";
+import { assignOwn } from "../../tree/context.ts";
+import type { HandlerContext } from "../../tree/node.ts";
+import type { LeafCall } from "../../tree/call.ts";
+import { failureOf, runCall } from "../../tree/run.ts";
+import { failureLine } from "../../tree/failure.ts";
+import { isAsyncIterable } from "../../tree/plain_data.ts";
+import { bytesOf, isBytes, responseBytes } from "../../tree/bytes.ts";
+import { HttpError } from "../../tree/http_error.ts";
 import { readAll } from "./_bytes.ts";
-import { resourceBlock } from "../tree/content.ts";
-import type { ResourceEntry, ResourceOptions, Resources } from "./_resources.ts";
-import { bind, splitUri, UriRefused } from "./_uri_template.ts";
+import { resourceBlock } from "../../tree/content.ts";
+import type { ResourceEntry, Resources } from "../projection/resources.ts";
+import { bind, splitUri, UriRefused } from "../projection/uri_template.ts";
 
 type Sdk = typeof import("@modelcontextprotocol/server");
 
@@ -30,6 +30,15 @@ type Sdk = typeof import("@modelcontextprotocol/server");
 type Contents =
   | { uri: string; mimeType?: string; text: string }
   | { uri: string; mimeType: string; blob: string };
+
+/** The server options resources read (`McpOptions` has them all). */
+export interface ResourceOptions {
+  readonly resourceScheme?: string;
+  readonly listTtlMs?: number;
+  readonly context?: ContextFunction;
+  readonly timeoutMs?: number;
+  readonly onError?: (error: unknown) => void;
+}
 
 /** What calling a leaf on a request's behalf needs: the server's options and the request's context. */
 export interface Caller {

@@ -8,7 +8,7 @@
 // channel (as cancellations do) to the instance that does.
 
 import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/server";
-import { isPlainObject } from "../tree/plain_data.ts";
+import { isPlainObject } from "../../tree/plain_data.ts";
 
 /** Hands a message to the server of one exchange. */
 type HandOver = (message: JSONRPCMessage) => void;

@@ -9,11 +9,11 @@
 // `"ask-or-run"` runs the tool for such a client, `"never"` never asks. The
 // server's deadline bounds the wait for an answer too.
 
-import { Cancelled, classify, failureLine, TimedOut } from "../tree/failure.ts";
-import { ask, confirmQuestion, NOT_CONFIRMED } from "../tree/interaction.ts";
-import type { HandlerContext } from "../tree/node.ts";
-import { extended } from "../tree/context.ts";
-import type { ToolEntry } from "./_collect.ts";
+import { Cancelled, classify, failureLine, TimedOut } from "../../tree/failure.ts";
+import { ask, confirmQuestion, NOT_CONFIRMED } from "../../tree/interaction.ts";
+import type { HandlerContext } from "../../tree/node.ts";
+import { extended } from "../../tree/context.ts";
+import type { ToolEntry } from "../projection/tools.ts";
 import type { ToolResult } from "./_result.ts";
 
 /** When to ask (McpOptions `confirmDestructive`). */

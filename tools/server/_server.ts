@@ -10,20 +10,16 @@ import type {
   Server,
   ServerContext,
 } from "@modelcontextprotocol/server";
-import type { ContextSource } from "../tree/context.ts";
-import type { Node } from "../tree/node.ts";
-import { log, withInteraction } from "../tree/interaction.ts";
-import type { HandlerContext } from "../tree/node.ts";
+import type { ContextSource } from "../../tree/context.ts";
+import type { Node } from "../../tree/node.ts";
+import { log, withInteraction } from "../../tree/interaction.ts";
+import type { HandlerContext } from "../../tree/node.ts";
 import { confirmation } from "./_confirm.ts";
 import { mcpInteraction, missingElicitation } from "./_elicit.ts";
 import type { Rounds } from "./_rounds.ts";
 import { registerLogging } from "./_logging.ts";
-import {
-  collectPrompts,
-  completePromptArgument,
-  type PromptEntry,
-  registerPrompts,
-} from "./_prompts.ts";
+import { collectPrompts, type PromptEntry } from "../projection/prompts.ts";
+import { completePromptArgument, registerPrompts } from "./_prompts.ts";
 import {
   listCacheHints,
   registerSide,
@@ -31,10 +27,10 @@ import {
   resourceSide,
   sideCapabilities,
 } from "./_resource_side.ts";
-import { collectTools, type ToolEntry } from "./_collect.ts";
+import { collectTools, type ToolEntry } from "../projection/tools.ts";
 import { runTool, type StreamStep } from "./_result.ts";
 import type { McpOptions } from "./options.ts";
-import { MAX_INPUT_DEPTH } from "../tree/plain_data.ts";
+import { MAX_INPUT_DEPTH } from "../../tree/plain_data.ts";
 
 /** The SDK's module, loaded on the first request. */
 export type Sdk = typeof import("@modelcontextprotocol/server");

@@ -1,14 +1,18 @@
 // 2025-era MCP over Streamable HTTP, with sessions that need no server
 // instance: a session is a record in a store (what `initialize` negotiated),
 // so every instance behind a balancer serves its requests. A session belongs
-// to the identity that opened it (_session_owner.ts): a request of another,
-// or of none, is answered as for an unknown session (404), DELETE included,
-// so an id alone neither serves nor ends a session, nor answers its questions. Each request gets
-// a fresh SDK server on a one-request transport. A `notifications/cancelled`
-// reaching any instance goes out on the cancellation channel, and the
-// instance running the call hands it to that call's server.
+// to the identity that opened it (`identify`: the server's `sessionOwner`): a
+// request of another, or of none, is answered as for an unknown session
+// (404), DELETE included, so an id alone neither serves nor ends a session,
+// nor answers its questions. Each request gets a fresh SDK server on a
+// one-request transport. A `notifications/cancelled` reaching any instance
+// goes out on the cancellation channel, and the instance running the call
+// hands it to that call's server.
+//
+// Used by the MCP server (tools/server/mcp.ts), which makes the SDK servers
+// and tells who a request speaks for (tools/server/_session_owner.ts).
 
-import { untilDelivered } from "./_delivered.ts";
+import { untilDelivered } from "./delivered.ts";
 import type {
   ClientCapabilities,
   InitializeRequestParams,
@@ -17,12 +21,37 @@ import type {
   Server,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
-import type { McpCancellations, McpSessionRecord, McpSessionStore } from "./sessions.ts";
+import type { McpCancellations, McpSessionRecord, McpSessionStore } from "./store.ts";
 import { isReply, relayedOf, relayedSend } from "./_replies.ts";
-import { answeredOf, polling, primes, type Resume } from "./_resume.ts";
-import type { Identify } from "./_session_owner.ts";
+import { answeredOf, polling, primes, type Resume } from "./resume.ts";
 
 type Sdk = typeof import("@modelcontextprotocol/server");
+
+/**
+ * A request's identity: a fingerprint, `undefined` for none, or the answer refusing it.
+ *
+ * @example
+ * ```ts
+ * import type { Identity } from "./legacy.ts";
+ *
+ * const anonymous: Identity = { ok: true, owner: undefined };
+ * ```
+ */
+export type Identity =
+  | { readonly ok: true; readonly owner: string | undefined }
+  | { readonly ok: false; readonly response: Response };
+
+/**
+ * Tells the identity of a request.
+ *
+ * @example
+ * ```ts
+ * import type { Identify } from "./legacy.ts";
+ *
+ * const nobody: Identify = () => Promise.resolve({ ok: true, owner: undefined });
+ * ```
+ */
+export type Identify = (request: Request) => Promise<Identity>;
 
 export interface SessionOptions {
   readonly store: McpSessionStore;

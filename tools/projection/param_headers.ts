@@ -1,0 +1,88 @@
+// SEP-2243 (MCP 2026-07-28, Streamable HTTP): an input property whose schema
+// carries `x-mcp-header: "<Name>"` is mirrored by the client into the HTTP
+// header `Mcp-Param-<Name>`. The declarations, read when the tools are
+// collected (tools.ts): a name that is no RFC 9110 token, a type other than
+// string, integer or boolean, a name given twice (case-insensitively) or one
+// off the chain of `properties` is an error naming the leaf. Used by the MCP
+// server too (tools/server/_param_headers.ts), which checks each call's
+// headers against its body.
+
+import type { JsonSchema } from "../../tree/schema.ts";
+import { isPlainObject } from "../../tree/plain_data.ts";
+
+/** One property mirrored into a header. */
+export interface ParamHeader {
+  /** The property's path under `arguments`, through `properties`. */
+  readonly path: readonly string[];
+  /** The name after `Mcp-Param-`, as declared. */
+  readonly name: string;
+  readonly type: "string" | "integer" | "boolean";
+}
+
+const KEY = "x-mcp-header";
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const TYPES: ReadonlySet<unknown> = new Set(["string", "integer", "boolean"]);
+/** Where a declaration is not allowed: anything but a chain of `properties`. */
+const ELSEWHERE = [
+  "items",
+  "prefixItems",
+  "additionalProperties",
+  "patternProperties",
+  "dependentSchemas",
+  "oneOf",
+  "anyOf",
+  "allOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "$defs",
+];
+
+/**
+ * The header declarations of a tool's input schema.
+ *
+ * @throws {TypeError} naming the property of an invalid declaration.
+ */
+export function paramHeadersOf(schema: JsonSchema | undefined): readonly ParamHeader[] {
+  const found: ParamHeader[] = [];
+  const names = new Map<string, string>();
+  const visit = (node: unknown, path: string[], reachable: boolean) => {
+    if (Array.isArray(node)) return node.forEach((member) => visit(member, path, false));
+    if (!isPlainObject(node)) return;
+    const at = path.length === 0 ? "the root" : path.join(".");
+    if (Object.hasOwn(node, KEY)) {
+      const name = node[KEY];
+      if (!reachable || path.length === 0) {
+        throw new TypeError(
+          `${KEY} at ${at}: only a property reached through "properties" is sent`,
+        );
+      }
+      if (typeof name !== "string" || !TOKEN.test(name)) {
+        throw new TypeError(`${KEY} at ${at}: ${JSON.stringify(name)} is no header name token`);
+      }
+      if (!TYPES.has(node.type)) {
+        throw new TypeError(`${KEY} at ${at}: a string, integer or boolean, not ${node.type}`);
+      }
+      const other = names.get(name.toLowerCase());
+      if (other !== undefined) throw new TypeError(`${KEY} "${name}" is given twice (${other})`);
+      names.set(name.toLowerCase(), at);
+      found.push({ path, name, type: node.type as ParamHeader["type"] });
+    }
+    if (isPlainObject(node.properties)) {
+      for (const [key, child] of Object.entries(node.properties)) {
+        visit(child, [...path, key], reachable);
+      }
+    }
+    for (const keyword of ELSEWHERE) {
+      const sub = node[keyword];
+      const parts = keyword === "$defs" || keyword === "patternProperties" ||
+          keyword === "dependentSchemas"
+        ? (isPlainObject(sub) ? Object.values(sub) : [])
+        : [sub];
+      for (const part of parts) visit(part, path, false);
+    }
+  };
+  visit(schema, [], true);
+  return found;
+}
