@@ -13,7 +13,7 @@
 
 import { z } from "zod";
 import { api, createFetch, http, op } from "@ramify/api";
-import { createCall } from "@ramify/api/tree";
+import { createCall } from "@ramify/api/tree/catalogue";
 
 const User = z.object({ id: z.string(), name: z.string(), email: z.string() });
 const NewBook = z.object({ title: z.string().min(1), year: z.number().int() });

@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { createClient as createWsClient } from "graphql-ws";
-import { api, createCall, InputError, LeafError, op, reply, use } from "@ramify/api/tree";
+import { api, LeafError, op, reply, use } from "@ramify/api/tree";
+import { createCall, InputError } from "@ramify/api/tree/catalogue";
 import { auth, createClient, createFetch } from "@ramify/api/http";
 import { ClientError } from "@ramify/api/client";
 import { HttpError } from "@ramify/api/tree";

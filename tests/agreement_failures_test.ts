@@ -7,16 +7,8 @@
 import assert from "node:assert/strict";
 import { untilAborted } from "./support/outcomes.ts";
 import { createClient as createWsClient } from "graphql-ws";
-import {
-  api,
-  codeOfStatus,
-  createCall,
-  failureOf,
-  HttpError,
-  LeafError,
-  op,
-  runCall,
-} from "@ramify/api/tree";
+import { api, HttpError, LeafError, op } from "@ramify/api/tree";
+import { codeOfStatus, createCall, failureOf, runCall } from "@ramify/api/tree/catalogue";
 import { createClient, createFetch } from "@ramify/api/http";
 import { ClientError } from "@ramify/api/client";
 import { http } from "@ramify/api/http/verbs";

@@ -5,7 +5,8 @@
 // schema takes nothing, and has no arguments anywhere.
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { api, createCall, op } from "@ramify/api/tree";
+import { api, op } from "@ramify/api/tree";
+import { createCall } from "@ramify/api/tree/catalogue";
 import { createClient, toOpenApi } from "@ramify/api/http";
 import { createGraphQLClient, toSDL } from "@ramify/api/graphql";
 import { httpTransport, wsTransport } from "@ramify/api/graphql/client";

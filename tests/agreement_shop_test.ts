@@ -8,7 +8,7 @@
 // Each must give the same value (in its JSON form where a client does not
 // revive dates) or the same kind of error.
 import assert from "node:assert/strict";
-import { createCall, InputError, OutputError } from "@ramify/api/tree";
+import { createCall, InputError, OutputError } from "@ramify/api/tree/catalogue";
 import type { Node } from "@ramify/api/tree/node";
 import { createClient } from "@ramify/api/http";
 import { ClientError } from "@ramify/api/client";

@@ -8,7 +8,8 @@
 // going on after it.
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { api, eventsOf, op, StreamEvent } from "@ramify/api/tree";
+import { api, op, StreamEvent } from "@ramify/api/tree";
+import { eventsOf } from "@ramify/api/tree/catalogue";
 import { createClient } from "@ramify/api/http";
 import { runCli } from "@ramify/api/cli";
 import { createPubSub, memoryStreams } from "@ramify/api/pubsub";

@@ -8,7 +8,8 @@
 // to its onError, and never put a hidden field on the wire.
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { api, createCall, InputError, LeafError, op, OutputError } from "@ramify/api/tree";
+import { api, LeafError, op } from "@ramify/api/tree";
+import { createCall, InputError, OutputError } from "@ramify/api/tree/catalogue";
 import { createClient } from "@ramify/api/http";
 import { ClientError } from "@ramify/api/client";
 import { http } from "@ramify/api/http/verbs";

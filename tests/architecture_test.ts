@@ -411,6 +411,7 @@ Deno.test("architecture: the public subpaths are exactly these, and each target 
   assert.deepEqual(Object.keys(config.exports), [
     ".",
     "./tree",
+    "./tree/catalogue",
     "./tree/node",
     "./tree/tags",
     "./http",

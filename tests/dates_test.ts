@@ -4,7 +4,8 @@
 // naming the leaf, never as a 500 at request time.
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { api, createCall, op } from "@ramify/api/tree";
+import { api, op } from "@ramify/api/tree";
+import { createCall } from "@ramify/api/tree/catalogue";
 import { createFetch, toOpenApi } from "@ramify/api/http";
 import { http } from "@ramify/api/http/verbs";
 import { createGraphQLServer, createHttpGraphQLServer, toSDL } from "@ramify/api/graphql";

@@ -3,7 +3,8 @@
 // what `failureOf` and the problem+json answer give an error of that kind,
 // read from the page itself, so that a status changed on one side fails here.
 import assert from "node:assert/strict";
-import { Cancelled, failureOf, HttpError, InputError, TimedOut } from "@ramify/api/tree";
+import { HttpError } from "@ramify/api/tree";
+import { Cancelled, failureOf, InputError, TimedOut } from "@ramify/api/tree/catalogue";
 import { failureResponse } from "../http/web/problem.ts";
 
 /** The rows of the page's first table: kind, what, HTTP status, GraphQL code, onError. */

@@ -12,7 +12,7 @@
  *
  * @example
  * ```ts
- * import { bytesOf, isBytes } from "@ramify/api/tree";
+ * import { bytesOf, isBytes } from "@ramify/api/tree/catalogue";
  *
  * const png = new File([new Uint8Array([137, 80, 78, 71])], "dot.png", { type: "image/png" });
  * console.log(isBytes(png), isBytes({ id: 1 })); // true false
@@ -58,7 +58,7 @@ export interface Bytes {
  *
  * @example
  * ```ts
- * import { isBytes } from "@ramify/api/tree";
+ * import { isBytes } from "@ramify/api/tree/catalogue";
  *
  * console.log(isBytes(new Uint8Array(2)), isBytes(new ReadableStream()), isBytes("text")); // true true false
  * ```
@@ -78,7 +78,7 @@ export function isBytes(
  *
  * @example
  * ```ts
- * import { bytesOf } from "@ramify/api/tree";
+ * import { bytesOf } from "@ramify/api/tree/catalogue";
  *
  * const bytes = bytesOf(new Uint8Array([1, 2, 3]), "image/png");
  * console.log(bytes.type, bytes.size); // "image/png" 3
@@ -175,7 +175,7 @@ export function checkingBytes(check: (value: unknown) => unknown): (value: unkno
  *
  * @example
  * ```ts
- * import { declaredBytes } from "@ramify/api/tree";
+ * import { declaredBytes } from "@ramify/api/tree/catalogue";
  *
  * console.log(declaredBytes({ type: "string", format: "binary", contentMediaType: "image/png" }));
  * // { types: ["image/png"] }

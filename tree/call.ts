@@ -23,7 +23,8 @@
  *
  * @example
  * ```ts
- * import { createCall, op } from "@ramify/api/tree";
+ * import { op } from "@ramify/api/tree";
+ * import { createCall } from "@ramify/api/tree/catalogue";
  * import { z } from "zod";
  *
  * const me = op(() => ({ id: "7", name: "Ann", passwordHash: "x" }), {
@@ -58,7 +59,8 @@ import { Reply } from "./reply.ts";
  *
  * @example
  * ```ts
- * import { createCall, InputError, op } from "@ramify/api/tree";
+ * import { op } from "@ramify/api/tree";
+ * import { createCall, InputError } from "@ramify/api/tree/catalogue";
  * import { z } from "zod";
  *
  * const add = op(({ title }) => title, { input: z.object({ title: z.string() }) });
@@ -88,7 +90,8 @@ export class InputError extends Error {
  *
  * @example
  * ```ts
- * import { createCall, OutputError, op } from "@ramify/api/tree";
+ * import { op } from "@ramify/api/tree";
+ * import { createCall, OutputError } from "@ramify/api/tree/catalogue";
  * import { z } from "zod";
  *
  * const count = op(() => "three" as unknown as number, { output: z.number() });
@@ -123,7 +126,8 @@ export class OutputError extends Error {
  *
  * @example
  * ```ts
- * import { createCall, op, type LeafCall } from "@ramify/api/tree";
+ * import { op } from "@ramify/api/tree";
+ * import { createCall, type LeafCall } from "@ramify/api/tree/catalogue";
  *
  * const call: LeafCall = createCall(op(() => "pong"));
  * console.log(await call({}, {})); // "pong"
@@ -136,7 +140,7 @@ export type LeafCall = (input: unknown, context: HandlerContext) => unknown;
  *
  * @example
  * ```ts
- * import type { CreateCallOptions } from "@ramify/api/tree";
+ * import type { CreateCallOptions } from "@ramify/api/tree/catalogue";
  *
  * const opts: CreateCallOptions = { captures: ["bookId"] };
  * ```
@@ -165,7 +169,8 @@ export interface CreateCallOptions {
  *
  * @example
  * ```ts
- * import { createCall, op } from "@ramify/api/tree";
+ * import { op } from "@ramify/api/tree";
+ * import { createCall } from "@ramify/api/tree/catalogue";
  * import { z } from "zod";
  *
  * const add = op(({ a, b }) => a + b, {

@@ -7,8 +7,8 @@
  * worked out when first read and kept. `catalogueOf(tree)` is made once per
  * tree: surfaces that ask again get the same entries.
  *
- * Internal: read by the surfaces (the command line and the GraphQL projection
- * so far), not exported by `./tree`.
+ * Read by the surfaces; public at `@ramify/api/tree/catalogue` for servers
+ * and projections of your own, not at `./tree` (what authors write).
  *
  * @example
  * ```ts

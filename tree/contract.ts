@@ -167,7 +167,8 @@ export function unimplemented(): Unimplemented {
  *
  * @example
  * ```ts
- * import { isContractLeaf, op } from "@ramify/api/tree";
+ * import { op } from "@ramify/api/tree";
+ * import { isContractLeaf } from "@ramify/api/tree/catalogue";
  *
  * console.log(isContractLeaf(op.contract()), isContractLeaf(op(() => 1))); // true false
  * ```

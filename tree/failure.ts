@@ -17,7 +17,8 @@
  *
  * @example
  * ```ts
- * import { classify, HttpError } from "@ramify/api/tree";
+ * import { HttpError } from "@ramify/api/tree";
+ * import { classify } from "@ramify/api/tree/catalogue";
  *
  * const failure = classify(new HttpError(404, "No book 9"));
  * console.log(failure.kind, failure.status, failure.code); // "declared" 404 "NOT_FOUND"
@@ -37,7 +38,7 @@ import type { ValidationIssue } from "./schema.ts";
  *
  * @example
  * ```ts
- * import type { FailureKind } from "@ramify/api/tree";
+ * import type { FailureKind } from "@ramify/api/tree/catalogue";
  *
  * const shown: FailureKind[] = ["input", "declared"];
  * ```
@@ -49,7 +50,7 @@ export type FailureKind = "input" | "declared" | "cancelled" | "timeout" | "faul
  *
  * @example
  * ```ts
- * import { classify, type Failure } from "@ramify/api/tree";
+ * import { classify, type Failure } from "@ramify/api/tree/catalogue";
  *
  * const failure: Failure = classify(new Error("boom"));
  * console.log(failure.kind, failure.detail); // "fault" undefined
@@ -86,7 +87,7 @@ export interface Failure {
  *
  * @example
  * ```ts
- * import { Cancelled, classify } from "@ramify/api/tree";
+ * import { Cancelled, classify } from "@ramify/api/tree/catalogue";
  *
  * console.log(classify(new Cancelled()).code); // "CANCELLED"
  * ```
@@ -104,7 +105,7 @@ export class Cancelled extends Error {
  *
  * @example
  * ```ts
- * import { classify, TimedOut } from "@ramify/api/tree";
+ * import { classify, TimedOut } from "@ramify/api/tree/catalogue";
  *
  * console.log(classify(new TimedOut(100)).status); // 503
  * ```
@@ -146,7 +147,8 @@ export function codeOfStatus(status: number): string {
  *
  * @example
  * ```ts
- * import { classify, LeafError } from "@ramify/api/tree";
+ * import { LeafError } from "@ramify/api/tree";
+ * import { classify } from "@ramify/api/tree/catalogue";
  *
  * // Undeclared (no status filled in by the call path): a fault.
  * console.log(classify(new LeafError("GONE")).kind); // "fault"
@@ -219,7 +221,8 @@ function quiet(kind: FailureKind, status: number, error: unknown): Failure {
  *
  * @example
  * ```ts
- * import { classify, failureLine, HttpError } from "@ramify/api/tree";
+ * import { HttpError } from "@ramify/api/tree";
+ * import { classify, failureLine } from "@ramify/api/tree/catalogue";
  *
  * console.log(failureLine(classify(new HttpError(404, "No book 9")))); // "404 Not Found: No book 9"
  * ```
@@ -242,7 +245,7 @@ export function failureLine(failure: Failure): string {
  *
  * @example
  * ```ts
- * import { statusLine } from "@ramify/api/tree";
+ * import { statusLine } from "@ramify/api/tree/catalogue";
  *
  * console.log(statusLine(409, "Conflict", "Already reserved")); // "409 Conflict: Already reserved"
  * ```
@@ -257,7 +260,7 @@ export function statusLine(status: number, title: string, detail?: string, code?
  *
  * @example
  * ```ts
- * import { issuesLine } from "@ramify/api/tree";
+ * import { issuesLine } from "@ramify/api/tree/catalogue";
  *
  * console.log(issuesLine([{ path: ["title"], message: "Too small" }])); // "title: Too small"
  * ```

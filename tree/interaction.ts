@@ -63,7 +63,7 @@ export type LogLevel =
  *
  * @example
  * ```ts
- * import { LOG_LEVELS } from "@ramify/api/tree";
+ * import { LOG_LEVELS } from "@ramify/api/tree/catalogue";
  *
  * console.log(LOG_LEVELS.indexOf("error") > LOG_LEVELS.indexOf("info")); // true
  * ```
@@ -171,7 +171,7 @@ export interface Question<S extends FormSchema | StandardSchemaV1 = FormSchema |
  *
  * @example
  * ```ts
- * import type { Interaction } from "@ramify/api/tree";
+ * import type { Interaction } from "@ramify/api/tree/catalogue";
  *
  * const lines: string[] = [];
  * const recording: Interaction = { log: (level, message) => void lines.push(`${level}: ${message}`) };
@@ -201,7 +201,8 @@ const INTERACTION: unique symbol = Symbol("ramify.interaction");
  *
  * @example
  * ```ts
- * import { log, withInteraction } from "@ramify/api/tree";
+ * import { log } from "@ramify/api/tree";
+ * import { withInteraction } from "@ramify/api/tree/catalogue";
  *
  * const context = withInteraction({}, { log: (level, message) => console.log(level, message) });
  * log(context, "info", "hello"); // prints "info hello"
@@ -357,7 +358,7 @@ function formOf(schema: FormSchema | StandardSchemaV1): FormSchema {
  *
  * @example
  * ```ts
- * import { formProblem } from "@ramify/api/tree";
+ * import { formProblem } from "@ramify/api/tree/catalogue";
  *
  * const form = { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } as const;
  * console.log(formProblem(form, { n: 1.5 })); // "n: expected an integer"
@@ -428,7 +429,8 @@ function choicesOf(field: Readonly<Record<string, unknown>>): readonly unknown[]
  *
  * @example
  * ```ts
- * import { needsConfirmation, op } from "@ramify/api/tree";
+ * import { op } from "@ramify/api/tree";
+ * import { needsConfirmation } from "@ramify/api/tree/catalogue";
  *
  * console.log(needsConfirmation(op(() => null, { tags: { destructive: true } }))); // true
  * ```
@@ -443,7 +445,7 @@ export function needsConfirmation(node: Node): boolean {
  *
  * @example
  * ```ts
- * import { confirmQuestion } from "@ramify/api/tree";
+ * import { confirmQuestion } from "@ramify/api/tree/catalogue";
  *
  * console.log(confirmQuestion("books 7 remove")); // '"books 7 remove" is destructive. Proceed?'
  * ```
@@ -458,7 +460,7 @@ export function confirmQuestion(name: string): string {
  *
  * @example
  * ```ts
- * import { NOT_CONFIRMED } from "@ramify/api/tree";
+ * import { NOT_CONFIRMED } from "@ramify/api/tree/catalogue";
  *
  * console.log(NOT_CONFIRMED); // "aborted"
  * ```

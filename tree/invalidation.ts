@@ -41,7 +41,7 @@ const STEP = /^(?:\{[^{}/]+\}|[^{}/]+)$/;
  *
  * @example
  * ```ts
- * import { isInvalidates } from "@ramify/api/tree";
+ * import { isInvalidates } from "@ramify/api/tree/catalogue";
  *
  * console.log(isInvalidates(["books/{bookId}"]), isInvalidates(["books//x"])); // true false
  * ```
@@ -60,7 +60,8 @@ export function isInvalidates(value: unknown): value is Invalidates {
  *
  * @example
  * ```ts
- * import { invalidatesOf, op } from "@ramify/api/tree";
+ * import { op } from "@ramify/api/tree";
+ * import { invalidatesOf } from "@ramify/api/tree/catalogue";
  *
  * console.log(invalidatesOf(op(() => 0, { invalidates: false }))); // { invalidates: false }
  * ```
@@ -87,7 +88,7 @@ export function invalidatesOf(
  *
  * @example
  * ```ts
- * import { invalidationSteps } from "@ramify/api/tree";
+ * import { invalidationSteps } from "@ramify/api/tree/catalogue";
  *
  * console.log(invalidationSteps("books/{bookId}")); // ["books", { capture: "bookId" }]
  * ```

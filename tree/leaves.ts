@@ -8,7 +8,8 @@
  *
  * @example
  * ```ts
- * import { api, leavesOf, op } from "@ramify/api/tree";
+ * import { api, op } from "@ramify/api/tree";
+ * import { leavesOf } from "@ramify/api/tree/catalogue";
  *
  * const tree = api({ books: api({}, { fallback: { name: "id", subtree: api({ read: op(() => 1) }) } }) });
  * const [entry] = leavesOf(tree);
@@ -26,7 +27,7 @@ import { type JsonSchema, toJsonSchema } from "./schema.ts";
  *
  * @example
  * ```ts
- * import type { LeafEntry } from "@ramify/api/tree";
+ * import type { LeafEntry } from "@ramify/api/tree/catalogue";
  *
  * const describe = (entry: LeafEntry) => `${entry.label} takes ${entry.captures.join(", ")}`;
  * ```
@@ -58,7 +59,8 @@ export interface LeafEntry {
  *
  * @example
  * ```ts
- * import { inputModeOf, op } from "@ramify/api/tree";
+ * import { op } from "@ramify/api/tree";
+ * import { inputModeOf } from "@ramify/api/tree/catalogue";
  * import { z } from "zod";
  *
  * console.log(inputModeOf(op(({ title }: { title: string }) => title))); // "open"
@@ -72,7 +74,8 @@ export type InputMode = "schema" | "open";
  *
  * @example
  * ```ts
- * import { inputModeOf, op } from "@ramify/api/tree";
+ * import { op } from "@ramify/api/tree";
+ * import { inputModeOf } from "@ramify/api/tree/catalogue";
  *
  * console.log(inputModeOf(op(() => "pong"))); // "open"
  * ```
@@ -89,7 +92,8 @@ export function inputModeOf(leaf: Node): InputMode {
  *
  * @example
  * ```ts
- * import { op, takesNothing } from "@ramify/api/tree";
+ * import { op } from "@ramify/api/tree";
+ * import { takesNothing } from "@ramify/api/tree/catalogue";
  * import { z } from "zod";
  *
  * console.log(takesNothing(op(() => 1, { input: z.object({}) }))); // true
@@ -125,7 +129,8 @@ export function takesNothing(leaf: Node): boolean {
  *
  * @example
  * ```ts
- * import { op, readsOpenInput } from "@ramify/api/tree";
+ * import { op } from "@ramify/api/tree";
+ * import { readsOpenInput } from "@ramify/api/tree/catalogue";
  *
  * console.log(readsOpenInput(op(({ q }: { q: string }) => q))); // true
  * console.log(readsOpenInput(op(() => "pong"))); // false
@@ -140,7 +145,8 @@ export function readsOpenInput(leaf: Node): boolean {
  *
  * @example
  * ```ts
- * import { api, leavesOf, op } from "@ramify/api/tree";
+ * import { api, op } from "@ramify/api/tree";
+ * import { leavesOf } from "@ramify/api/tree/catalogue";
  *
  * const names = leavesOf(api({ ping: op(() => "pong") })).map((entry) => entry.label);
  * console.log(names); // ["ping"]
@@ -209,7 +215,7 @@ function partsOf(steps: readonly TreeStep[]): { names: string[]; captures: strin
  *
  * @example
  * ```ts
- * import { labelOf } from "@ramify/api/tree";
+ * import { labelOf } from "@ramify/api/tree/catalogue";
  *
  * console.log(labelOf([{ kind: "child", name: "books" }, { kind: "fallback", name: "id" }])); // "books/{id}"
  * ```

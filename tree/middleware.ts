@@ -197,7 +197,8 @@ export function middlewareOf(node: Node): readonly AnyMiddleware[] {
  *
  * @example
  * ```ts
- * import { op, securityOf, use } from "@ramify/api/tree";
+ * import { op, use } from "@ramify/api/tree";
+ * import { securityOf } from "@ramify/api/tree/catalogue";
  *
  * console.log(securityOf(op(() => 1, use()))); // []
  * ```

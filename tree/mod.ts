@@ -1,7 +1,11 @@
 /**
- * The tree package: `op()` makes a leaf, `api()` makes a branch, `mergeMeta`
- * combines meta contributions, and the schema layer validates input and reads
- * JSON Schema from Standard Schemas.
+ * The tree package, what authors write: `op()` makes a leaf, `api()` makes a
+ * branch, `mergeMeta` combines meta contributions; `use()` guards, `reply()`
+ * sets a status, headers and cookies, `HttpError` and `LeafError` fail a call,
+ * `ask`, `log` and `progress` talk to the caller, `streamEvent` names a
+ * stream's items, and the contract helpers (`implement`, `mock`) split a tree's
+ * shape from its handlers. What surfaces build on (the catalogue, the call
+ * path, failures as rendered, schema views) is at `@ramify/api/tree/catalogue`.
  *
  * @example
  * ```ts
@@ -22,7 +26,7 @@
 
 export { api, op } from "./construct.ts";
 export type { ApiOptions, Contribution } from "./construct.ts";
-export { assertImplemented, implement, isContractLeaf, mock, unimplemented } from "./contract.ts";
+export { assertImplemented, implement, mock, unimplemented } from "./contract.ts";
 export type {
   ContractLeaf,
   ContractOutput,
@@ -31,73 +35,22 @@ export type {
   Unimplemented,
 } from "./contract.ts";
 export { mergeMeta } from "./merge.ts";
-export { createCall, InputError, OutputError } from "./call.ts";
-export type { CreateCallOptions, LeafCall } from "./call.ts";
-export {
-  hasJsonSchema,
-  inputJsonSchema,
-  isStandardSchema,
-  isVoidSchema,
-  outputJsonSchema,
-  toJsonSchema,
-  validateInput,
-} from "./schema.ts";
-export type { InputOf, JsonSchema, OutputOf, ValidationIssue, ValidationResult } from "./schema.ts";
-export { atLeaf, securityOf, use, useAll } from "./middleware.ts";
+export type { InputOf, OutputOf, ValidationIssue } from "./schema.ts";
+export { atLeaf, use, useAll } from "./middleware.ts";
 export type { Middleware, Next, Security, SecurityScheme, Use } from "./middleware.ts";
 export { Reply, reply } from "./reply.ts";
 export type { Cookie, ReplyInit } from "./reply.ts";
 export { LeafError } from "./errors.ts";
 export { HttpError } from "./http_error.ts";
 export type { HttpErrorOptions, Problem } from "./http_error.ts";
-export {
-  Cancelled,
-  classify,
-  codeOfStatus,
-  failureLine,
-  issuesLine,
-  statusLine,
-  TimedOut,
-} from "./failure.ts";
-export type { Failure, FailureKind } from "./failure.ts";
-export { failureOf, runCall } from "./run.ts";
-export { inputModeOf, labelOf, leavesOf, readsOpenInput, takesNothing } from "./leaves.ts";
-export { bytesOf, declaredBytes, isBytes, OCTET_STREAM } from "./bytes.ts";
-export { eventsOf, positioned, StreamEvent, streamEvent, StreamGap } from "./stream_events.ts";
-export { invalidatesOf, invalidationSteps, isInvalidates } from "./invalidation.ts";
+export { StreamEvent, streamEvent, StreamGap } from "./stream_events.ts";
 export type { Invalidates } from "./invalidation.ts";
-export type { GapNotice, PositionedSource, StreamItemOf } from "./stream_events.ts";
+export type { GapNotice, StreamItemOf } from "./stream_events.ts";
 export type { Bytes } from "./bytes.ts";
-export {
-  ask,
-  confirmQuestion,
-  formProblem,
-  log,
-  LOG_LEVELS,
-  needsConfirmation,
-  NOT_CONFIRMED,
-  progress,
-  withInteraction,
-} from "./interaction.ts";
-export type {
-  AskResult,
-  FormField,
-  FormSchema,
-  Interaction,
-  LogLevel,
-  Question,
-} from "./interaction.ts";
-export { prompt } from "./prompt.ts";
-export type {
-  PromptContent,
-  PromptMessage,
-  PromptMeta,
-  PromptOptions,
-  RenderedPrompt,
-} from "./prompt.ts";
+export { ask, log, progress } from "./interaction.ts";
+export type { AskResult, FormField, FormSchema, LogLevel, Question } from "./interaction.ts";
 export { Content, content } from "./content.ts";
 export type { ContentBlock, ContentPart } from "./content.ts";
-export type { InputMode, LeafEntry } from "./leaves.ts";
 export type { ContextFunction, ContextSource, RequestContextSource, Surface } from "./context.ts";
 export type { ErrorObserver } from "./options.ts";
 export type { ErrorDeclaration, ErrorDeclarations, LeafErrorOptions } from "./errors.ts";

@@ -7,7 +7,8 @@
  *
  * @example
  * ```ts
- * import { createCall, op, runCall } from "@ramify/api/tree";
+ * import { op } from "@ramify/api/tree";
+ * import { createCall, runCall } from "@ramify/api/tree/catalogue";
  *
  * const slow = createCall(op((_input, ctx) =>
  *   new Promise((_resolve, reject) => ctx.signal?.addEventListener("abort", () => reject(ctx.signal?.reason)))
@@ -35,7 +36,8 @@ import type { HandlerContext } from "./node.ts";
  *
  * @example
  * ```ts
- * import { createCall, op, runCall } from "@ramify/api/tree";
+ * import { op } from "@ramify/api/tree";
+ * import { createCall, runCall } from "@ramify/api/tree/catalogue";
  *
  * console.log(await runCall(createCall(op(() => "pong")), {}, {})); // "pong"
  * ```
@@ -106,7 +108,7 @@ function within(
  *
  * @example
  * ```ts
- * import { failureOf } from "@ramify/api/tree";
+ * import { failureOf } from "@ramify/api/tree/catalogue";
  *
  * const gone = AbortSignal.abort();
  * console.log(failureOf(new DOMException("gone", "AbortError"), { signal: gone }).kind); // "cancelled"

@@ -6,7 +6,8 @@
  *
  * @example
  * ```ts
- * import { op, validateInput, inputJsonSchema } from "@ramify/api/tree";
+ * import { op } from "@ramify/api/tree";
+ * import { validateInput, inputJsonSchema } from "@ramify/api/tree/catalogue";
  * import { z } from "zod";
  *
  * const add = op(({ title }) => title, { input: z.object({ title: z.string() }) });
@@ -28,7 +29,7 @@ import { resolveRef } from "./schema_refs.ts";
  *
  * @example
  * ```ts
- * import type { JsonSchema } from "@ramify/api/tree";
+ * import type { JsonSchema } from "@ramify/api/tree/catalogue";
  *
  * const schema: JsonSchema = { type: "object", properties: { id: { type: "string" } } };
  * ```
@@ -58,7 +59,7 @@ export interface ValidationIssue {
  *
  * @example
  * ```ts
- * import type { ValidationResult } from "@ramify/api/tree";
+ * import type { ValidationResult } from "@ramify/api/tree/catalogue";
  *
  * const ok: ValidationResult<number> = { ok: true, value: 1 };
  * ```
@@ -72,7 +73,7 @@ export type ValidationResult<T> =
  *
  * @example
  * ```ts
- * import { isStandardSchema } from "@ramify/api/tree";
+ * import { isStandardSchema } from "@ramify/api/tree/catalogue";
  * import { z } from "zod";
  *
  * console.log(isStandardSchema(z.string())); // true
@@ -95,7 +96,7 @@ export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
  *
  * @example
  * ```ts
- * import { validateInput } from "@ramify/api/tree";
+ * import { validateInput } from "@ramify/api/tree/catalogue";
  * import { z } from "zod";
  *
  * const result = await validateInput(z.object({ n: z.coerce.number() }), { n: "2" });
@@ -130,7 +131,7 @@ export function normalizeIssue(issue: StandardSchemaV1.Issue): ValidationIssue {
  *
  * @example
  * ```ts
- * import { hasJsonSchema } from "@ramify/api/tree";
+ * import { hasJsonSchema } from "@ramify/api/tree/catalogue";
  * import { z } from "zod";
  *
  * console.log(hasJsonSchema(z.string())); // true
@@ -172,7 +173,7 @@ export function holdsFile(schema: unknown): boolean {
  *
  * @example
  * ```ts
- * import { toJsonSchema } from "@ramify/api/tree";
+ * import { toJsonSchema } from "@ramify/api/tree/catalogue";
  * import { z } from "zod";
  *
  * console.log(toJsonSchema(z.string(), "input")?.type); // "string"
@@ -230,7 +231,8 @@ export function datePathsOf(
  *
  * @example
  * ```ts
- * import { op, inputJsonSchema } from "@ramify/api/tree";
+ * import { op } from "@ramify/api/tree";
+ * import { inputJsonSchema } from "@ramify/api/tree/catalogue";
  * import { z } from "zod";
  *
  * const read = op(({ id }) => id, { input: z.object({ id: z.string() }) });
@@ -248,7 +250,8 @@ export function inputJsonSchema(node: Node): JsonSchema | undefined {
  *
  * @example
  * ```ts
- * import { op, outputJsonSchema } from "@ramify/api/tree";
+ * import { op } from "@ramify/api/tree";
+ * import { outputJsonSchema } from "@ramify/api/tree/catalogue";
  * import { z } from "zod";
  *
  * const count = op(() => 3, { output: z.number().int() });
@@ -304,7 +307,7 @@ export type OutputOf<N> = N extends Leaf<infer _I, infer O, infer _W, infer S>
  *
  * @example
  * ```ts
- * import { isVoidSchema } from "@ramify/api/tree";
+ * import { isVoidSchema } from "@ramify/api/tree/catalogue";
  * import { z } from "zod";
  *
  * console.log(isVoidSchema(z.void()), isVoidSchema(z.string().optional())); // true false

@@ -157,7 +157,8 @@ export function streamEvent<T>(value: T, id: string): StreamEvent<T> {
  *
  * @example
  * ```ts
- * import { eventsOf, StreamEvent } from "@ramify/api/tree";
+ * import { StreamEvent } from "@ramify/api/tree";
+ * import { eventsOf } from "@ramify/api/tree/catalogue";
  *
  * const source = {
  *   async *[Symbol.asyncIterator]() {
@@ -176,7 +177,7 @@ export const eventsOf: unique symbol = Symbol.for("ramify.eventsOf");
  *
  * @example
  * ```ts
- * import type { PositionedSource } from "@ramify/api/tree";
+ * import type { PositionedSource } from "@ramify/api/tree/catalogue";
  *
  * const accept = (source: PositionedSource) => source;
  * ```
@@ -192,7 +193,7 @@ export interface PositionedSource {
  *
  * @example
  * ```ts
- * import { positioned } from "@ramify/api/tree";
+ * import { positioned } from "@ramify/api/tree/catalogue";
  *
  * async function* plain() {
  *   yield 1;

@@ -14,7 +14,8 @@
  */
 
 import { api, createFetch, http, op } from "@ramify/api";
-import { createCall, type Middleware, useAll } from "@ramify/api/tree";
+import { type Middleware, useAll } from "@ramify/api/tree";
+import { createCall } from "@ramify/api/tree/catalogue";
 import { traced } from "@ramify/api/otel";
 import {
   BasicTracerProvider,

@@ -233,7 +233,7 @@ export class GraphQLTypeRegistry {
  * @example
  * ```ts
  * import { GraphQLTypeRegistry, toGraphQLType } from "@ramify/api/graphql";
- * import { toJsonSchema } from "@ramify/api/tree";
+ * import { toJsonSchema } from "@ramify/api/tree/catalogue";
  * import { z } from "zod";
  *
  * const registry = new GraphQLTypeRegistry();

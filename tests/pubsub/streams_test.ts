@@ -2,7 +2,8 @@
 // keeps no events says to a subscriber that asks to resume.
 import assert from "node:assert/strict";
 import { createPubSub, memoryBus, memoryStreams } from "@ramify/api/pubsub";
-import { eventsOf, StreamGap } from "@ramify/api/tree";
+import { StreamGap } from "@ramify/api/tree";
+import { eventsOf } from "@ramify/api/tree/catalogue";
 import { resumeCases } from "../support/resume_cases.ts";
 
 resumeCases("memory", (retention, body) => body(memoryStreams(retention)));

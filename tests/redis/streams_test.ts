@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import { createPubSub } from "@ramify/api/pubsub";
 import { connectRedis, type Redis, redisStreams } from "@ramify/api/redis";
-import { eventsOf, StreamEvent, StreamGap } from "@ramify/api/tree";
+import { StreamEvent, StreamGap } from "@ramify/api/tree";
+import { eventsOf } from "@ramify/api/tree/catalogue";
 import { redisMissing, type RedisServer, withRedis } from "../support/redis.ts";
 import { resumeCases } from "../support/resume_cases.ts";
 

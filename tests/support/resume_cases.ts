@@ -3,7 +3,8 @@
 // while publishing goes on, retention gaps, unknown ids, limits.
 import assert from "node:assert/strict";
 import { createPubSub, type PubSubBus, type Retention } from "@ramify/api/pubsub";
-import { eventsOf, StreamEvent, StreamGap } from "@ramify/api/tree";
+import { StreamEvent, StreamGap } from "@ramify/api/tree";
+import { eventsOf } from "@ramify/api/tree/catalogue";
 
 type Step = { id: string; n: number } | { gap: string | undefined };
 

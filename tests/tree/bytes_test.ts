@@ -2,7 +2,14 @@
 // that the call path hands bytes on as they are: a ReadableStream is async
 // iterable, yet it is bytes, never a stream of items.
 import assert from "node:assert/strict";
-import { bytesOf, createCall, declaredBytes, isBytes, OCTET_STREAM, op } from "@ramify/api/tree";
+import { op } from "@ramify/api/tree";
+import {
+  bytesOf,
+  createCall,
+  declaredBytes,
+  isBytes,
+  OCTET_STREAM,
+} from "@ramify/api/tree/catalogue";
 
 Deno.test("bytes: Blob, File, buffers, views and streams are bytes; JSON values are not", () => {
   for (

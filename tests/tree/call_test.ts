@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { failure, unhandledDuring } from "../support/outcomes.ts";
 import { z } from "zod";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import { createCall, InputError, op, OutputError } from "@ramify/api/tree";
+import { op } from "@ramify/api/tree";
+import { createCall, InputError, OutputError } from "@ramify/api/tree/catalogue";
 
 const User = z.object({ id: z.string(), name: z.string() });
 

@@ -3,7 +3,8 @@
 // errors and prepared call are the ones every surface reads, worked out once.
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { api, createCall, op } from "@ramify/api/tree";
+import { api, op } from "@ramify/api/tree";
+import { createCall } from "@ramify/api/tree/catalogue";
 import { catalogueOf } from "../../tree/catalogue.ts";
 import { toSDL } from "@ramify/api/graphql";
 import { runCli } from "@ramify/api/cli";

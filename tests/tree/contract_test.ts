@@ -3,15 +3,8 @@
 // and implement() checks its handlers (types and run time); a browser bundle of
 // the contract holds no handler code.
 import assert from "node:assert/strict";
-import {
-  api,
-  createCall,
-  implement,
-  isContractLeaf,
-  mock,
-  op,
-  OutputError,
-} from "@ramify/api/tree";
+import { api, implement, mock, op } from "@ramify/api/tree";
+import { createCall, isContractLeaf, OutputError } from "@ramify/api/tree/catalogue";
 import { createClient, createFetch, toClientManifest, toOpenApi } from "@ramify/api/http";
 import { createGraphQLServer, toGraphQLClientManifest, toSDL } from "@ramify/api/graphql";
 import { createMcpHandler, toTools } from "@ramify/api/tools";

@@ -2,18 +2,16 @@
 // status and a code each, a fault never showing its message.
 import assert from "node:assert/strict";
 import { z } from "zod";
+import { HttpError, LeafError, op } from "@ramify/api/tree";
 import {
   Cancelled,
   classify,
   createCall,
   failureLine,
-  HttpError,
   InputError,
-  LeafError,
-  op,
   OutputError,
   TimedOut,
-} from "@ramify/api/tree";
+} from "@ramify/api/tree/catalogue";
 
 const declaredLeafError = async () => {
   const leaf = op(() => {

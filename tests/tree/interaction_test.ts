@@ -6,7 +6,8 @@
 // the form.
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { api, createCall, type Middleware, op, runCall, use } from "@ramify/api/tree";
+import { api, type Middleware, op, use } from "@ramify/api/tree";
+import { createCall, runCall } from "@ramify/api/tree/catalogue";
 import {
   ask,
   type AskResult,

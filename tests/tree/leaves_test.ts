@@ -1,6 +1,7 @@
 // The one walk of a tree to its leaves, and the one way to name a leaf.
 import assert from "node:assert/strict";
-import { api, labelOf, leavesOf, op } from "@ramify/api/tree";
+import { api, op } from "@ramify/api/tree";
+import { labelOf, leavesOf } from "@ramify/api/tree/catalogue";
 
 Deno.test("leavesOf: every leaf in tree order with its steps, names and captures", () => {
   const tree = api({

@@ -6,16 +6,15 @@ import { z } from "zod";
 import {
   api,
   atLeaf,
-  createCall,
   LeafError,
   type Middleware,
   op,
-  OutputError,
   Reply,
   reply,
   use,
   useAll,
 } from "@ramify/api/tree";
+import { createCall, OutputError } from "@ramify/api/tree/catalogue";
 import type { HandlerContext } from "@ramify/api/tree/node";
 
 function recorder(log: string[], name: string): Middleware {

@@ -2,7 +2,8 @@
 // deadline, and where an abort gets its meaning.
 import assert from "node:assert/strict";
 import { failure, untilAborted } from "../support/outcomes.ts";
-import { createCall, failureOf, op, runCall } from "@ramify/api/tree";
+import { op } from "@ramify/api/tree";
+import { createCall, failureOf, runCall } from "@ramify/api/tree/catalogue";
 
 Deno.test("runCall: a value given at once is returned at once; without a deadline the context is the caller's", async () => {
   const context = { signal: new AbortController().signal };

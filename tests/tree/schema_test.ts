@@ -1,15 +1,13 @@
 import assert from "node:assert/strict";
+import { type InputOf, op, type OutputOf } from "@ramify/api/tree";
 import {
   hasJsonSchema,
   inputJsonSchema,
-  type InputOf,
   isStandardSchema,
-  op,
   outputJsonSchema,
-  type OutputOf,
   toJsonSchema,
   validateInput,
-} from "@ramify/api/tree";
+} from "@ramify/api/tree/catalogue";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { z } from "zod";
 import { assertType, type Equal } from "../support/types.ts";

@@ -4,16 +4,8 @@
 // events and gaps under an output schema, and clients receive the values.
 import assert from "node:assert/strict";
 import { z } from "zod";
-import {
-  api,
-  createCall,
-  eventsOf,
-  op,
-  OutputError,
-  StreamEvent,
-  streamEvent,
-  StreamGap,
-} from "@ramify/api/tree";
+import { api, op, StreamEvent, streamEvent, StreamGap } from "@ramify/api/tree";
+import { createCall, eventsOf, OutputError } from "@ramify/api/tree/catalogue";
 import type { ReceivedOf } from "@ramify/api/client";
 import { assertType, type Equal } from "../support/types.ts";
 

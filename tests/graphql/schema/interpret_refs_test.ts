@@ -2,7 +2,7 @@
 // included.
 import assert from "node:assert/strict";
 import { GraphQLTypeRegistry, JSON_SCALAR } from "@ramify/api/graphql";
-import type { JsonSchema } from "@ramify/api/tree";
+import type { JsonSchema } from "@ramify/api/tree/catalogue";
 import { isObjectType, isUnionType } from "graphql";
 import { z } from "zod";
 import {

@@ -8,7 +8,7 @@ import {
   toGraphQL,
   toGraphQLType,
 } from "@ramify/api/graphql";
-import type { JsonSchema } from "@ramify/api/tree";
+import type { JsonSchema } from "@ramify/api/tree/catalogue";
 import { buildSchema, isEnumType, isInputObjectType, validateSchema } from "graphql";
 import { z } from "zod";
 import {

@@ -10,7 +10,7 @@ import {
   toGraphQL,
   toGraphQLType,
 } from "@ramify/api/graphql";
-import type { JsonSchema } from "@ramify/api/tree";
+import type { JsonSchema } from "@ramify/api/tree/catalogue";
 import {
   buildSchema,
   type GraphQLObjectType,

@@ -7,7 +7,7 @@ import {
   toGraphQL,
   toGraphQLType,
 } from "@ramify/api/graphql";
-import { type JsonSchema, toJsonSchema } from "@ramify/api/tree";
+import { type JsonSchema, toJsonSchema } from "@ramify/api/tree/catalogue";
 import {
   buildSchema,
   type GraphQLScalarType,

@@ -3,7 +3,8 @@
 // result in it and is reported to onError, and a stream is checked per event.
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { api, op, OutputError } from "@ramify/api/tree";
+import { api, op } from "@ramify/api/tree";
+import { OutputError } from "@ramify/api/tree/catalogue";
 import { createFetch } from "@ramify/api/http";
 import { http } from "@ramify/api/http/verbs";
 import { withServer } from "../../support/server.ts";
