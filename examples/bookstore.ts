@@ -31,8 +31,7 @@
  */
 
 import { api, auth, HttpError, op, reply, use } from "@ramify/api";
-import { serveMcpStdio } from "@ramify/api/tools";
-import { prompt } from "@ramify/api/tree";
+import { prompt, serveMcpStdio } from "@ramify/api/tools";
 import {
   createHandler,
   type RunningServer,

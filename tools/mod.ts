@@ -1,8 +1,9 @@
 /**
  * Tools from the tree: descriptors for MCP and function calling
- * ({@linkcode toTools}), and an MCP server over Streamable HTTP
+ * ({@linkcode toTools}), an MCP server over Streamable HTTP
  * ({@linkcode createMcpHandler}) or stdio ({@linkcode serveMcpStdio}), every
- * call through the one call path the other surfaces use.
+ * call through the one call path the other surfaces use, and
+ * {@linkcode prompt}, the leaf MCP lists as a prompt.
  *
  * @example
  * ```ts
@@ -21,6 +22,8 @@ export type { ToolAnnotations, ToolDescriptor, ToolsOptions } from "./projection
 export { createMcpHandler, serveMcpStdio } from "./server/mcp.ts";
 export type { McpFetchHandler } from "./server/mcp.ts";
 export type { McpHandlerOptions, McpOptions } from "./server/options.ts";
+export { prompt } from "./prompt.ts";
+export type { PromptContent, PromptMessage, PromptOptions, RenderedPrompt } from "./prompt.ts";
 export { memoryMcpSessions } from "./sessions/store.ts";
 export type {
   McpCancellations,

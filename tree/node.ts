@@ -24,8 +24,9 @@ import type { StreamEvent, StreamGap } from "./stream_events.ts";
 import type { Invalidates } from "./invalidation.ts";
 import type { Security } from "./security.ts";
 import type { ToolsMeta } from "./tools_meta.ts";
+import type { PromptMeta } from "./prompt_meta.ts";
 
-export type { ToolsMeta };
+export type { PromptMeta, ToolsMeta };
 
 /** An HTTP verb a directive can name. */
 export type HttpVerb =
@@ -158,8 +159,11 @@ export interface Meta {
   readonly tools?: ToolsMeta | false;
   /** `false` keeps the leaf out of GraphQL (a leaf that returns bytes, which GraphQL has not). */
   readonly graphql?: false;
-  /** Marks the leaf as a prompt (see `prompt`): its MCP name, title and argument completers. */
-  readonly prompt?: import("./prompt_meta.ts").PromptMeta;
+  /**
+   * Marks the leaf as a prompt (see `prompt` of `@ramify/api/tools`): its MCP
+   * name, title and argument completers.
+   */
+  readonly prompt?: PromptMeta;
   /** A human description of the operation. */
   readonly description?: string;
   /** Validates and types the handler's input (a Standard Schema). */

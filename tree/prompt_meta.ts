@@ -1,6 +1,9 @@
 /**
- * What marks a leaf as a prompt (`meta.prompt`), apart from the `prompt()`
- * constructor so that the node types need nothing else of it.
+ * What marks a leaf as a prompt (`meta.prompt`): part of the authoring
+ * vocabulary of `Meta`, so it stays beside the node types (tree/ imports no
+ * surface), while the `prompt()` constructor that writes it, and everything
+ * that reads it, live with the MCP surface (`@ramify/api/tools`). Exported by
+ * `@ramify/api/tree/node`, as `Meta` is.
  *
  * @module
  */
@@ -11,7 +14,7 @@
  *
  * @example
  * ```ts
- * import type { PromptMeta } from "@ramify/api/tree";
+ * import type { PromptMeta } from "@ramify/api/tree/node";
  *
  * const meta: PromptMeta = { name: "review", title: "Review a book", complete: { title: "books/titles" } };
  * ```

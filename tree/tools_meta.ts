@@ -1,6 +1,9 @@
 /**
- * How a leaf appears on the MCP surface, decided once for every tool
- * surface (`toTools`, the MCP server).
+ * How a leaf appears on the MCP surface (`meta.tools`), decided once for
+ * every tool surface (`toTools`, the MCP server): part of the authoring
+ * vocabulary of `Meta`, so it stays beside the node types (tree/ imports no
+ * surface), while what reads it lives in tools/. Exported by
+ * `@ramify/api/tree/node`, as `Meta` is.
  *
  * @module
  */

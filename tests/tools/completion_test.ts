@@ -10,8 +10,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { api } from "@ramify/api/tree";
-import { createMcpHandler } from "@ramify/api/tools";
-import { prompt } from "../../tree/prompt.ts";
+import { createMcpHandler, prompt } from "@ramify/api/tools";
 import { context, seen, tree } from "./resources_tree.ts";
 
 const withPrompt = api({

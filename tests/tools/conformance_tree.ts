@@ -4,7 +4,8 @@
 // are the suite's: a child's name is its tool name, its route path the
 // resource URI's path (`resourceScheme: "test"`).
 import { z } from "zod";
-import { api, ask, content, type FormSchema, log, op, progress, prompt } from "@ramify/api/tree";
+import { api, ask, content, type FormSchema, log, op, progress } from "@ramify/api/tree";
+import { prompt } from "@ramify/api/tools";
 import type { McpHandlerOptions } from "@ramify/api/tools";
 
 /** A 1x1 red PNG. */

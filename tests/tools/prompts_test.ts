@@ -8,8 +8,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { z } from "zod";
 import { api, HttpError, LeafError, type Middleware, op, use } from "@ramify/api/tree";
 import { createFetch } from "@ramify/api/http";
-import { createMcpHandler } from "@ramify/api/tools";
-import { prompt } from "../../tree/prompt.ts";
+import { createMcpHandler, prompt } from "@ramify/api/tools";
 import { ask } from "../../tree/interaction.ts";
 import { collectPrompts } from "../../tools/projection/prompts.ts";
 import { completePromptArgument } from "../../tools/server/_prompts.ts";

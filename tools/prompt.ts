@@ -3,12 +3,16 @@
  * messages for a model from typed arguments. It is a real leaf: `readOnly`,
  * served at its route over HTTP (a `GET` answering the rendered messages),
  * and listed by the MCP server as a prompt (`prompts/list`, `prompts/get`
- * answer the same value), not as a tool unless `tools` opts it in.
+ * answer the same value), not as a tool unless `tools` opts it in. The words
+ * authors write for MCP, beside the MCP surface as `http/verbs.ts` is beside
+ * HTTP; what marks the leaf (`meta.prompt`, `PromptMeta`) is `Meta`'s, in
+ * tree/prompt_meta.ts.
  *
  * @example
  * ```ts
  * import { z } from "zod";
- * import { api, prompt } from "@ramify/api/tree";
+ * import { api } from "@ramify/api/tree";
+ * import { prompt } from "@ramify/api/tools";
  *
  * const tree = api({
  *   review: prompt(({ title }) => `Write a short review of "${title}".`, {
@@ -22,17 +26,13 @@
  */
 
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import { op } from "./construct.ts";
-import type { HandlerContext, Leaf, Meta } from "./node.ts";
-import type { ErrorDeclarations } from "./errors.ts";
-import type { Use } from "./middleware.ts";
-import type { ToolsMeta } from "./tools_meta.ts";
-import type { PromptMeta } from "./prompt_meta.ts";
-
-export type { PromptMeta };
-import { bytesOf, isBytes } from "./bytes.ts";
-import { base64 } from "./content.ts";
-import { isPlainObject } from "./plain_data.ts";
+import { op } from "../tree/construct.ts";
+import type { HandlerContext, Leaf, Meta, PromptMeta, ToolsMeta } from "../tree/node.ts";
+import type { ErrorDeclarations } from "../tree/errors.ts";
+import type { Use } from "../tree/middleware.ts";
+import { bytesOf, isBytes } from "../tree/bytes.ts";
+import { base64 } from "../tree/content.ts";
+import { isPlainObject } from "../tree/plain_data.ts";
 
 /** Bytes, or their base64 text. */
 type Data = Blob | ArrayBuffer | ArrayBufferView | string;
@@ -43,7 +43,7 @@ type Data = Blob | ArrayBuffer | ArrayBufferView | string;
  *
  * @example
  * ```ts
- * import type { PromptContent } from "@ramify/api/tree";
+ * import type { PromptContent } from "@ramify/api/tools";
  *
  * const parts: PromptContent[] = [
  *   { type: "text", text: "Describe this cover." },
@@ -67,7 +67,7 @@ export type PromptContent =
  *
  * @example
  * ```ts
- * import type { PromptMessage } from "@ramify/api/tree";
+ * import type { PromptMessage } from "@ramify/api/tools";
  *
  * const messages: PromptMessage[] = [
  *   { role: "user", content: "Hello" },
@@ -88,7 +88,7 @@ export interface PromptMessage {
  *
  * @example
  * ```ts
- * import type { RenderedPrompt } from "@ramify/api/tree";
+ * import type { RenderedPrompt } from "@ramify/api/tools";
  *
  * const rendered: RenderedPrompt = {
  *   messages: [{ role: "user", content: { type: "text", text: "Hello" } }],
@@ -111,7 +111,7 @@ export interface RenderedPrompt {
  * @example
  * ```ts
  * import { z } from "zod";
- * import type { PromptOptions } from "@ramify/api/tree";
+ * import type { PromptOptions } from "@ramify/api/tools";
  *
  * const opts: PromptOptions<z.ZodObject<{ topic: z.ZodString }>> = {
  *   input: z.object({ topic: z.string() }),
@@ -150,7 +150,7 @@ type Rendered = string | readonly PromptMessage[];
  * @example
  * ```ts
  * import { z } from "zod";
- * import { prompt } from "@ramify/api/tree";
+ * import { prompt } from "@ramify/api/tools";
  *
  * const summarize = prompt(({ text }) => [
  *   { role: "user", content: `Summarize:\n${text}` },
@@ -160,7 +160,8 @@ type Rendered = string | readonly PromptMessage[];
  * @example A guarded prompt with a declared error
  * ```ts
  * import { z } from "zod";
- * import { HttpError, LeafError, prompt, use, type Middleware } from "@ramify/api/tree";
+ * import { HttpError, LeafError, use, type Middleware } from "@ramify/api/tree";
+ * import { prompt } from "@ramify/api/tools";
  *
  * const staff: Middleware<{ user: string }> = (call, next) => {
  *   const user = call.context.request?.headers.get("x-user");
