@@ -13,6 +13,12 @@
  * resource it embeds. Other bytes that become a resource need such a name in
  * a `content()` value (the MCP server names a whole bytes result itself).
  *
+ * A value every surface serves, so it stays in tree/ (exported by `./tree`),
+ * and with it the rule that turns its parts into blocks (`bytesBlock`,
+ * `resourceBlock`, `isUriName`, `base64`): `content()` is built by that rule,
+ * and the MCP server renders a whole bytes result by the same one rather than
+ * a copy of it.
+ *
  * @example
  * ```ts
  * import { api, content, op } from "@ramify/api/tree";
