@@ -45,7 +45,7 @@ export { createResolver } from "./schema/resolvers.ts";
 export type { CreateResolverOptions, ResolverMap } from "./schema/resolvers.ts";
 export { graphqlErrors } from "./schema/errors.ts";
 export type { ErrorMapper, ErrorMapping, ResolveOptions } from "./schema/errors.ts";
-export { createGraphQLServer } from "./server/server.ts";
+export { createGraphQLServer } from "./execution/server.ts";
 export type {
   GraphQLLimits,
   GraphQLRequest,
@@ -54,12 +54,12 @@ export type {
   GraphQLServerStats,
   PreparedDocument,
   TrustedDocumentsOptions,
-} from "./server/server.ts";
-export { createHttpGraphQLServer } from "./server/http.ts";
+} from "./execution/server.ts";
+export { createHttpGraphQLServer } from "./transport/http.ts";
 export type {
   HttpGraphQLServerOptions,
   HttpGraphQLTransportOptions,
-} from "./server/http_options.ts";
+} from "./transport/http_options.ts";
 export { buildDocument } from "./client/document.ts";
 export type { BuildDocumentOptions, BuiltDocument } from "./client/document.ts";
 export { createGraphQLClient } from "./client/client.ts";

@@ -43,8 +43,8 @@ import type { ContextFunction } from "../tree/context.ts";
 import { httpProjection } from "../http/route/projection.ts";
 import { problem } from "../http/web/respond.ts";
 import { splitUrl } from "../http/web/request.ts";
-import type { HttpGraphQLServerOptions } from "../graphql/server/http.ts";
-import type { BunWebSocketHandler, WsHandlerOptions } from "../graphql/server/ws.ts";
+import type { HttpGraphQLServerOptions } from "../graphql/transport/http.ts";
+import type { BunWebSocketHandler, WsHandlerOptions } from "../graphql/transport/ws.ts";
 import type { McpHandlerOptions } from "../tools/server/options.ts";
 import { assetOf } from "./_assets.ts";
 import { graphiqlInit, graphiqlPage, swaggerInit, swaggerPage } from "./_pages.ts";
@@ -228,11 +228,11 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
     const mount = opts.graphql ?? {};
     const path = mount.path ?? "/graphql";
     const { createGraphQLServer, createHttpGraphQLServer } = await import("../graphql/mod.ts");
-    const { createWsHandler, handleBunWebSocket } = await import("../graphql/server/ws.ts");
+    const { createWsHandler, handleBunWebSocket } = await import("../graphql/transport/ws.ts");
     const { HTTP_TRANSPORT_OPTIONS, HTTP_TRANSPORT_RENAMED } = await import(
-      "../graphql/server/http_options.ts"
+      "../graphql/transport/http_options.ts"
     );
-    const { GRAPHQL_SERVER_OPTIONS } = await import("../graphql/server/server_options.ts");
+    const { GRAPHQL_SERVER_OPTIONS } = await import("../graphql/execution/server_options.ts");
     // One schema for both transports: the mount's transport options go to the
     // one, the rest (`onError` to both) to the server. Checked as the HTTP
     // server given a tree checks them.

@@ -25,7 +25,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { Duplex } from "node:stream";
 import type { ServeHandler } from "./handler.ts";
 import { nodeBody } from "./_node_body.ts";
-import type { WsPeer } from "../graphql/server/ws.ts";
+import type { WsPeer } from "../graphql/transport/ws.ts";
 
 /**
  * Serves the handler on `node:http`; WebSocket upgrades at

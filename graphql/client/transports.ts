@@ -21,7 +21,7 @@ import type { ExecutionResult, GraphQLFormattedError } from "graphql";
 import type { CallOptions } from "../../http/client/extension.ts";
 import type { FetchLike } from "../../http/client/remote.ts";
 import type { GraphQLOperation, GraphQLResponse, GraphQLTransport } from "./remote.ts";
-import type { GraphQLServer } from "../server/server.ts";
+import type { GraphQLServer } from "../execution/server.ts";
 import type { HandlerContext } from "../../tree/node.ts";
 import { holdsBlob, multipartBody } from "./_multipart.ts";
 import { mediaTypeEssence } from "../../tree/media_type.ts";

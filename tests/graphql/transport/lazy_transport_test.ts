@@ -45,7 +45,7 @@ async function graphOf(entry: string): Promise<{ statics: Set<string>; dynamics:
   return { statics, dynamics };
 }
 
-const HTTP = new URL("../../../graphql/server/http.ts", import.meta.url).href;
+const HTTP = new URL("../../../graphql/transport/http.ts", import.meta.url).href;
 const isGraphQLJs = (specifier: string) => /^npm:\/?graphql@/.test(specifier);
 
 Deno.test("lazy transport: createHttpGraphQLServer's module reaches graphql-js only by a dynamic import", async () => {

@@ -4,7 +4,7 @@
 // serving REST beside GraphQL starts as fast as one serving REST alone.
 
 import { type DocumentNode, type ExecutionResult, getOperationAST } from "graphql";
-import { directOf } from "./_direct.ts";
+import { directOf } from "../execution/direct.ts";
 import type { HandlerContext } from "../../tree/node.ts";
 import { assignOwn } from "../../tree/context.ts";
 import { classify } from "../../tree/failure.ts";
@@ -13,9 +13,9 @@ import { splitUrl } from "../../http/web/request.ts";
 import { type CorsPolicy, withCors } from "../../http/web/cors.ts";
 import type { FormGuard } from "../../http/web/csrf.ts";
 import { observer } from "../schema/errors.ts";
-import { type GraphQLServer, type PreparedDocument, serveProjection } from "./server.ts";
+import { type GraphQLServer, type PreparedDocument, serveProjection } from "../execution/server.ts";
 import type { ProjectGraphQLResult } from "../schema/projection.ts";
-import { namedText, type TrustedDocuments } from "./_trusted.ts";
+import { namedText, type TrustedDocuments } from "../execution/trusted.ts";
 import type { HttpGraphQLServerOptions } from "./http_options.ts";
 import {
   acceptNegotiator,

@@ -110,7 +110,7 @@ import { handleProtocols } from "graphql-ws";
 import { HttpError } from "../../http/web/problem.ts";
 import { errorResponse, problem } from "../../http/web/respond.ts";
 import { rateLimited, type RateVerdict, withRateHeaders } from "../../http/web/rate_limit.ts";
-import type { GraphQLServer } from "./server.ts";
+import type { GraphQLServer } from "../execution/server.ts";
 import { type Connect, createConnect, type ProtocolConnection } from "./_ws_protocol.ts";
 import { WS_OPTIONS, WS_RENAMED, type WsHandlerOptions } from "./ws_options.ts";
 import { checkOptions } from "../../tree/options.ts";

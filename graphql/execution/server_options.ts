@@ -34,4 +34,29 @@ export const GRAPHQL_SERVER_OPTIONS = [
   "errors",
   "onError",
   "timeoutMs",
+  "executor",
 ] as const;
+
+/**
+ * Refuses an `executor` option that names no executor, where the server or
+ * its HTTP transport is made.
+ *
+ * @example
+ * ```ts
+ * import { checkExecutor } from "./server_options.ts";
+ *
+ * checkExecutor("graphql-js", "createGraphQLServer"); // accepted
+ * try {
+ *   checkExecutor("jit", "createGraphQLServer");
+ * } catch (error) {
+ *   console.log((error as TypeError).message);
+ *   // createGraphQLServer: executor must be "compiled" or "graphql-js", got "jit"
+ * }
+ * ```
+ */
+export function checkExecutor(executor: unknown, where: string): void {
+  if (executor === undefined || executor === "compiled" || executor === "graphql-js") return;
+  throw new TypeError(
+    `${where}: executor must be "compiled" or "graphql-js", got ${JSON.stringify(executor)}`,
+  );
+}

@@ -55,17 +55,17 @@ import { assertImplemented } from "../../tree/contract.ts";
 import { corsPolicy } from "../../http/web/cors.ts";
 import { formGuard } from "../../http/web/csrf.ts";
 import { projectGraphQL } from "../schema/projection.ts";
-import type { GraphQLServer } from "./server.ts";
+import type { GraphQLServer } from "../execution/server.ts";
 import {
   HTTP_TRANSPORT_OPTIONS,
   HTTP_TRANSPORT_RENAMED,
   type HttpGraphQLServerOptions,
   type HttpGraphQLTransportOptions,
 } from "./http_options.ts";
-import { GRAPHQL_SERVER_OPTIONS } from "./server_options.ts";
+import { checkExecutor, GRAPHQL_SERVER_OPTIONS } from "../execution/server_options.ts";
 import { checkOptions, knownKeys } from "../../tree/options.ts";
 import type { Served } from "./_http_transport.ts";
-import { trustedDocumentsOf } from "./_trusted.ts";
+import { trustedDocumentsOf } from "../execution/trusted.ts";
 
 export type { HttpGraphQLServerOptions, HttpGraphQLTransportOptions } from "./http_options.ts";
 
@@ -172,6 +172,7 @@ export function createHttpGraphQLServer(
     served = { server: treeOrServer as GraphQLServer };
   } else {
     assertImplemented(treeOrServer, "createGraphQLServer");
+    checkExecutor(opts.executor, "createHttpGraphQLServer");
     served = {
       projection: projectGraphQL(treeOrServer, opts),
       trusted: trustedDocumentsOf(opts, "createHttpGraphQLServer"),

@@ -12,7 +12,7 @@ import { createGraphQLServer, createHttpGraphQLServer } from "@ramify/api/graphq
 import { createWsHandler } from "@ramify/api/graphql/ws";
 import { createClient } from "graphql-ws";
 import { execute, parse } from "graphql";
-import { post, withServer } from "./http_support.ts";
+import { post, withServer } from "../transport/http_support.ts";
 
 const Node = z.object({ id: z.string(), next: z.object({ id: z.string() }).nullable() });
 

@@ -1,6 +1,8 @@
 // Trusted documents: the allowlist a server runs documents from, and the
 // document id a request names one by. Free of graphql-js, so that
-// `createHttpGraphQLServer` checks the option when it is made.
+// `createHttpGraphQLServer` checks the option when it is made. Shared: the
+// server (server.ts) holds the list, the transports (graphql/transport/) read
+// the id a request names.
 
 /** At most this many characters in a document id: a SHA-256 in hex with its prefix is 71. */
 const MAX_ID_LENGTH = 256;

@@ -20,18 +20,17 @@
 
 import {
   type DocumentNode,
-  execute,
   type ExecutionResult,
   GraphQLError,
   type GraphQLSchema,
   parse,
-  subscribe,
   validate,
 } from "graphql";
 import { checkLimits, type Limits } from "./_limits.ts";
-import { compiledExecutor, type GraphQLServerStats } from "./_compiled.ts";
+import { compiledExecutor } from "./_compiled.ts";
+import { type ExecutionCounts, type Executor, graphqlJsExecutor } from "./_executor.ts";
 import { BYTES_PER_CHAR, DocumentCache } from "./_cache.ts";
-import { hideSuggestions, maskExecution } from "./_results.ts";
+import { hideSuggestions, maskExecution } from "./results.ts";
 import { Cancelled } from "../../tree/failure.ts";
 import { assertImplemented } from "../../tree/contract.ts";
 import type { HandlerContext, Node } from "../../tree/node.ts";
@@ -41,17 +40,44 @@ import { toSchema } from "../schema/executable.ts";
 import type { CreateResolverOptions } from "../schema/resolvers.ts";
 import { clientError, observer } from "../schema/errors.ts";
 import { withEventId } from "../schema/stream_events.ts";
-import { setDirect } from "./_direct.ts";
+import { setDirect } from "./direct.ts";
 import { checkOptions, knownKeys } from "../../tree/options.ts";
-import { GRAPHQL_SERVER_OPTIONS } from "./server_options.ts";
+import { checkExecutor, GRAPHQL_SERVER_OPTIONS } from "./server_options.ts";
 import {
   type TrustedDocuments,
   trustedDocumentsOf,
   type TrustedDocumentsOptions,
-} from "./_trusted.ts";
+} from "./trusted.ts";
 
-export type { GraphQLServerStats } from "./_compiled.ts";
-export type { TrustedDocumentsOptions } from "./_trusted.ts";
+export type { TrustedDocumentsOptions } from "./trusted.ts";
+
+/**
+ * What a GraphQL server has done: how its queries and mutations ran (by a
+ * compiled plan, or by graphql-js `execute`: with `executor: "graphql-js"`
+ * every one, else what the compiler does not cover), counted since it was
+ * built, and what its document cache holds now. Read live.
+ *
+ * @example
+ * ```ts
+ * import { api, op } from "@ramify/api/tree";
+ * import { createGraphQLServer } from "@ramify/api/graphql";
+ *
+ * const server = createGraphQLServer(api({ ping: op(() => "pong", { tags: { readOnly: true } }) }));
+ * await server.execute({ query: "{ ping }" });
+ * console.log(server.stats.compiled, server.stats.fallback); // 1 0
+ * console.log(server.stats.documents); // 1
+ * ```
+ */
+export interface GraphQLServerStats {
+  /** Operations run by their compiled plan. */
+  readonly compiled: number;
+  /** Operations run by graphql-js `execute`. */
+  readonly fallback: number;
+  /** Documents in the cache (each with its plans). */
+  readonly documents: number;
+  /** Their estimated memory, in bytes: what `documentCacheBytes` bounds. */
+  readonly documentBytes: number;
+}
 
 /**
  * Limits on one document. Each has a safe default.
@@ -94,6 +120,7 @@ export interface GraphQLLimits {
  *   introspection: false,
  *   limits: { maxDepth: 10 },
  *   timeoutMs: 10_000,
+ *   executor: "compiled",
  * };
  * ```
  */
@@ -120,6 +147,14 @@ export interface GraphQLServerOptions extends CreateResolverOptions {
    * any document.
    */
   readonly trustedDocuments?: TrustedDocumentsOptions;
+  /**
+   * What runs validated documents: `"compiled"` runs each document's plan,
+   * compiled once and cached with it, and leaves to graphql-js what the
+   * compiler does not cover (subscriptions among them); `"graphql-js"` runs
+   * graphql-js's own `execute` and `subscribe` for every operation. Both give
+   * the same results; the compiled one is the faster. Default `"compiled"`.
+   */
+  readonly executor?: "compiled" | "graphql-js";
 }
 
 /**
@@ -229,6 +264,7 @@ export interface GraphQLServer {
  */
 export function createGraphQLServer(tree: Node, opts: GraphQLServerOptions = {}): GraphQLServer {
   checkOptions("createGraphQLServer", opts, SERVER_OPTIONS);
+  checkExecutor(opts.executor, "createGraphQLServer");
   assertImplemented(tree, "createGraphQLServer");
   const projection = projectGraphQL(tree, opts);
   return serveProjection(projection, opts, trustedDocumentsOf(opts, "createGraphQLServer"));
@@ -279,38 +315,18 @@ export function serveProjection(
     data: null,
     errors: [errorOf(new Cancelled(error), contextValue)],
   });
-  const compiled = compiledExecutor(schemaOf, finish, cancelled);
-  const executeGraphQL = async (
-    document: DocumentNode,
-    request: GraphQLRequest,
-    contextValue: HandlerContext,
-  ): Promise<ExecutionResult> => {
-    compiled.stats.fallback++;
-    try {
-      return finish(
-        await execute({
-          schema: schemaOf(),
-          document,
-          variableValues: request.variables ?? undefined,
-          operationName: request.operationName ?? undefined,
-          contextValue,
-          // The caller's signal: graphql 17 stops executing when it aborts (graphql 16 ignores it).
-          abortSignal: contextValue.signal,
-        }),
-      );
-    } catch (error) {
-      // Stopped because the caller went away: nobody waits for an answer, nothing crashed.
-      if (contextValue.signal?.aborted !== true) throw error;
-      return cancelled(error, contextValue);
-    }
-  };
+  const counts: ExecutionCounts = { compiled: 0, fallback: 0 };
+  const base = { schemaOf, cancelled, counts };
+  const graphqlJs = graphqlJsExecutor(base);
+  const executor: Executor = opts.executor === "graphql-js"
+    ? graphqlJs
+    : compiledExecutor(base, graphqlJs);
 
   const direct = (request: GraphQLRequest): ExecutionResult | Promise<ExecutionResult> => {
     const prepared = documentOf(request);
     if ("errors" in prepared) return { errors: prepared.errors };
-    const contextValue = request.context ?? {};
-    return compiled.execute(prepared.document, request, contextValue) ??
-      executeGraphQL(prepared.document, request, contextValue);
+    const result = executor.execute(prepared.document, request, request.context ?? {});
+    return result instanceof Promise ? result.then(finish) : finish(result);
   };
 
   const server: GraphQLServer = {
@@ -328,10 +344,10 @@ export function serveProjection(
     errorOf,
     stats: {
       get compiled() {
-        return compiled.stats.compiled;
+        return counts.compiled;
       },
       get fallback() {
-        return compiled.stats.fallback;
+        return counts.fallback;
       },
       get documents() {
         return cache.size;
@@ -348,20 +364,14 @@ export function serveProjection(
       const prepared = documentOf(request);
       if ("errors" in prepared) return { errors: prepared.errors };
       const contextValue = request.context ?? {};
-      const result = await subscribe({
-        schema: schemaOf(),
-        document: prepared.document,
-        variableValues: request.variables ?? undefined,
-        operationName: request.operationName ?? undefined,
-        contextValue,
-      });
+      const result = await executor.subscribe(prepared.document, request, contextValue);
       if (!(Symbol.asyncIterator in result)) return finish(result);
       return (async function* () {
         for await (const item of result) yield withEventId(finish(item), contextValue);
       })();
     },
   };
-  setDirect(server, direct);
+  setDirect(server, direct, executor.subscribe);
   return server;
 }
 

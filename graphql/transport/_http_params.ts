@@ -6,7 +6,7 @@ import { mediaTypeEssence } from "../../tree/media_type.ts";
 import { formComponent, utf8Text } from "../../tree/utf8.ts";
 import { readBodyBytes } from "../../http/web/body.ts";
 import { APPLICATION_JSON, isUtf8, unquote } from "./_http_media.ts";
-import { requestedId } from "./_trusted.ts";
+import { requestedId } from "../execution/trusted.ts";
 
 /** Why a request is refused before execution: a status, a message and a code. */
 export class Refusal {

@@ -16,7 +16,7 @@
 import type { ContextFunction, RequestContextSource } from "../../tree/context.ts";
 import type { CorsOptions } from "../../http/web/cors.ts";
 import type { RateLimit } from "../../http/web/rate_limit.ts";
-import type { GraphQLServerOptions } from "./server.ts";
+import type { GraphQLServerOptions } from "../execution/server.ts";
 import { knownKeys } from "../../tree/options.ts";
 import type { ErrorObserver } from "../../tree/options.ts";
 

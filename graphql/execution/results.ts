@@ -2,7 +2,9 @@
 // while completing a value (a getter that throws, a rejected promise inside a
 // result, a null for a non-null field) is masked and observed like a
 // resolver's crash; a variable that does not coerce is BAD_USER_INPUT; with
-// introspection off, no message suggests a name.
+// introspection off, no message suggests a name. Shared: the server
+// (server.ts) masks what its executor gives, the WebSocket transport
+// (graphql/transport/_ws_protocol.ts) each event it sends.
 
 import { type ExecutionResult, GraphQLError } from "graphql";
 

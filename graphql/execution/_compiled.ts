@@ -1,12 +1,12 @@
-// The compiled execution path of `createGraphQLServer`: each document's
-// operations compiled once (`_plan.ts`) and kept beside the document (a weak
-// map: a plan lives as long as its document, whom the document cache bounds),
-// run by `_execute.ts`. Whatever no plan covers is left to graphql-js
-// `execute`, counted in `stats.fallback`.
+// The compiled executor, the default behind the server's seam (`_executor.ts`):
+// each document's operations compiled once (`_plan.ts`) and kept beside the
+// document (a weak map: a plan lives as long as its document, whom the
+// document cache bounds), run by `_execute.ts`. Whatever no plan covers, and
+// every subscription, is left to graphql-js (the executor it is given),
+// counted in `stats.fallback`.
 
 import {
   type DocumentNode,
-  type ExecutionResult,
   getVariableValues,
   GraphQLBoolean,
   GraphQLFloat,
@@ -19,70 +19,21 @@ import {
   typeFromAST,
   type VariableDefinitionNode,
 } from "graphql";
-import type { HandlerContext } from "../../tree/node.ts";
 import { compileOperation } from "./_plan.ts";
 import type { OperationPlan, VariableValues } from "./_run.ts";
 import { executePlan } from "./_execute.ts";
-
-/**
- * What a GraphQL server has done: how its queries and mutations ran (by a
- * compiled plan, or by graphql-js `execute`, the fallback, for what the
- * compiler does not cover), counted since it was built, and what its document
- * cache holds now. Read live.
- *
- * @example
- * ```ts
- * import { api, op } from "@ramify/api/tree";
- * import { createGraphQLServer } from "@ramify/api/graphql";
- *
- * const server = createGraphQLServer(api({ ping: op(() => "pong", { tags: { readOnly: true } }) }));
- * await server.execute({ query: "{ ping }" });
- * console.log(server.stats.compiled, server.stats.fallback); // 1 0
- * console.log(server.stats.documents); // 1
- * ```
- */
-export interface GraphQLServerStats {
-  /** Operations run by their compiled plan. */
-  readonly compiled: number;
-  /** Operations run by graphql-js `execute`: what the compiler does not cover. */
-  readonly fallback: number;
-  /** Documents in the cache (each with its plans). */
-  readonly documents: number;
-  /** Their estimated memory, in bytes: what `documentCacheBytes` bounds. */
-  readonly documentBytes: number;
-}
-
-/** What of a request the executor reads (the server's `GraphQLRequest` has it). */
-interface RequestParts {
-  readonly variables?: Readonly<Record<string, unknown>> | null;
-  readonly operationName?: string | null;
-}
-
-/** Counts that the server alone changes. */
-interface Counts {
-  compiled: number;
-  fallback: number;
-}
+import type { Executor, ExecutorBase } from "./_executor.ts";
 
 const NO_PLAN = null;
 
 /**
  * The compiled executor of a schema, which `schemaOf` builds on first use;
- * `execute` gives `undefined` when graphql-js must run it.
+ * what it does not cover runs on `fallback`.
  */
 export function compiledExecutor(
-  schemaOf: () => GraphQLSchema,
-  finish: (result: ExecutionResult) => ExecutionResult,
-  cancelled: (reason: unknown, context: HandlerContext) => ExecutionResult,
-): {
-  readonly stats: Counts;
-  execute(
-    document: DocumentNode,
-    request: RequestParts,
-    context: HandlerContext,
-  ): ExecutionResult | Promise<ExecutionResult> | undefined;
-} {
-  const stats: Counts = { compiled: 0, fallback: 0 };
+  { schemaOf, cancelled, counts }: ExecutorBase,
+  fallback: Executor,
+): Executor {
   const plans = new WeakMap<DocumentNode, Map<string, OperationPlan | typeof NO_PLAN>>();
   const scalarVariables = new WeakMap<OperationPlan, readonly ScalarVariable[] | null>();
   const scalarsOf = (plan: OperationPlan) => {
@@ -105,10 +56,9 @@ export function compiledExecutor(
     return plan;
   };
   return {
-    stats,
     execute(document, request, context) {
       const plan = planOf(document, request.operationName ?? undefined);
-      if (plan === NO_PLAN) return undefined;
+      if (plan === NO_PLAN) return fallback.execute(document, request, context);
       let variables: VariableValues | undefined;
       if (plan.variables.length > 0) {
         const scalars = scalarsOf(plan);
@@ -119,20 +69,20 @@ export function compiledExecutor(
           maxErrors: 50,
         });
         if (coerced.errors !== undefined) {
-          stats.compiled++;
-          return finish({ errors: coerced.errors });
+          counts.compiled++;
+          return { errors: coerced.errors };
         }
         variables = coerced.variableValues;
       }
       const root = plan.rootFor(variables);
-      if (root === undefined) return undefined;
-      stats.compiled++;
+      if (root === undefined) return fallback.execute(document, request, context);
+      counts.compiled++;
       const result = executePlan(root, context, variables);
-      if (!(result instanceof Promise)) return finish(result);
+      if (!(result instanceof Promise)) return result;
       // Read only now: a request's signal costs microseconds to make, and a plan
       // that answered at once has nothing left to stop.
       const signal = context.signal;
-      if (signal === undefined) return result.then(finish);
+      if (signal === undefined) return result;
       if (signal.aborted) return Promise.resolve(cancelled(signal.reason, context));
       // As graphql-js with an abort signal: a caller that goes away ends the wait at once.
       return new Promise((resolve, reject) => {
@@ -140,13 +90,14 @@ export function compiledExecutor(
         signal.addEventListener("abort", abort, { once: true });
         result.then((value) => {
           signal.removeEventListener("abort", abort);
-          resolve(signal.aborted ? cancelled(signal.reason, context) : finish(value));
+          resolve(signal.aborted ? cancelled(signal.reason, context) : value);
         }, (error) => {
           signal.removeEventListener("abort", abort);
           reject(error);
         });
       });
     },
+    subscribe: (document, request, context) => fallback.subscribe(document, request, context),
   };
 }
 

@@ -26,10 +26,11 @@ import type { HandlerContext } from "../../tree/node.ts";
 import { isAsyncIterable, MAX_INPUT_DEPTH, nestsDeeper } from "../../tree/plain_data.ts";
 import { utf8Text } from "../../tree/utf8.ts";
 import { observer } from "../schema/errors.ts";
-import type { GraphQLServer } from "./server.ts";
+import type { GraphQLServer } from "../execution/server.ts";
 import type { WsHandlerOptions } from "./ws_options.ts";
-import { maskExecution } from "./_results.ts";
-import { namedText, requestedId } from "./_trusted.ts";
+import { maskExecution } from "../execution/results.ts";
+import { namedText, requestedId } from "../execution/trusted.ts";
+import { subscriptionsOf } from "../execution/direct.ts";
 
 /** What the protocol needs of one socket. */
 export interface ProtocolSocket {
@@ -165,9 +166,11 @@ export function createConnect(server: GraphQLServer, opts: WsHandlerOptions = {}
     return "text" in found ? found.text : coded(found.message, found.code);
   };
 
+  const subscribing = subscriptionsOf(server);
   const core = makeServer<ConnectionParams, Extra>({
     schema: server.schema,
-    // Queries and mutations run as over HTTP: by the server's compiled plans.
+    // Queries and mutations run as over HTTP, subscriptions by the server's
+    // executor too (graphql-js's for a server made some other way).
     execute: (args) =>
       server.execute({
         query: "",
@@ -176,6 +179,13 @@ export function createConnect(server: GraphQLServer, opts: WsHandlerOptions = {}
         operationName: args.operationName,
         context: args.contextValue as HandlerContext,
       }),
+    ...subscribing === undefined ? {} : {
+      subscribe: (args: ExecutionArgs) =>
+        subscribing(args.document, {
+          variables: args.variableValues,
+          operationName: args.operationName,
+        }, args.contextValue as HandlerContext),
+    },
     connectionInitWaitTimeout: opts.initTimeout ?? 3_000,
     onConnect: (ctx) => opts.onConnect?.(ctx.connectionParams ?? {}, ctx.extra.request),
     onSubscribe: (ctx, id, payload) => {

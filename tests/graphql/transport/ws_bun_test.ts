@@ -9,7 +9,7 @@ import { connect, within, wsTest } from "./ws_support.ts";
 const BUN_ENTRY = (root: string) => `
 import { api, op } from "${new URL("tree/mod.ts", root)}";
 import { createGraphQLServer } from "${new URL("graphql/mod.ts", root)}";
-import { handleBunWebSocket } from "${new URL("graphql/server/ws.ts", root)}";
+import { handleBunWebSocket } from "${new URL("graphql/transport/ws.ts", root)}";
 
 const aborted = (signal) => new Promise((resolve) => signal.addEventListener("abort", resolve));
 const tree = api({

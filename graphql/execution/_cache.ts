@@ -3,7 +3,7 @@
 // evicted first, bounded by count and by an estimate of memory: 64 bytes per
 // character of text, the estimate documented since the cache was first bounded.
 // It is low for small documents: measured with
-// tests/graphql/server/compiled_flood_support.ts, a cache full of 52-character
+// tests/graphql/execution/compiled_flood_support.ts, a cache full of 52-character
 // documents holds about 230 bytes per character (graphql-js's parsed documents
 // about 100, their plans and the maps the rest), so for those the count bound
 // (1,000 by default: about 10 MB) is the one that holds.
