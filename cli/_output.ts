@@ -1,13 +1,14 @@
 // A command's result on standard output, or in the file `--output` names:
 // JSON (indented for a person, one line for a program), a stream of items as
 // JSON lines as they come, a `Response`'s text, and bytes as they are
-// (tree/bytes.ts decides which results are bytes, and which `Response` is).
+// (tree/result_kind.ts decides which kind a result is, as on every surface;
+// tree/bytes.ts which `Response` is bytes).
 // Bytes never go to a terminal: they would garble it, so the command fails
 // naming `--output` instead.
 
-import { byteChunks, type Bytes, bytesOf, isBytes, responseBytes } from "../tree/bytes.ts";
+import { byteChunks, type Bytes, bytesOf, responseBytes } from "../tree/bytes.ts";
 import { Cancelled } from "../tree/failure.ts";
-import { isAsyncIterable } from "../tree/plain_data.ts";
+import { type ResultKind, resultKindOf } from "../tree/result_kind.ts";
 import { StreamEvent, StreamGap } from "../tree/stream_events.ts";
 import type { CliIo } from "./io.ts";
 
@@ -35,12 +36,13 @@ export class BinaryToTerminal extends Error {
 
 /** Writes the result where it goes; a stream failing midway throws after what came before. */
 export async function writeResult(result: unknown, io: CliIo, opts: OutputOptions): Promise<void> {
+  const kind = resultKindOf(result);
   if (opts.file !== undefined) {
-    const body = bodyOf(result, opts, io);
+    const body = bodyOf(result, kind, opts, io);
     if (body !== undefined) await writerOf(io, "writeFile")(opts.file, body);
     return;
   }
-  const bytes = bytesIn(result);
+  const bytes = bytesIn(result, kind);
   if (bytes !== undefined) {
     if (io.stdoutIsTerminal) {
       if (bytes.body instanceof ReadableStream) await bytes.body.cancel().catch(() => {});
@@ -50,33 +52,36 @@ export async function writeResult(result: unknown, io: CliIo, opts: OutputOption
     for await (const chunk of chunksOf(bytes.body, opts.signal)) await write(chunk);
     return;
   }
-  if (isAsyncIterable(result)) {
-    for await (const line of linesOf(result, opts.signal, io)) io.out(line);
+  if (kind === "stream") {
+    for await (const line of linesOf(result as AsyncIterable<unknown>, opts.signal, io)) {
+      io.out(line);
+    }
     return;
   }
-  const text = await textOf(result, io.stdoutIsTerminal && !opts.compact);
+  const text = await textOf(result, kind, io.stdoutIsTerminal && !opts.compact);
   if (text !== undefined) io.out(text);
 }
 
 /** The whole output as bytes, for a file: bytes as they are, the rest as it would print when piped. */
 function bodyOf(
   result: unknown,
+  kind: ResultKind,
   opts: OutputOptions,
   io: CliIo,
 ): ReadableStream<Uint8Array> | undefined {
-  const bytes = bytesIn(result);
+  const bytes = bytesIn(result, kind);
   if (bytes !== undefined) return streamOf(chunksOf(bytes.body, opts.signal));
-  if (isAsyncIterable(result)) {
-    return streamOf(encoded(linesOf(result, opts.signal, io)));
+  if (kind === "stream") {
+    return streamOf(encoded(linesOf(result as AsyncIterable<unknown>, opts.signal, io)));
   }
   // Built lazily, so a failure reading a Response surfaces where the file is written.
-  return result === undefined ? undefined : streamOf(encoded(once(result)));
+  return kind === "none" ? undefined : streamOf(encoded(once(result, kind)));
 }
 
 /** Bytes, or a `Response` whose media type is not text (or missing), read as bytes. */
-function bytesIn(result: unknown): Bytes | undefined {
-  if (isBytes(result)) return bytesOf(result);
-  return result instanceof Response ? responseBytes(result) : undefined;
+function bytesIn(result: unknown, kind: ResultKind): Bytes | undefined {
+  if (kind === "bytes") return bytesOf(result);
+  return kind === "response" ? responseBytes(result as Response) : undefined;
 }
 
 /** A stream pulled from an async generator (`ReadableStream.from` is not in every runtime's types). */
@@ -93,8 +98,8 @@ function streamOf(chunks: AsyncGenerator<Uint8Array>): ReadableStream<Uint8Array
   }, { highWaterMark: 0 });
 }
 
-async function* once(result: unknown): AsyncGenerator<string> {
-  const text = await textOf(result, false);
+async function* once(result: unknown, kind: ResultKind): AsyncGenerator<string> {
+  const text = await textOf(result, kind, false);
   if (text !== undefined) yield text;
 }
 
@@ -127,9 +132,13 @@ async function* chunksOf(
   }
 }
 
-async function textOf(result: unknown, pretty: boolean): Promise<string | undefined> {
-  if (result instanceof Response) return await result.text();
-  if (result === undefined) return undefined;
+async function textOf(
+  result: unknown,
+  kind: ResultKind,
+  pretty: boolean,
+): Promise<string | undefined> {
+  if (kind === "response") return await (result as Response).text();
+  if (kind === "none") return undefined;
   return `${JSON.stringify(result, null, pretty ? 2 : undefined)}\n`;
 }
 

@@ -53,6 +53,8 @@ export {
   validateInput,
 } from "./schema.ts";
 export type { JsonSchema, ValidationResult } from "./schema.ts";
+export { resultKindOf } from "./result_kind.ts";
+export type { ResultKind } from "./result_kind.ts";
 export { bytesOf, declaredBytes, isBytes, OCTET_STREAM } from "./bytes.ts";
 export { eventsOf, positioned } from "./stream_events.ts";
 export type { PositionedSource } from "./stream_events.ts";

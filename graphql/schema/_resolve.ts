@@ -9,9 +9,10 @@ import { StreamEvent } from "../../tree/stream_events.ts";
 import { createCall, openInput } from "../../tree/call.ts";
 import { labelOf } from "../../tree/leaves.ts";
 import { runCall } from "../../tree/run.ts";
-import { bytesOf, isBytes } from "../../tree/bytes.ts";
+import { bytesOf } from "../../tree/bytes.ts";
+import { resultKindOf } from "../../tree/result_kind.ts";
 import { GraphQLError } from "graphql";
-import { isAsyncIterable, isPlainObject, setOwn } from "../../tree/plain_data.ts";
+import { isPlainObject, setOwn } from "../../tree/plain_data.ts";
 import type { GraphQLLeafField } from "./projection.ts";
 import type { ArgumentDefinition, NamedTypeDefinition } from "./types.ts";
 import { type ClientError, observer, type ResolveOptions } from "./errors.ts";
@@ -49,7 +50,7 @@ export function leafResolver(
   const report = observer(opts.onError, "ramify: GraphQL resolver returned bytes:");
   const done = (value: unknown) => {
     if (field.voidResult) return true;
-    if (isBytes(value) || value instanceof Response) throw notJson(field, value, report);
+    if (carriesNoJson(value)) throw notJson(field, value, report);
     return value;
   };
   return (_parent, args, context) => {
@@ -67,6 +68,12 @@ export function leafResolver(
     }
     return done(result);
   };
+}
+
+/** Whether a result is bytes or a `Response`, which no GraphQL type carries. */
+function carriesNoJson(value: unknown): boolean {
+  const kind = resultKindOf(value);
+  return kind === "bytes" || kind === "response";
 }
 
 /**
@@ -118,13 +125,19 @@ export function subscriptionResolver(
     } catch (error) {
       throw toClient(error, ctx);
     }
-    if (!isAsyncIterable(source)) {
+    if (carriesNoJson(source)) throw notJson(field, source, report);
+    if (resultKindOf(source) !== "stream") {
       throw toClient(
         new TypeError(`${labelOf(field.steps)}: a streaming handler must return an async iterable`),
         ctx,
       );
     }
-    return rendered(source, toClient, ctx, (value) => notJson(field, value, report));
+    return rendered(
+      source as AsyncIterable<unknown>,
+      toClient,
+      ctx,
+      (value) => notJson(field, value, report),
+    );
   };
 }
 
@@ -143,7 +156,7 @@ async function* rendered(
   try {
     for await (const item of source) {
       const value = item instanceof StreamEvent ? item.value : item;
-      if (isBytes(value) || value instanceof Response) {
+      if (carriesNoJson(value)) {
         refused = value;
         break;
       }

@@ -24,11 +24,10 @@
  */
 
 import type { HandlerContext } from "../../tree/node.ts";
-import { isAsyncIterable, MAX_INPUT_DEPTH, setOwn } from "../../tree/plain_data.ts";
-import { isBytes } from "../../tree/bytes.ts";
+import { MAX_INPUT_DEPTH, setOwn } from "../../tree/plain_data.ts";
+import { resultKindOf } from "../../tree/result_kind.ts";
 import { failureOf, runCall } from "../../tree/run.ts";
 import { assignOwn, type ContextFunction, type RequestContextSource } from "../../tree/context.ts";
-import { Reply } from "../../tree/reply.ts";
 import type { ErrorObserver } from "../../tree/options.ts";
 import type { HttpRoute } from "../route/route.ts";
 import type { MatcherStrategy } from "./matchers/types.ts";
@@ -47,7 +46,7 @@ import {
 } from "../web/request.ts";
 import { coerceStrings } from "../web/coerce.ts";
 import { BODY_TIMEOUT_MS } from "../web/body.ts";
-import { headOf, problem, replyResponse, resultResponse, valueResponse } from "../web/respond.ts";
+import { headOf, problem, resultResponse, valueResponse } from "../web/respond.ts";
 import { type RateLimit, rateLimited, withRateHeaders } from "../web/rate_limit.ts";
 import { type IdempotencyOptions, keyedRun } from "./idempotency.ts";
 import { type Compiled, definitionsOf, LAST_EVENT_ID, type Slot } from "./_compiled.ts";
@@ -201,10 +200,14 @@ export function createRouter(
       // A value given at once (a synchronous handler and schema) waits for no tick.
       if (isThenable(result)) result = await result;
       // The common answer, a JSON value, needs none of the stream's settings.
-      if (compiled.response === "json" && isPlainResult(result)) {
-        if (result instanceof Reply) return replyResponse(result, compiled.status);
-        if (compiled.status !== 200) return valueResponse(result, compiled.status);
-        return result === undefined ? new Response(null, { status: 204 }) : Response.json(result);
+      if (compiled.response === "json") {
+        const kind = resultKindOf(result);
+        if (kind === "value") {
+          return compiled.status === 200
+            ? Response.json(result)
+            : valueResponse(result, compiled.status);
+        }
+        if (kind === "none") return valueResponse(undefined, compiled.status);
       }
       return await resultResponse(result, compiled.response, {
         request,
@@ -295,17 +298,6 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return value instanceof Promise ||
     (typeof value === "object" && value !== null &&
       typeof (value as { then?: unknown }).then === "function");
-}
-
-/** A result that is neither a `Response`, bytes (alone or in a `reply()`) nor a stream. */
-function isPlainResult(result: unknown): boolean {
-  if (typeof result !== "object" || result === null) return true;
-  // The common answer, a plain object or array, is told apart at once.
-  const prototype = Object.getPrototypeOf(result);
-  if (prototype === Array.prototype) return true;
-  if (prototype === Object.prototype) return !isAsyncIterable(result);
-  return !(result instanceof Response) && !isBytes(result) && !isAsyncIterable(result) &&
-    !(result instanceof Reply && isBytes(result.value));
 }
 
 /**

@@ -1,9 +1,10 @@
 /**
- * A handler's result as a response: a value is 200 JSON, `undefined` is 204, a
- * `Response` passes through, bytes are bytes (`bytes.ts`; asked first, since a
- * `ReadableStream` is async iterable too), and a streaming operation (or any
- * async iterable result) is Server-Sent Events; a `reply()` sets its status, headers and
- * cookies, and HEAD gets GET's head alone. Errors become problem+json.
+ * A handler's result as a response, by its kind (`resultKindOf`, the rule
+ * every surface follows): a value is 200 JSON, `undefined` is 204, a
+ * `Response` passes through, bytes are bytes (`bytes.ts`), and a stream (or
+ * any result of a streaming operation) is Server-Sent Events; a `reply()` sets
+ * its status, headers and cookies, and HEAD gets GET's head alone. Errors
+ * become problem+json.
  *
  * Internal: not a public subpath. Used by the HTTP server (createRouter,
  * createFetch), GraphQL over HTTP and the WebSocket upgrade.
@@ -13,12 +14,12 @@
 
 import { failureResponse, HttpError } from "./problem.ts";
 import { classify } from "../../tree/failure.ts";
-import { isAsyncIterable } from "../../tree/plain_data.ts";
-import { bytesOf, isBytes } from "../../tree/bytes.ts";
+import { bytesOf } from "../../tree/bytes.ts";
+import { resultKindOf } from "../../tree/result_kind.ts";
 import { bytesResponse } from "./bytes.ts";
 import type { ResponseKind } from "../route/route.ts";
 import { eventStream, type EventStreamOptions } from "./sse.ts";
-import { type Cookie, Reply } from "../../tree/reply.ts";
+import type { Cookie, Reply } from "../../tree/reply.ts";
 
 /** The problem+json response for an {@linkcode HttpError}: its failure, rendered as any other. */
 export function errorResponse(error: HttpError): Response {
@@ -55,20 +56,23 @@ export function resultResponse(
   kind: ResponseKind,
   opts: ResultOptions,
 ): Response | Promise<Response> {
-  if (result instanceof Response) return result;
-  if (isBytes(result)) return bytesResponse(bytesOf(result, opts.mediaType), opts);
-  if (result instanceof Reply && isBytes(result.value)) {
-    const answer = result;
-    return bytesResponse(bytesOf(answer.value, opts.mediaType), {
-      ...opts,
-      status: answer.status ?? opts.status,
-    }).then((response) => response.ok ? withReply(response, answer) : response);
+  switch (resultKindOf(result)) {
+    case "response":
+      return result as Response;
+    case "bytes":
+      return bytesResponse(bytesOf(result, opts.mediaType), opts);
+    case "stream":
+      return eventStream(result as AsyncIterable<unknown>, opts);
+    case "reply":
+      return replied(result as Reply<unknown>, opts);
   }
-  if (kind === "event-stream" || isAsyncIterable(result)) {
-    const source: AsyncIterable<unknown> = isAsyncIterable(result) ? result : (async function* () {
-      yield result;
-    })();
-    return eventStream(source, opts);
+  if (kind === "event-stream") {
+    return eventStream(
+      (async function* () {
+        yield result;
+      })(),
+      opts,
+    );
   }
   if (result === undefined) return new Response(null, { status: 204 });
   // The runtime's own JSON response: several times cheaper than building the
@@ -90,6 +94,15 @@ export function valueResponse(value: unknown, status: number): Response {
 /** A `reply()`: its status (else the declared one), headers and cookies around its value. */
 export function replyResponse(answer: Reply<unknown>, declared: number): Response {
   return withReply(valueResponse(answer.value, answer.status ?? declared), answer);
+}
+
+/** A `reply()`: bytes as bytes, any other value as `replyResponse` answers it. */
+function replied(answer: Reply<unknown>, opts: ResultOptions): Response | Promise<Response> {
+  if (resultKindOf(answer.value) !== "bytes") return replyResponse(answer, opts.status);
+  return bytesResponse(bytesOf(answer.value, opts.mediaType), {
+    ...opts,
+    status: answer.status ?? opts.status,
+  }).then((response) => response.ok ? withReply(response, answer) : response);
 }
 
 /** A `reply()`'s headers (over the response's own) and cookies on a response. */

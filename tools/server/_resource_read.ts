@@ -16,8 +16,8 @@ import type { HandlerContext } from "../../tree/node.ts";
 import type { LeafCall } from "../../tree/call.ts";
 import { failureOf, runCall } from "../../tree/run.ts";
 import { failureLine } from "../../tree/failure.ts";
-import { isAsyncIterable } from "../../tree/plain_data.ts";
-import { bytesOf, isBytes, responseBytes } from "../../tree/bytes.ts";
+import { bytesOf, responseBytes } from "../../tree/bytes.ts";
+import { resultKindOf } from "../../tree/result_kind.ts";
 import { HttpError } from "../../tree/http_error.ts";
 import { readAll } from "./_bytes.ts";
 import { resourceBlock } from "../../tree/content.ts";
@@ -210,18 +210,20 @@ async function contentsOf(
   entry: ResourceEntry,
   signal: AbortSignal | undefined,
 ): Promise<Contents> {
-  if (isBytes(value)) return await blobOf(bytesOf(value, entry.bytesType), uri, signal);
-  if (value instanceof Response) {
-    const bytes = value.ok ? responseBytes(value, entry.bytesType) : undefined;
+  const kind = resultKindOf(value);
+  if (kind === "bytes") return await blobOf(bytesOf(value, entry.bytesType), uri, signal);
+  if (kind === "response") {
+    const response = value as Response;
+    const bytes = response.ok ? responseBytes(response, entry.bytesType) : undefined;
     if (bytes !== undefined) return await blobOf(bytes, uri, signal);
-    const text = await value.text();
-    if (!value.ok) throw new HttpError(value.status, text);
-    const type = value.headers.get("content-type") ?? undefined;
+    const text = await response.text();
+    if (!response.ok) throw new HttpError(response.status, text);
+    const type = response.headers.get("content-type") ?? undefined;
     return { uri, ...(type === undefined ? {} : { mimeType: type }), text };
   }
   // A stream is no resource (collectResources leaves streaming leaves out); a
   // handler returning one anyway is refused rather than read without end.
-  if (isAsyncIterable(value)) throw new TypeError(`${entry.name}: a resource's value is a stream`);
+  if (kind === "stream") throw new TypeError(`${entry.name}: a resource's value is a stream`);
   return { uri, ...textOf(value) };
 }
 

@@ -11,10 +11,11 @@ import type { HandlerContext } from "../../tree/node.ts";
 import { InputError } from "../../tree/call.ts";
 import { assignOwn, type ContextFunction, type ContextSource } from "../../tree/context.ts";
 import { Cancelled, type Failure, failureLine } from "../../tree/failure.ts";
-import { isAsyncIterable, isPlainObject, nestsDeeper, setOwn } from "../../tree/plain_data.ts";
+import { isPlainObject, nestsDeeper, setOwn } from "../../tree/plain_data.ts";
 import { tooDeep } from "../../http/web/request.ts";
 import { failureOf, runCall } from "../../tree/run.ts";
-import { bytesOf, isBytes, responseBytes } from "../../tree/bytes.ts";
+import { bytesOf, responseBytes } from "../../tree/bytes.ts";
+import { resultKindOf } from "../../tree/result_kind.ts";
 import { type GapNotice, StreamEvent, StreamGap } from "../../tree/stream_events.ts";
 import type { ToolEntry } from "../projection/tools.ts";
 import { Content, type ContentBlock } from "../../tree/content.ts";
@@ -67,17 +68,18 @@ export async function runTool(
     const input = inputOf(entry, args, opts.maxDepth);
     if (opts.context !== undefined) assignOwn(context, await opts.context(source));
     const result = await runCall(entry.call, input, context, opts.timeoutMs);
-    // Before the stream check: a ReadableStream of bytes is async iterable too.
-    if (isBytes(result)) {
+    const kind = resultKindOf(result);
+    if (kind === "bytes") {
       const bytes = bytesOf(result, entry.bytesType);
       const name = entry.descriptor.name;
       return { content: [await bytesContent(bytes, name, context.signal, opts.resourceScheme)] };
     }
+    // A value to every other surface, a `content()` is MCP's own: its blocks as they are.
     if (result instanceof Content) return { content: result.blocks };
-    if (isAsyncIterable(result)) {
+    if (kind === "stream") {
       const items: unknown[] = [];
       let steps = 0;
-      for await (const step of result) {
+      for await (const step of result as AsyncIterable<unknown>) {
         // A cancelled call stops pulling; leaving the loop ends the handler's stream.
         if (context.signal?.aborted === true) throw new Cancelled(context.signal.reason);
         if (step instanceof StreamGap) {
@@ -86,7 +88,8 @@ export async function runTool(
         }
         const item = step instanceof StreamEvent ? step.value : step;
         // Bytes are a whole result's content, never an item's JSON (which would be `{}`).
-        if (isBytes(item) || item instanceof Response) {
+        const itemKind = resultKindOf(item);
+        if (itemKind === "bytes" || itemKind === "response") {
           throw new TypeError(
             `${entry.descriptor.name}: a stream's item is bytes, which MCP carries only as a whole result`,
           );
@@ -101,7 +104,9 @@ export async function runTool(
       }
       return success(items, entry);
     }
-    if (result instanceof Response) return await fromResponse(result, entry, context.signal, opts);
+    if (kind === "response") {
+      return await fromResponse(result as Response, entry, context.signal, opts);
+    }
     return success(jsonOf(result), entry);
   } catch (error) {
     return failed(failureOf(error, context), opts.onError);
