@@ -74,6 +74,11 @@ export interface CatalogueEntry extends LeafEntry {
   readonly errors: ErrorDeclarations;
   /** Its prepared call, a `reply()` unwrapped (every surface but HTTP). */
   readonly call: LeafCall;
+  /**
+   * The same prepared call with a `reply()` kept whole, for HTTP, which sends
+   * its status, headers and cookies (one preparation serves both).
+   */
+  readonly replyCall: LeafCall;
 }
 
 /**
@@ -113,8 +118,13 @@ export function catalogueOf(tree: Node): Catalogue {
   let catalogue = catalogues.get(tree);
   if (catalogue === undefined) {
     const entries = leavesOf(tree).map((entry) => new Entry(entry));
-    const bySteps = new Map(entries.map((entry) => [keyOf(entry.steps), entry]));
-    catalogue = { entries, at: (steps) => bySteps.get(keyOf(steps)) };
+    // Made on the first look-up: a surface that only walks the entries pays nothing for it.
+    let bySteps: Map<string, CatalogueEntry> | undefined;
+    const at = (steps: readonly TreeStep[]) => {
+      bySteps ??= new Map(entries.map((entry) => [keyOf(entry.steps), entry]));
+      return bySteps.get(keyOf(steps));
+    };
+    catalogue = { entries, at };
     catalogues.set(tree, catalogue);
   }
   return catalogue;
@@ -134,6 +144,7 @@ class Entry implements CatalogueEntry {
   #outputSchema: JsonSchema | undefined | typeof UNSET = UNSET;
   #strings: StringPlan | undefined | typeof UNSET = UNSET;
   #call: LeafCall | undefined;
+  #replyCall: LeafCall | undefined;
 
   constructor(at: LeafEntry) {
     this.#at = at;
@@ -194,6 +205,9 @@ class Entry implements CatalogueEntry {
   }
   get call(): LeafCall {
     return this.#call ??= createCall(this.leaf, { captures: this.captures });
+  }
+  get replyCall(): LeafCall {
+    return this.#replyCall ??= createCall(this.leaf, { captures: this.captures, replies: "keep" });
   }
 }
 

@@ -15,10 +15,9 @@
  */
 
 import type { Node } from "../../tree/node.ts";
-import { datePathsOf } from "../../tree/schema.ts";
 import { httpProjection, type HttpProjectionOptions } from "../route/projection.ts";
 import { type HttpRoute, listOperations } from "../route/route.ts";
-import { invalidatesOf } from "../../tree/invalidation.ts";
+import type { Invalidates } from "../../tree/invalidation.ts";
 import { type IdempotencyKeyMode, idempotencyKeyOf } from "../route/idempotency.ts";
 import type { ClientManifest } from "./manifest.ts";
 
@@ -39,7 +38,7 @@ export function toClientManifest(tree: Node, opts: HttpProjectionOptions = {}): 
   return manifestOfRoute(httpProjection(tree, opts));
 }
 
-/** The manifest of a route tree. */
+/** The manifest of a route tree: each operation's facts as the tree's catalogue holds them. */
 export function manifestOfRoute(route: HttpRoute): ClientManifest {
   return {
     manifest: 1,
@@ -51,14 +50,17 @@ export function manifestOfRoute(route: HttpRoute): ClientManifest {
       stream: operation.response === "event-stream",
       // Only when true, so that manifests of trees without bytes stay as they were.
       ...(operation.response === "bytes" ? { bytes: true } : {}),
-      dates: operation.node.meta?.output === undefined
-        ? []
-        : datePathsOf(operation.node.meta.output, "output"),
-      errors: Object.keys(operation.node.meta?.errors ?? {}),
+      dates: operation.entry.dates,
+      errors: Object.keys(operation.entry.errors),
       ...keyed(idempotencyKeyOf(operation)),
-      ...invalidatesOf(operation.node),
+      ...invalidating(operation.entry.invalidates),
     })),
   };
+}
+
+/** Only when the leaf says, so that manifests of other trees stay as they were. */
+function invalidating(invalidates: Invalidates | undefined): { invalidates?: Invalidates } {
+  return invalidates === undefined ? {} : { invalidates };
 }
 
 /** Only when it takes one, so that manifests of other trees stay as they were. */

@@ -6,14 +6,12 @@
 
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import { isVoidSchema, type JsonSchema, toJsonSchema } from "../../tree/schema.ts";
-import { tagsOf } from "../../tree/tags.ts";
-import { inputModeOf, readsOpenInput } from "../../tree/leaves.ts";
+import { readsOpenInput } from "../../tree/leaves.ts";
 import { securityOf } from "../../tree/middleware.ts";
 import type { ErrorDeclarations } from "../../tree/errors.ts";
-import { declaredBytesOf, type HttpOperation } from "../route/route.ts";
+import type { HttpOperation } from "../route/route.ts";
 import { OCTET_STREAM } from "../../tree/bytes.ts";
 import { coercionPlan } from "../web/coerce.ts";
-import { stringPlanOf } from "../../tree/string_plan.ts";
 import type { ComponentRegistry } from "./_components.ts";
 import { eventSchema } from "./_event_schema.ts";
 import { addIdempotencyKey } from "./_idempotency.ts";
@@ -105,13 +103,13 @@ export function describeOperation(
   const rest = input === undefined
     ? []
     : Object.keys(properties).filter((name) => !operation.params.includes(name));
-  const open = inputModeOf(operation.node) === "open";
+  const open = operation.entry.input === "open";
   // Without an input schema, the free-form input is documented where the handler reads one.
   const freeForm = readsOpenInput(operation.node);
   const carriesBody = !QUERY_VERBS.has(operation.method);
   if (freeForm && !carriesBody) parameters.push(OPEN_QUERY);
   if (!carriesBody) {
-    const plan = coercionPlan(stringPlanOf(rawInput));
+    const plan = coercionPlan(operation.entry.strings);
     for (const name of rest) {
       parameters.push(queryParameter(name, properties[name], required, plan?.get(name)?.type));
     }
@@ -120,7 +118,7 @@ export function describeOperation(
     ? bodyOf(input, open, operation.params, required, registry, hint)
     : undefined;
   const deprecated = overrides.deprecated ??
-    (tagsOf(operation.node).deprecated === true ? true : undefined);
+    (operation.tags.deprecated === true ? true : undefined);
   const tags = overrides.tags ?? groupOf(operation.path);
   const summary = overrides.summary ?? firstLine(meta.description) ?? summaryOf(operation);
   const description = overrides.description ?? meta.description;
@@ -138,7 +136,7 @@ export function describeOperation(
     );
     responses.set("403", problem("The credential does not allow this operation"));
   }
-  addDeclaredErrors(responses, meta.errors ?? {}, operation, registry, hint);
+  addDeclaredErrors(responses, operation.entry.errors, operation, registry, hint);
   addIdempotencyKey(operation, parameters, responses);
   // Keys are set one by one, in the document's order: no object made only to be spread.
   const described: { -readonly [K in keyof OpenApiOperation]?: OpenApiOperation[K] } = {
@@ -235,7 +233,7 @@ function eventSchemaAt(operation: HttpOperation): string[] {
  * range answers the server gives a result of known size (`bytes.ts`).
  */
 function addBytes(responses: Responses, operation: HttpOperation, status: string) {
-  const types = declaredBytesOf(operation.node)?.types ?? [];
+  const types = operation.entry.bytes?.types ?? [];
   const content = Object.fromEntries(
     (types.length === 0 ? [OCTET_STREAM] : types).map((type) => [type, {
       schema: { type: "string", format: "binary", contentMediaType: type },
@@ -355,7 +353,10 @@ function firstLine(text: string | undefined): string | undefined {
   return text?.split("\n")[0];
 }
 
-/** The JSON Schema of one side; schemas that only accept `undefined` have none. */
+/**
+ * The JSON Schema of one side, as the catalogue read it; schemas that only
+ * accept `undefined` have none.
+ */
 function jsonSchemaOf(
   operation: HttpOperation,
   side: "input" | "output",
@@ -365,7 +366,7 @@ function jsonSchemaOf(
     return undefined;
   }
   try {
-    return toJsonSchema(schema, side);
+    return side === "input" ? operation.entry.inputSchema : operation.entry.outputSchema;
   } catch (error) {
     throw new Error(
       `toOpenApi: the ${side} schema of ${operation.method} ${operation.path} has no JSON Schema form: ${

@@ -18,7 +18,6 @@
 export { DEFAULT_COLLAPSE, deriveVerb, httpProjection } from "./projection.ts";
 export type { HttpProjectionOptions } from "./projection.ts";
 export { crud } from "./crud.ts";
-export { declaredBytesOf } from "./route.ts";
 export { idempotencyKeyOf } from "./idempotency.ts";
 export type { IdempotencyKeyMode } from "./idempotency.ts";
 export type {

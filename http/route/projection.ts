@@ -29,8 +29,8 @@
 
 import type { HttpVerb, Leaf, Node, Tags, TreeStep } from "../../tree/node.ts";
 import { tagsOf } from "../../tree/tags.ts";
-import { labelOf, leavesOf } from "../../tree/leaves.ts";
-import { declaredBytesOf, type HttpOperation, type HttpRoute, type ResponseKind } from "./route.ts";
+import { type CatalogueEntry, catalogueOf } from "../../tree/catalogue.ts";
+import type { HttpOperation, HttpRoute, ResponseKind } from "./route.ts";
 
 /**
  * Options of {@linkcode httpProjection}.
@@ -152,17 +152,14 @@ interface NodeState {
 }
 
 interface Placement {
-  readonly node: Leaf<never, unknown, unknown>;
-  /** The walk's own array, frozen once and kept as the operation's steps. */
-  readonly steps: readonly TreeStep[];
+  /** The leaf as the catalogue describes it: its steps, tags, label, declared bytes. */
+  readonly entry: CatalogueEntry;
   readonly method: HttpVerb;
-  /** The leaf's tags with implications applied. */
-  readonly tags: Tags;
   readonly at: NodeState;
 }
 
 /**
- * Stages 1 to 3 per leaf, from the one walk: its address (branch names and
+ * Stages 1 to 3 per leaf, from the tree's catalogue: its address (branch names and
  * captures), its verb (a `method` directive, else {@linkcode deriveVerb}), and
  * its segments after `moveTo` and the fallback collapse. Every leaf is placed
  * before any is put in the route, so a move error wins over a conflict as the
@@ -193,21 +190,21 @@ function placeLeaves(tree: Node, collapse: ReadonlySet<string>): Placement[] {
     }
     return states;
   };
-  return leavesOf(tree).map(({ leaf, steps }): Placement => {
+  return catalogueOf(tree).entries.map((entry): Placement => {
+    const { leaf, steps } = entry;
     const last = steps.length - 1;
     const along = statesOf(steps);
     let at = last < 0 ? root : along[last];
-    if (at.fail !== undefined) throw at.fail(labelOf(steps));
+    if (at.fail !== undefined) throw at.fail(entry.label);
     // The leaf itself, a direct child of a fallback subtree with no move of its
     // own: a collapse candidate, placed at its parent's position.
     if (
       last > 0 && steps[last - 1].kind === "fallback" && steps[last].kind === "child" &&
       collapse.has(steps[last].name) && moveOf(leaf) === undefined
     ) at = along[last - 1];
-    const tags = tagsOf(leaf);
     const directive = leaf.meta?.http?.directives?.find((d) => d.kind === "method");
-    const method = directive !== undefined ? directive.value as HttpVerb : verbOf(leaf, tags);
-    return { node: leaf, steps: Object.freeze(steps), method, tags, at };
+    const method = directive !== undefined ? directive.value as HttpVerb : verbOf(leaf, entry.tags);
+    return { entry, method, at };
   });
 }
 
@@ -279,7 +276,8 @@ const NO_METHODS: Partial<Record<HttpVerb, HttpOperation>> = Object.freeze({});
 
 function responseStage(placements: readonly Placement[]): HttpRoute {
   const root = emptyPosition();
-  for (const { node, steps, method, tags, at } of placements) {
+  for (const { entry, method, at } of placements) {
+    const { steps, tags } = entry;
     const path = at.path ??= pathOf(at.segments);
     const params: string[] = [];
     let position = root;
@@ -304,9 +302,7 @@ function responseStage(placements: readonly Placement[]): HttpRoute {
       }
       if (params.includes(segment.param)) {
         throw new Error(
-          `httpProjection: the capture {${segment.param}} appears twice in ${path} (${
-            labelOf(steps)
-          })`,
+          `httpProjection: the capture {${segment.param}} appears twice in ${path} (${entry.label})`,
         );
       }
       params.push(segment.param);
@@ -322,14 +318,12 @@ function responseStage(placements: readonly Placement[]): HttpRoute {
     const existing = position.methods[method];
     if (existing !== undefined) {
       throw new Error(
-        `applyMoveTo: conflicting route ${method} ${path} is defined by more than one node (${
-          labelOf(existing.steps)
-        } and ${labelOf(steps)})`,
+        `applyMoveTo: conflicting route ${method} ${path} is defined by more than one node (${existing.entry.label} and ${entry.label})`,
       );
     }
     const response: ResponseKind = tags.streaming === true
       ? "event-stream"
-      : declaredBytesOf(node) !== undefined
+      : entry.bytes !== undefined
       ? "bytes"
       : "json";
     if (position.methods === NO_METHODS) position.methods = {};
@@ -337,10 +331,12 @@ function responseStage(placements: readonly Placement[]): HttpRoute {
       method,
       path,
       params: params.length === 0 ? NO_PARAMS : Object.freeze(params),
-      steps,
-      node,
+      // The catalogue's steps, frozen once: the operation keeps them.
+      steps: Object.freeze(steps),
+      node: entry.leaf as Leaf<never, unknown, unknown>,
       tags,
       response,
+      entry,
     });
   }
   return freezeRoute(root);

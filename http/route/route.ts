@@ -19,9 +19,8 @@
  * @module
  */
 
-import type { HttpVerb, Leaf, Node, Tags, TreeStep } from "../../tree/node.ts";
-import { declaredBytes } from "../../tree/bytes.ts";
-import { outputJsonSchema } from "../../tree/schema.ts";
+import type { HttpVerb, Leaf, Tags, TreeStep } from "../../tree/node.ts";
+import type { CatalogueEntry } from "../../tree/catalogue.ts";
 
 /**
  * How an operation's result goes on the wire: a single JSON value (or nothing,
@@ -38,44 +37,6 @@ import { outputJsonSchema } from "../../tree/schema.ts";
  * ```
  */
 export type ResponseKind = "json" | "event-stream" | "bytes";
-
-/**
- * The media types a leaf's output schema declares for a bytes result (none
- * named: any), or `undefined` when it declares no bytes (or has no JSON
- * Schema form). The one reading of it for the router, the document and the
- * manifest.
- *
- * @example
- * ```ts
- * import { op } from "@ramify/api/tree";
- * import { declaredBytesOf } from "@ramify/api/http/dx";
- * import { z } from "zod";
- *
- * const photo = op(() => new File([], "a.png", { type: "image/png" }), {
- *   output: z.file().mime(["image/png"]),
- * });
- * console.log(declaredBytesOf(photo)); // { types: ["image/png"] }
- * ```
- */
-export function declaredBytesOf(node: Node): { readonly types: readonly string[] } | undefined {
-  const schema = node.meta?.output;
-  if (schema === undefined) return undefined;
-  let declared = declaredBySchema.get(schema);
-  if (declared === undefined) {
-    try {
-      declared = declaredBytes(outputJsonSchema(node)) ?? null;
-    } catch {
-      declared = null;
-    }
-    declaredBySchema.set(schema, declared);
-  }
-  return declared ?? undefined;
-}
-
-// Read by the projection, the router and the document for every leaf: one
-// reading per output schema, failures included (a schema without a JSON Schema
-// form would otherwise be converted, and fail, at each read).
-const declaredBySchema = new WeakMap<object, { readonly types: readonly string[] } | null>();
 
 /**
  * One operation: a leaf served at a path with a verb.
@@ -104,6 +65,11 @@ export interface HttpOperation {
   readonly tags: Tags;
   /** How the result is encoded. */
   readonly response: ResponseKind;
+  /**
+   * The leaf as the tree's catalogue describes it, once for every surface:
+   * its label, schemas, declared errors and bytes, and its prepared calls.
+   */
+  readonly entry: CatalogueEntry;
 }
 
 /**

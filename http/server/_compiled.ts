@@ -10,16 +10,15 @@
  * @module
  */
 
-import { inputJsonSchema, isVoidSchema } from "../../tree/schema.ts";
+import { isVoidSchema } from "../../tree/schema.ts";
 import type { HttpVerb } from "../../tree/node.ts";
 import { createCall, type LeafCall } from "../../tree/call.ts";
-import { inputModeOf, takesNothing } from "../../tree/leaves.ts";
+import { takesNothing } from "../../tree/leaves.ts";
 import type { HttpOperation, HttpRoute, ResponseKind } from "../route/route.ts";
 import { mediaTypeOf } from "../web/bytes.ts";
 import type { PatternSegment, RouteDefinition } from "./matchers/types.ts";
 import { encodeSegment } from "../route/path.ts";
 import { type CoercionPlan, coercionPlan } from "../web/coerce.ts";
-import { stringPlanOf } from "../../tree/string_plan.ts";
 import { idempotencyKeyOf } from "./idempotency.ts";
 
 const BODYLESS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -64,7 +63,7 @@ export class Compiled {
     this.resumable = operation.response === "event-stream" && acceptsLastEventId(operation);
     this.mediaType = mediaTypeOf(operation);
     this.call = (input, context) => {
-      this.call = createCall(operation.node, { captures, replies: "keep" });
+      this.call = callOf(operation, captures);
       return this.call(input, context);
     };
   }
@@ -72,9 +71,7 @@ export class Compiled {
   /** How a form's and the query's strings are coerced, as the input schema asks (none: strings). */
   get plan(): CoercionPlan | undefined {
     if (this.#plan === null) {
-      this.#plan = inputModeOf(this.operation.node) === "schema"
-        ? planFor(this.operation)
-        : undefined;
+      this.#plan = this.operation.entry.input === "schema" ? planFor(this.operation) : undefined;
     }
     return this.#plan;
   }
@@ -150,11 +147,24 @@ function successStatus(operation: HttpOperation): number {
   return status;
 }
 
+/**
+ * The leaf's call with a `reply()` kept: the catalogue's, prepared once for
+ * every surface, where the path binds the captures the tree gives the leaf;
+ * one for the path's own where a move changed them (`http.moveTo("*id")`).
+ */
+function callOf(operation: HttpOperation, captures: readonly string[]): LeafCall {
+  const { entry } = operation;
+  return captures.length === entry.captures.length &&
+      captures.every((name, i) => name === entry.captures[i])
+    ? entry.replyCall
+    : createCall(operation.node, { captures, replies: "keep" });
+}
+
 /** A stream resumes only where its input schema names `lastEventId`: others start over. */
 function acceptsLastEventId(operation: HttpOperation): boolean {
-  if (inputModeOf(operation.node) === "open") return false;
+  if (operation.entry.input === "open") return false;
   try {
-    const properties = inputJsonSchema(operation.node)?.properties;
+    const properties = operation.entry.inputSchema?.properties;
     return typeof properties === "object" && properties !== null &&
       Object.hasOwn(properties, LAST_EVENT_ID);
   } catch {
@@ -164,7 +174,7 @@ function acceptsLastEventId(operation: HttpOperation): boolean {
 
 function planFor(operation: HttpOperation): CoercionPlan | undefined {
   try {
-    return coercionPlan(stringPlanOf(inputJsonSchema(operation.node)));
+    return coercionPlan(operation.entry.strings);
   } catch {
     // A schema without a JSON Schema form still validates; its query stays strings.
     return undefined;

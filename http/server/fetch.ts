@@ -21,9 +21,8 @@ import type { FetchHandler, RouterOptions } from "./router.ts";
 import { type OpenApiOptions, toOpenApiFromRoute } from "../openapi/openapi.ts";
 import { toRouter } from "./matchers/mod.ts";
 import { type HttpOperation, type HttpRoute, listOperations } from "../route/route.ts";
-import { isVoidSchema, toJsonSchema } from "../../tree/schema.ts";
+import { isVoidSchema } from "../../tree/schema.ts";
 import { api, op } from "../../tree/construct.ts";
-import { labelOf } from "../../tree/leaves.ts";
 import { assertImplemented } from "../../tree/contract.ts";
 import { http } from "../verbs.ts";
 import { checkOptions, knownKeys } from "../../tree/options.ts";
@@ -153,17 +152,18 @@ export function createFetch(tree: Node, opts: CreateFetchOptions = {}): FetchHan
 }
 
 function checkDescribable(operation: HttpOperation): void {
-  for (const side of ["input", "output"] as const) {
+  const { entry } = operation;
+  // Read as the catalogue holds them, which the document reads too.
+  const reads = [["input", () => entry.inputSchema], ["output", () => entry.outputSchema]] as const;
+  for (const [side, read] of reads) {
     const schema = operation.node.meta?.[side];
     // A void output has no JSON Schema: the document says "no content" instead.
     if (schema === undefined || (side === "output" && isVoidSchema(schema))) continue;
     try {
-      toJsonSchema(schema, side);
+      read();
     } catch (error) {
       throw new TypeError(
-        `createFetch: the ${side} schema of ${
-          labelOf(operation.steps)
-        } (${operation.method} ${operation.path}) has no JSON Schema form, so the OpenAPI document cannot describe it; pass openapi: false to serve without one. ${
+        `createFetch: the ${side} schema of ${operation.entry.label} (${operation.method} ${operation.path}) has no JSON Schema form, so the OpenAPI document cannot describe it; pass openapi: false to serve without one. ${
           error instanceof Error ? error.message : String(error)
         }`,
         { cause: error },

@@ -12,7 +12,7 @@
  */
 
 import { type Bytes, soleMediaType } from "../../tree/bytes.ts";
-import { declaredBytesOf, type HttpOperation } from "../route/route.ts";
+import type { HttpOperation } from "../route/route.ts";
 import type { HandlerContext } from "../../tree/node.ts";
 import { failureOf } from "../../tree/run.ts";
 import { failureResponse } from "./problem.ts";
@@ -34,7 +34,7 @@ export interface BytesResponseOptions {
 /** The one media type an operation's output schema names for bytes, if it names exactly one. */
 export function mediaTypeOf(operation: HttpOperation): string | undefined {
   return operation.response === "bytes"
-    ? soleMediaType(declaredBytesOf(operation.node))
+    ? soleMediaType(operation.entry.bytes)
     : undefined;
 }
 

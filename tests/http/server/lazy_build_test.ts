@@ -6,43 +6,25 @@ import { z } from "zod";
 import { api, op } from "@ramify/api/tree";
 import { http } from "@ramify/api/http/verbs";
 import { httpProjection } from "@ramify/api/http/dx";
-import { createFetch, type HttpOperation, type HttpRoute, toRouter } from "@ramify/api/http";
+import { createFetch, type HttpRoute, listOperations, toRouter } from "@ramify/api/http";
+import { timesPrepared } from "../../../tree/call.ts";
 import { withServer } from "../../support/server.ts";
 
-/** The projected route of `tree`, each leaf's `handler` read counted under its path. */
-function countingRoute(tree: Parameters<typeof httpProjection>[0]) {
-  const reads: Record<string, number> = {};
-  const counted = (route: HttpRoute): HttpRoute => ({
-    children: Object.fromEntries(
-      Object.entries(route.children).map(([name, child]) => [name, counted(child)]),
-    ),
-    methods: Object.fromEntries(
-      Object.entries(route.methods).map(([verb, operation]) => {
-        const { node, path } = operation!;
-        reads[path] = 0;
-        const watched = Object.create(node, {
-          handler: {
-            get() {
-              reads[path]++;
-              return node.handler;
-            },
-          },
-        });
-        return [verb, { ...operation, node: watched } as HttpOperation];
-      }),
-    ),
-  });
-  return { route: counted(httpProjection(tree)), reads };
+/** How many calls of each operation's leaf this process has prepared, by path. */
+function preparedOf(route: HttpRoute): Record<string, number> {
+  return Object.fromEntries(
+    listOperations(route).map((operation) => [operation.path, timesPrepared(operation.node)]),
+  );
 }
 
 Deno.test("the router makes a route's call path on its first request, once, and no other's", async () => {
   const Book = z.object({ title: z.string().min(1) });
-  const { route, reads } = countingRoute(api({
+  const route = httpProjection(api({
     add: op(({ title }) => ({ title }), http.post, { input: Book }),
     list: op(() => [], http.get),
   }));
   const handler = toRouter(route);
-  assert.deepEqual(reads, { "/add": 0, "/list": 0 }, "building read no handler");
+  assert.deepEqual(preparedOf(route), { "/add": 0, "/list": 0 }, "building prepared no call");
   await withServer(handler, async (base) => {
     for (let i = 0; i < 2; i++) {
       const response = await fetch(`${base}/add`, {
@@ -60,7 +42,11 @@ Deno.test("the router makes a route's call path on its first request, once, and 
     assert.equal(refused.status, 422);
     await refused.body?.cancel();
   });
-  assert.deepEqual(reads, { "/add": 1, "/list": 0 }, "one preparation, of the route called");
+  assert.deepEqual(
+    preparedOf(route),
+    { "/add": 1, "/list": 0 },
+    "one preparation, of the route called",
+  );
 });
 
 Deno.test("the router still refuses a bad operation when it is built, before any request", () => {
