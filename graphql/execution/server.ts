@@ -2,9 +2,10 @@
  * `createGraphQLServer(tree, opts?)`: the executable schema of a tree with
  * `execute` and `subscribe`, parsed and validated documents cached, safe
  * limits on what one document may ask (depth, aliases, fields, tokens, the
- * estimated cost), and a deadline for each leaf call (`timeoutMs`).
- * Transports (`createHttpGraphQLServer`, the WebSocket handlers) are built on
- * it: build it once and give it to each of them.
+ * estimated cost), a deadline for each leaf call (`timeoutMs`), and the
+ * executor that runs each document (`executor`: its compiled plans, or
+ * graphql-js's own). Transports (`createHttpGraphQLServer`, the WebSocket
+ * handlers) are built on it: build it once and give it to each of them.
  *
  * @example
  * ```ts
@@ -236,9 +237,10 @@ export interface GraphQLServer {
   errorOf(error: unknown, context?: HandlerContext): GraphQLError;
   /**
    * How queries and mutations ran: `compiled` by the document's cached plan,
-   * `fallback` by graphql-js `execute` (what the compiler does not cover: an
-   * operation that cannot be chosen, introspection, ...); and what the
-   * document cache holds. Read live.
+   * `fallback` by graphql-js `execute` (every one with `executor:
+   * "graphql-js"`, else what the compiler does not cover: an operation that
+   * cannot be chosen, introspection, ...); and what the document cache holds.
+   * Read live.
    */
   readonly stats: GraphQLServerStats;
   /** Runs a query or mutation. */

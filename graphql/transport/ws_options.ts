@@ -6,8 +6,9 @@ import type { ErrorObserver } from "../../tree/options.ts";
 /**
  * The options of the GraphQL-over-WebSocket handlers (`createWsHandler`,
  * `handleBunWebSocket`): the connection and context hooks and the limits.
- * How long a leaf may take (`timeoutMs`) and how its failures show are the
- * options of the GraphQL server the handler is given. The public subpath
+ * How long a leaf may take (`timeoutMs`), how its failures show and what
+ * runs an operation (`executor`) are the options of the GraphQL server the
+ * handler is given. The public subpath
  * `@ramify/api/graphql/ws` exports them; they live apart so the protocol
  * module reads them without importing the handlers.
  *
