@@ -8,12 +8,22 @@ import { BASELINE_PACKAGE, type Program } from "./_programs.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 
+/** The compiler's npm range: `RAMIFY_TYPESCRIPT`, else TypeScript 5.9. */
+const TYPESCRIPT = Deno.env.get("RAMIFY_TYPESCRIPT") ?? "~5.9.0";
+
+/**
+ * From 7 on, the `typescript` package is a native (Go) compiler that Node
+ * only launches: it is run single-threaded, as 5.9 checks, so that its CPU
+ * time compares, and that time is read from outside (`/usr/bin/time`).
+ */
+const NATIVE = Number(/\d+/.exec(TYPESCRIPT)?.[0]) >= 7;
+
 /** The packages the programs compile against; ramify's come from its npm build. */
 const PACKAGE = {
   private: true,
   type: "module",
   dependencies: {
-    typescript: "~5.9.0",
+    typescript: TYPESCRIPT,
     zod: "^4.0.0",
     "@orpc/server": "^1.0.0",
     "@orpc/client": "^1.0.0",
@@ -29,9 +39,19 @@ const TSCONFIG = {
   compilerOptions: { ...BASE_COMPILER_OPTIONS, noEmit: true, skipLibCheck: true },
 };
 
-/** The cache folder: `RAMIFY_TYPES_CACHE`, else `~/.cache/ramify/bench-types`. */
+/**
+ * The cache folder: `RAMIFY_TYPES_CACHE`, else `~/.cache/ramify/bench-types`
+ * (with the compiler's range appended when it is not the default one).
+ */
 export const cacheDir = Deno.env.get("RAMIFY_TYPES_CACHE") ??
-  join(Deno.env.get("HOME") ?? Deno.cwd(), ".cache", "ramify", "bench-types");
+  join(
+    Deno.env.get("HOME") ?? Deno.cwd(),
+    ".cache",
+    "ramify",
+    Deno.env.get("RAMIFY_TYPESCRIPT") === undefined
+      ? "bench-types"
+      : `bench-types-${TYPESCRIPT.replace(/[^\w.]/g, "")}`,
+  );
 
 /** Runs a command, its output kept to show only if it fails. */
 async function run(command: string, args: string[], cwd: string): Promise<void> {
@@ -152,9 +172,14 @@ process.on("exit", () => {
 });
 `;
 
-/** The compiler's command line: `node tsc.js` from the cache's TypeScript, reporting its CPU time. */
-export const tscArgs = (): string[] => [
-  "--require",
-  join(cacheDir, "cpu_time.cjs"),
-  join(cacheDir, "node_modules", "typescript", "lib", "tsc.js"),
-];
+/**
+ * The compiler's command line: `node tsc.js` from the cache's TypeScript,
+ * reporting its CPU time (the native compiler's through `/usr/bin/time`,
+ * Node's launcher and the compiler it waits for together).
+ */
+export const tscCommand = (): string[] => {
+  const tsc = join(cacheDir, "node_modules", "typescript", "lib", "tsc.js");
+  return NATIVE
+    ? ["/usr/bin/time", "-f", "CPU user: %U\nCPU system: %S", "node", tsc, "--singleThreaded"]
+    : ["node", "--require", join(cacheDir, "cpu_time.cjs"), tsc];
+};

@@ -1,7 +1,8 @@
 // Type-check cost of one API written three ways, with the same compiler (tsc
-// 5.9 from npm) and the same zod schemas: ramify (a tree consumed through
-// `createClient`), oRPC (a router and its `RouterClient`) and tRPC v11 (a
-// router and its proxy client), plus the schemas alone as the floor (see
+// 5.9 from npm, or the range in `RAMIFY_TYPESCRIPT`: `~7.0.0` runs the native
+// compiler single-threaded) and the same zod schemas: ramify (a tree consumed
+// through `createClient`), oRPC (a router and its `RouterClient`) and tRPC v11
+// (a router and its proxy client), plus the schemas alone as the floor (see
 // `_programs.ts` for the shape). Each check is a fresh `tsc --noEmit
 // --extendedDiagnostics`; the programs run round-robin, the order rotating
 // every round; medians. "check" is the compiler's wall-clock check time;
@@ -9,6 +10,7 @@
 // included), which other tenants of a shared machine disturb less. Then
 // ramify's growth: floor and ramify at 1,000, `ops` and 10,000 operations.
 //   deno run -A bench/types/run.ts [ops=3000] [rounds=5] [growthRounds=3]
+//   RAMIFY_TYPESCRIPT=~7.0.0 deno run -A bench/types/run.ts 3000 5 1
 // The npm project lives in `RAMIFY_TYPES_CACHE` (default
 // ~/.cache/ramify/bench-types); ramify's types are its npm build (`npm/`,
 // rebuilt when older than the sources, or `RAMIFY_NPM_DIR`). With
