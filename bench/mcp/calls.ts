@@ -2,13 +2,14 @@
 // over a tree of 17 tools against the same 17 tools hand-written on the SDK's
 // own `McpServer`, served by the SDK's `createMcpHandler` (its documented way
 // to serve both eras over web Request/Response). Both on `Deno.serve` at
-// 127.0.0.1, one client each (`@modelcontextprotocol/client`, the era it
-// negotiates), calls made one after another so that a figure is one call's
+// 127.0.0.1, one client each (`@modelcontextprotocol/client`: the 2025 era it
+// negotiates by default, or pinned to 2026-07-28 with `modern`, where each
+// call is a request of its own on both sides), calls made one after another so that a figure is one call's
 // cost; the contenders take turns, round after round, so that a noisy
 // neighbour slows both alike. Prints p50/p90 latency and calls per second per
 // contender, and the ratio.
 //
-//   deno run -A --unstable-no-legacy-abort bench/mcp/calls.ts [calls per round = 400] [rounds = 5]
+//   deno run -A --unstable-no-legacy-abort bench/mcp/calls.ts [calls per round = 400] [rounds = 5] [legacy|modern]
 import { z } from "zod";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createMcpHandler as sdkHandler, McpServer } from "@modelcontextprotocol/server";
@@ -17,6 +18,8 @@ import { createMcpHandler } from "../../tools/mod.ts";
 
 const CALLS = Number(Deno.args[0] ?? 400);
 const ROUNDS = Number(Deno.args[1] ?? 5);
+const ERA = Deno.args[2] ?? "legacy";
+if (ERA !== "legacy" && ERA !== "modern") throw new Error(`era: legacy or modern, got ${ERA}`);
 
 /** The 17 tools: a few shapes of input and output, every one a quick handler. */
 const TOOLS = Array.from({ length: 15 }, (_, i) => `lookup${i}`);
@@ -66,7 +69,10 @@ async function start(
   fetch: (request: Request) => Promise<Response>,
 ): Promise<Contender> {
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, fetch);
-  const client = new Client({ name: "bench", version: "1.0.0" });
+  const client = new Client(
+    { name: "bench", version: "1.0.0" },
+    ERA === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
+  );
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.addr.port}/mcp`)),
   );
@@ -123,7 +129,11 @@ try {
   await sdk.close();
 }
 
-console.log(`Deno ${Deno.version.deno}, ${ROUNDS} rounds of ${CALLS} sequential tools/call`);
+console.log(
+  `Deno ${Deno.version.deno}, ${
+    ERA === "modern" ? "2026-07-28" : "2025"
+  } era, ${ROUNDS} rounds of ${CALLS} sequential tools/call`,
+);
 const p50s: number[] = [];
 for (const { name, samples } of contenders) {
   const sorted = [...samples].sort((a, b) => a - b);

@@ -72,22 +72,32 @@ export function paramHeaderProblem(
 
 /**
  * The 400 (-32020, HeaderMismatch) a 2026-era `tools/call` is refused with
- * when its `Mcp-Param-*` headers disagree with its arguments; `undefined` to
- * let it through. The body is read (from a clone) only for a tool that
- * declares headers.
+ * when its `Mcp-Param-*` headers disagree with its arguments (`message`, the
+ * body as parsed, `undefined` for one that is no JSON: the SDK answers it);
+ * `undefined` to let it through.
+ *
+ * @example
+ * ```ts
+ * import { paramHeadersRefusal } from "./_param_headers.ts";
+ *
+ * const tools = new Map([["weather", {
+ *   paramHeaders: [{ path: ["region"], name: "Region", type: "string" as const }],
+ * }]]);
+ * const request = new Request("http://localhost/mcp", {
+ *   method: "POST",
+ *   headers: { "mcp-name": "weather", "mcp-param-region": "us" },
+ * });
+ * const message = { id: 1, params: { name: "weather", arguments: { region: "eu" } } };
+ * console.log(paramHeadersRefusal(tools, request, message)?.status); // 400
+ * ```
  */
-export async function paramHeadersRefusal(
+export function paramHeadersRefusal(
   tools: ReadonlyMap<string, { readonly paramHeaders: readonly ParamHeader[] }>,
   request: Request,
-): Promise<Response | undefined> {
+  message: unknown,
+): Response | undefined {
   const declared = tools.get(request.headers.get("mcp-name")?.trim() ?? "")?.paramHeaders;
-  if (declared === undefined || declared.length === 0) return undefined;
-  let message: unknown;
-  try {
-    message = await request.clone().json();
-  } catch {
-    return undefined; // The SDK answers a body that is no JSON.
-  }
+  if (declared === undefined || declared.length === 0 || message === undefined) return undefined;
   const params = isPlainObject(message) && isPlainObject(message.params) ? message.params : {};
   const problem = paramHeaderProblem(declared, params.arguments, request.headers);
   if (problem === undefined) return undefined;

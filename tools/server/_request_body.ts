@@ -2,7 +2,9 @@
 // keeps: UTF-8 as tree/utf8.ts reads it (the SDK decodes leniently, so bytes
 // that are not UTF-8 would reach a tool as U+FFFD where HTTP and GraphQL refuse
 // them), a size bound (`maxBodyBytes`, as REST's and GraphQL's) and a
-// deadline; and the JSON-RPC errors that refuse it.
+// deadline; and the JSON-RPC errors that refuse it. The body is parsed here,
+// once, and every later step (the era's routing, the SDK, the param headers'
+// check, a listen's URIs) reads that value.
 
 import { readBodyBytes } from "../../http/web/body.ts";
 import { utf8Text } from "../../tree/utf8.ts";
@@ -63,14 +65,33 @@ export function jsonRpcRefusal(
 }
 
 /**
- * The request with its body checked, or why it is refused before the SDK
- * reads it: 413 past `maxBytes` (declared or counted as it arrives), 408 for a body slower than
- * `timeoutMs`, 400 with a JSON-RPC parse error for bytes that are not UTF-8 or
- * a body that failed to arrive. A POST is read
- * here and handed on as a new request holding the same bytes and following
- * the first one's signal (the per-request protocol closes a call when it
- * aborts); other methods pass as they are. Not read from a clone: a clone's
- * body is a tee, whose branches cannot be cancelled one without the other.
+ * A request whose body passed the checks: `parsed` is the body's JSON, read
+ * once here and handed to the SDK as it is (a body that is not JSON, or a
+ * request without one, has none: the SDK answers for it from the request).
+ *
+ * @example
+ * ```ts
+ * import type { CheckedRequest } from "./_request_body.ts";
+ *
+ * const get: CheckedRequest = { request: new Request("http://localhost/mcp") };
+ * ```
+ */
+export interface CheckedRequest {
+  readonly request: Request;
+  readonly parsed?: unknown;
+}
+
+/**
+ * The request with its body checked and parsed, or why it is refused before
+ * the SDK sees it: 413 past `maxBytes` (declared or counted as it arrives),
+ * 408 for a body slower than `timeoutMs`, 400 with a JSON-RPC parse error for
+ * bytes that are not UTF-8 or a body that failed to arrive. A POST is read
+ * here, once: its JSON goes on beside the request (whose body is then used),
+ * and only a body that is not JSON is handed on in a new request holding the
+ * same bytes and following the first one's signal (the per-request protocol
+ * closes a call when it aborts), for the SDK's own answer to it. Other methods
+ * pass as they are. Not read from a clone: a clone's body is a tee, whose
+ * branches cannot be cancelled one without the other.
  *
  * @example
  * ```ts
@@ -78,14 +99,16 @@ export function jsonRpcRefusal(
  *
  * const post = new Request("http://localhost/mcp", { method: "POST", body: "x".repeat(2048) });
  * console.log(((await checkedRequest(post, 1024, 30_000)) as Response).status); // 413
+ * const ping = new Request("http://localhost/mcp", { method: "POST", body: '{"id":1}' });
+ * console.log(((await checkedRequest(ping, 1024, 30_000)) as { parsed: unknown }).parsed); // { id: 1 }
  * ```
  */
 export async function checkedRequest(
   request: Request,
   maxBytes: number,
   timeoutMs: number,
-): Promise<Request | Response> {
-  if (request.method !== "POST") return request;
+): Promise<CheckedRequest | Response> {
+  if (request.method !== "POST") return { request };
   const read = await readBodyBytes(request, maxBytes, timeoutMs);
   if (!read.ok) {
     switch (read.reason) {
@@ -105,13 +128,22 @@ export async function checkedRequest(
         return jsonRpcRefusal(400, -32700, "Parse error: the body could not be read");
     }
   }
-  if (utf8Text(read.bytes) === undefined) {
+  const text = utf8Text(read.bytes);
+  if (text === undefined) {
     return jsonRpcRefusal(400, -32700, "Parse error: the body is not valid UTF-8");
   }
-  return new Request(request.url, {
-    method: "POST",
-    headers: request.headers,
-    body: read.bytes as Uint8Array<ArrayBuffer>,
-    signal: request.signal,
-  });
+  try {
+    // An empty body is no JSON to the SDK either.
+    if (text !== "") return { request, parsed: JSON.parse(text) };
+  } catch {
+    // The SDK answers it, as for any request: from the bytes.
+  }
+  return {
+    request: new Request(request.url, {
+      method: "POST",
+      headers: request.headers,
+      body: read.bytes as Uint8Array<ArrayBuffer>,
+      signal: request.signal,
+    }),
+  };
 }

@@ -17,6 +17,7 @@ import {
   type ResourceOptions,
 } from "./_resource_read.ts";
 import { failureOf } from "../../tree/run.ts";
+import { isPlainObject } from "../../tree/plain_data.ts";
 import { type PromptCompleter, registerCompletion } from "./_completion.ts";
 import {
   Feeds,
@@ -175,20 +176,20 @@ export function registerSide(
  * each URI a resource answers to while the listen stream is open, publishing
  * its changes through `sink` (the SDK handler's event bus, which delivers to
  * every listen stream that named the URI). Each URI passes its stream leaf's
- * guards with this request first: the SDK is handed the request naming only
- * the URIs let in, so it acknowledges no other and delivers no other's
- * changes to this stream. Only small bodies are looked at: a listen request
- * is a few hundred bytes. Returns the response the handler gave, holding the
- * feeds until its stream ends (a refusal: at once).
+ * guards with this request first: the SDK is handed the message (`parsed`, the
+ * body as read once) naming only the URIs let in, so it acknowledges no other
+ * and delivers no other's changes to this stream. Returns the response the
+ * handler gave, holding the feeds until its stream ends (a refusal: at once).
  */
 export async function withListen(
   side: ResourceSide,
   request: Request,
+  parsed: unknown,
   sink: Sink,
-  answer: (request: Request) => Promise<Response>,
+  answer: (request: Request, parsed: unknown) => Promise<Response>,
 ): Promise<Response> {
-  const listened = await listenedUris(side, request);
-  if (listened === undefined) return await answer(request);
+  const listened = listenedUris(side, parsed);
+  if (listened === undefined) return await answer(request, parsed);
   const releases: (() => void)[] = [];
   const refused = new Set<string>();
   await Promise.all(listened.uris.map(async (uri) => {
@@ -206,9 +207,9 @@ export async function withListen(
       if (streams) refused.add(uri);
     }
   }));
-  if (refused.size > 0) {
-    request = withUris(request, listened.message, listened.uris.filter((uri) => !refused.has(uri)));
-  }
+  const message = refused.size === 0
+    ? parsed
+    : withUris(listened.message, listened.uris.filter((uri) => !refused.has(uri)));
   let released = false;
   const release = () => {
     if (released) return;
@@ -219,7 +220,7 @@ export async function withListen(
   request.signal.addEventListener("abort", release, { once: true });
   let response: Response;
   try {
-    response = await answer(request);
+    response = await answer(request, message);
   } catch (error) {
     release();
     throw error;
@@ -233,37 +234,30 @@ interface Listened {
   readonly uris: string[];
 }
 
-/** The URIs a `subscriptions/listen` request names, or undefined for any other request. */
-async function listenedUris(side: ResourceSide, request: Request): Promise<Listened | undefined> {
-  if (!side.followed || request.method !== "POST") return undefined;
-  const length = Number(request.headers.get("content-length"));
-  if (!(length > 0 && length <= 65_536)) return undefined;
-  try {
-    const message = await request.clone().json();
-    if (message?.method !== "subscriptions/listen") return undefined;
-    const uris = message.params?.notifications?.resourceSubscriptions;
-    if (!Array.isArray(uris)) return undefined;
-    return {
-      message,
-      uris: [...new Set(uris.slice(0, MAX_PER_SESSION))].filter((uri) => typeof uri === "string"),
-    };
-  } catch {
+/** The URIs a `subscriptions/listen` message names, or undefined for any other message. */
+function listenedUris(side: ResourceSide, message: unknown): Listened | undefined {
+  if (!side.followed || !isPlainObject(message) || message.method !== "subscriptions/listen") {
     return undefined;
   }
+  const params = isPlainObject(message.params) ? message.params : undefined;
+  const notifications = isPlainObject(params?.notifications) ? params.notifications : undefined;
+  const uris = notifications?.resourceSubscriptions;
+  if (!Array.isArray(uris)) return undefined;
+  return {
+    message: message as unknown as Listened["message"],
+    uris: [...new Set(uris.slice(0, MAX_PER_SESSION))].filter((uri) => typeof uri === "string"),
+  };
 }
 
-/** The same listen request, naming only `uris`. */
-function withUris(request: Request, message: Listened["message"], uris: string[]): Request {
-  const body = JSON.stringify({
+/** The same listen message, naming only `uris`. */
+function withUris(message: Listened["message"], uris: string[]): Listened["message"] {
+  return {
     ...message,
     params: {
       ...message.params,
       notifications: { ...message.params.notifications, resourceSubscriptions: uris },
     },
-  });
-  const headers = new Headers(request.headers);
-  headers.delete("content-length");
-  return new Request(request.url, { method: "POST", headers, body, signal: request.signal });
+  };
 }
 
 const modernSinks = new WeakMap<McpHttpHandler, Sink>();

@@ -112,7 +112,7 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
   const hosts = opts.allowedHosts;
   const bodyTimeoutMs = opts.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
   const maxBodyBytes = bodyLimitOf(opts.maxBodyBytes);
-  // The SDK reads the checked bytes again, within a bound of its own: the same one.
+  // The SDK reads a body handed to it unparsed (none but one that is no JSON) within the same bound.
   const sdkLimit = { maxRequestBodySize: maxBodyBytes };
   const sessions = opts.sessions ??
     memoryMcpSessions({ maxSessions: opts.maxSessions, idleMs: opts.sessionIdleMs });
@@ -131,8 +131,9 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
           origins === undefined ? loaded.localhostAllowedOrigins() : [...origins],
         );
     if (rejected !== undefined) return rejected;
-    const request = await checkedRequest(received, maxBodyBytes, bodyTimeoutMs);
-    if (request instanceof Response) return request;
+    const checked = await checkedRequest(received, maxBodyBytes, bodyTimeoutMs);
+    if (checked instanceof Response) return checked;
+    const { request, parsed } = checked;
     const makeServer = (declared?: ClientCapabilities) => serverOf(loaded, surface, opts, declared);
     served ??= {
       // 2026-07-28 clients: one instance per request; cancelling closes the request.
@@ -159,18 +160,20 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
         ...(side?.followed === true ? sessionHooks(side) : {}),
       }),
     };
-    if (await loaded.isLegacyRequest(request, undefined, sdkLimit)) {
-      return await served.legacy.handle(request);
+    if (await loaded.isLegacyRequest(request, parsed, sdkLimit)) {
+      return await served.legacy.handle(request, parsed);
     }
     // The SDK checks this header against the body, so either handler refuses a false one.
     if (request.headers.get("mcp-method") === "tools/call") {
-      return await paramHeadersRefusal(surface.toolsByName, request) ??
-        await served.calls.fetch(request);
+      return paramHeadersRefusal(surface.toolsByName, request, parsed) ??
+        await served.calls.fetch(request, { parsedBody: parsed });
     }
     const modern = served.modern;
+    const fetchModern = (request: Request, parsedBody: unknown) =>
+      modern.fetch(request, { parsedBody });
     return side === undefined
-      ? await modern.fetch(request)
-      : await withListen(side, request, modernSink(modern), modern.fetch);
+      ? await fetchModern(request, parsed)
+      : await withListen(side, request, parsed, modernSink(modern), fetchModern);
   };
   const rateLimit = opts.rateLimit;
   const fetch = async (request: Request) => {

@@ -72,7 +72,8 @@ export interface SessionOptions {
 }
 
 export interface LegacySessions {
-  handle(request: Request): Promise<Response>;
+  /** Answers a 2025-era request; `parsed` is its body's JSON, read once before (none: the SDK reads it). */
+  handle(request: Request, parsed?: unknown): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -133,7 +134,7 @@ export function legacySessions(
   };
 
   /** A POST without a session: an `initialize` begins one, anything else is a 400. */
-  const begin = async (request: Request): Promise<Response> => {
+  const begin = async (request: Request, parsed: unknown): Promise<Response> => {
     const identity = await opts.identify(request);
     if (!identity.ok) return identity.response;
     const id = newSessionId();
@@ -152,7 +153,7 @@ export function legacySessions(
       inner?.(message, extra);
     };
     try {
-      const response = await transport.handleRequest(request);
+      const response = await transport.handleRequest(request, { parsedBody: parsed });
       if (transport.sessionId === undefined || asked === undefined) return response;
       const text = await response.text();
       const headers = new Headers(response.headers);
@@ -187,6 +188,7 @@ export function legacySessions(
    */
   const serve = async (
     request: Request,
+    parsed: unknown,
     session: string,
     declared: ClientCapabilities,
     revision: string,
@@ -252,6 +254,7 @@ export function legacySessions(
     const primed = resume !== undefined && primes(revision);
     const response = await transport.handleRequest(
       primed ? withRevision(request, revision) : request,
+      { parsedBody: parsed },
     );
     await Promise.all(published);
     return untilDelivered(
@@ -263,11 +266,11 @@ export function legacySessions(
   };
 
   return {
-    async handle(request) {
+    async handle(request, parsed) {
       const id = request.headers.get("mcp-session-id");
       // Clients probing for the GET stream before `initialize` take only a 405 as "none here".
       if (id === null && request.method === "GET") return noStream();
-      if (id === null) return await begin(request);
+      if (id === null) return await begin(request, parsed);
       const refuse = async (response: Response) => {
         await request.body?.cancel().catch(() => {});
         return response;
@@ -293,7 +296,7 @@ export function legacySessions(
       if (record === undefined) return refuse(notFound());
       if (request.method === "POST") {
         const declared = record.clientCapabilities as ClientCapabilities;
-        return await serve(request, id, declared, record.protocolVersion);
+        return await serve(request, parsed, id, declared, record.protocolVersion);
       }
       const lastEventId = request.headers.get("last-event-id");
       if (request.method === "GET" && opts.resume !== undefined && lastEventId !== null) {
@@ -311,13 +314,19 @@ export function legacySessions(
   };
 }
 
-/** The request naming the session's revision where it names an older one (or none). */
+/**
+ * The request naming the session's revision where it names an older one (or
+ * none). Without its body: a POST's was read, and goes to the SDK parsed; one
+ * that is no JSON is handed on whole, for the SDK to refuse.
+ */
 function withRevision(request: Request, revision: string): Request {
   const named = request.headers.get("mcp-protocol-version");
   if (named !== null && named >= revision) return request;
   const headers = new Headers(request.headers);
   headers.set("mcp-protocol-version", revision);
-  return new Request(request, { headers });
+  return request.bodyUsed
+    ? new Request(request.url, { method: request.method, headers, signal: request.signal })
+    : new Request(request, { headers });
 }
 
 function callKey(session: string, requestId: RequestId): string {
