@@ -133,6 +133,9 @@ export async function checkedRequest(
     return jsonRpcRefusal(400, -32700, "Parse error: the body is not valid UTF-8");
   }
   try {
+    // Read now, while it can be: Deno's server forgets a request's URL once it is answered, and
+    // the request goes on to the tools' context and `onError`, which may read it later.
+    void request.url;
     // An empty body is no JSON to the SDK either.
     if (text !== "") return { request, parsed: JSON.parse(text) };
   } catch {

@@ -6,7 +6,6 @@
 // with isError whose text is the tree's one line for it (the status the other
 // surfaces give first).
 
-import { textOf } from "./_text.ts";
 import type { HandlerContext } from "../../tree/node.ts";
 import { InputError } from "../../tree/call.ts";
 import { assignOwn, type ContextFunction, type ContextSource } from "../../tree/context.ts";
@@ -107,7 +106,7 @@ export async function runTool(
     if (kind === "response") {
       return await fromResponse(result as Response, entry, context.signal, opts);
     }
-    return success(jsonOf(result), entry);
+    return success(result, entry);
   } catch (error) {
     return failed(failureOf(error, context), opts.onError);
   }
@@ -134,12 +133,27 @@ function jsonOf(value: unknown): unknown {
   return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
 }
 
-function success(value: unknown, entry: ToolEntry): ToolResult {
-  const content = value === undefined ? [] : [{ type: "text" as const, text: textOf(value).text }];
+/**
+ * A value as a result, serialized once: its JSON text, parsed back only where
+ * the output schema asks for structured content. A string, or a value whose
+ * JSON is one (a `Date`), is that string, as text and as value.
+ */
+function success(result: unknown, entry: ToolEntry): ToolResult {
+  if (result === undefined) return { content: [] };
+  let value: unknown = result;
+  let text: string;
+  if (typeof result === "string") text = result;
+  else {
+    const json = JSON.stringify(result);
+    if (json === undefined) throw new TypeError(`${entry.descriptor.name}: the result has no JSON`);
+    value = json.charCodeAt(0) === 0x22 ? JSON.parse(json) : undefined;
+    text = value === undefined ? json : value as string;
+  }
+  const content = [{ type: "text" as const, text }];
   const advertised = entry.descriptor.outputSchema;
-  return advertised === undefined || value === undefined
+  return advertised === undefined
     ? { content }
-    : { content, structuredContent: structuredContentOf(value, advertised) };
+    : { content, structuredContent: structuredContentOf(value ?? JSON.parse(text), advertised) };
 }
 
 /** A `Response`'s body: text as it is, any other media type (or none) as bytes. */

@@ -6,6 +6,7 @@
 import type {
   CallToolResult,
   ClientCapabilities,
+  ListToolsRequest,
   ListToolsResult,
   Server,
   ServerContext,
@@ -28,7 +29,7 @@ import {
   sideCapabilities,
 } from "./_resource_side.ts";
 import { collectTools, type ToolEntry } from "../projection/tools.ts";
-import { runTool, type StreamStep } from "./_result.ts";
+import { runTool, type StreamStep, type ToolResult } from "./_result.ts";
 import type { McpOptions } from "./options.ts";
 import { MAX_INPUT_DEPTH } from "../../tree/plain_data.ts";
 
@@ -59,13 +60,17 @@ export function mcpSurface(tree: Node, caller: string, opts: McpOptions): McpSur
   };
 }
 
-/** One SDK server answering every MCP request the surface offers. */
-export function serverOf(
+/**
+ * The maker of the SDK servers answering every MCP request the surface
+ * offers, one a request (2026 era) or a session's request (2025 era): what no
+ * request changes (the options checked, the server's identity and
+ * capabilities, the tools/list answer) is made once, here.
+ */
+export function serverMaker(
   loaded: Sdk,
   surface: McpSurface,
   opts: McpOptions,
-  declared?: ClientCapabilities,
-): Server {
+): (declared?: ClientCapabilities) => Server {
   const { tools, toolsByName: byName, prompts, side } = surface;
   const pageSize = opts.pageSize ?? 100;
   if (!Number.isInteger(pageSize) || pageSize < 1) {
@@ -77,58 +82,20 @@ export function serverOf(
   const standIn = opts.headers === undefined
     ? undefined
     : new Request("http://localhost/mcp", { method: "POST", headers: opts.headers });
-  const server = new loaded.Server(
-    { name: opts.name ?? "ramify", version: opts.version ?? "0.0.0" },
-    {
-      capabilities: {
-        tools: {},
-        logging: {},
-        ...(prompts.length === 0 ? {} : { prompts: { listChanged: false } }),
-        ...sideCapabilities(side, prompts.length > 0),
-      },
-      cacheHints: listCacheHints(opts),
-      ...(opts.instructions === undefined ? {} : { instructions: opts.instructions }),
+  const info = { name: opts.name ?? "ramify", version: opts.version ?? "0.0.0" };
+  // The SDK copies the capabilities, and keeps the hints as they are: one object serves every server.
+  const options = {
+    capabilities: {
+      tools: {},
+      logging: {},
+      ...(prompts.length === 0 ? {} : { prompts: { listChanged: false } }),
+      ...sideCapabilities(side, prompts.length > 0),
     },
-  );
-  /** A call's own context (the client's signal, the request, the renderer of `log`/`ask`) and source. */
-  const callContext = (
-    ctx: ServerContext,
-  ): {
-    context: HandlerContext;
-    source: ContextSource;
-    rounds?: Rounds;
-    unanswered?: () => boolean;
-  } => {
-    const carried = ctx.http?.req;
-    const carrier = carried ?? standIn;
-    const declaredNow = declared ?? server.getClientCapabilities();
-    const { interaction, rounds, unanswered } = mcpInteraction(
-      loaded,
-      ctx,
-      opts,
-      declaredNow,
-      opts.timeoutMs,
-    );
-    const client = webSignal(ctx.mcpReq.signal);
-    const context = withInteraction(
-      {
-        // A question left to the client (2026 era) ends the run as a cancellation would.
-        signal: rounds === undefined ? client : AbortSignal.any([client, rounds.signal]),
-        surface: "mcp" as const,
-        // The request's `_meta` (a `traceparent`, say), which stdio has no headers to carry.
-        ...(ctx.mcpReq._meta === undefined ? {} : { mcpMeta: ctx.mcpReq._meta }),
-        ...(carrier === undefined ? {} : { request: carrier }),
-      },
-      interaction,
-    );
-    return {
-      rounds,
-      unanswered,
-      context,
-      source: carried === undefined ? { surface: "mcp" } : { surface: "mcp", request: carried },
-    };
+    cacheHints: listCacheHints(opts),
+    ...(opts.instructions === undefined ? {} : { instructions: opts.instructions }),
   };
-  server.setRequestHandler("tools/list", (request): ListToolsResult => {
+  const maxDepth = opts.maxInputDepth ?? opts.maxArgumentsDepth ?? MAX_INPUT_DEPTH;
+  const listTools = (request: ListToolsRequest): ListToolsResult => {
     const cursor = request.params?.cursor;
     const start = cursor === undefined ? 0 : Number(cursor);
     if (!Number.isInteger(start) || start < 0 || start > tools.length || cursor === "") {
@@ -144,74 +111,128 @@ export function serverOf(
       ),
       ...(end < tools.length ? { nextCursor: String(end) } : {}),
     };
-  });
-  server.setRequestHandler("tools/call", async (request, ctx: ServerContext) => {
-    const { name, arguments: args } = request.params;
-    const entry = byName.get(name);
-    if (entry === undefined) {
-      throw new loaded.ProtocolError(
-        loaded.ProtocolErrorCode.InvalidParams,
-        `Unknown tool: ${JSON.stringify(name)}`,
-      );
-    }
-    const progressToken = ctx.mcpReq._meta?.progressToken;
-    const { context, source, rounds, unanswered } = callContext(ctx);
-    const refused = await confirmation(entry, context, opts.confirmDestructive, opts.timeoutMs);
-    if (refused !== undefined) return rounds?.pending() ?? refused as CallToolResult;
-    // The confirmation's own question is no need of the handler's.
-    unanswered?.();
-    const result = await runTool(
-      entry,
-      args,
-      context,
-      source,
-      {
-        onError: (error) => {
-          if (source.request === undefined) onError(error);
-          else onError(error, source.request);
-          log(context, "error", `${name}: 500 Internal Server Error`);
-        },
-        timeoutMs: opts.timeoutMs,
-        maxDepth: opts.maxInputDepth ?? opts.maxArgumentsDepth ?? MAX_INPUT_DEPTH,
-        context: opts.context,
-        resourceScheme: opts.resourceScheme,
-        onItem: progressToken === undefined
-          ? undefined
-          : (step) => ctx.mcpReq.notify(progressOf(progressToken, step)),
-      },
-    );
-    const pending = rounds?.pending();
-    if (pending !== undefined) return pending;
-    // A 2026-era call that asked a client unable to answer, and then failed, needed elicitation.
-    if (result.isError === true && unanswered?.() === true) throw missingElicitation(loaded, name);
-    return server.projectCallToolResult(
-      result as CallToolResult,
-      entry.descriptor.outputSchema as Record<string, unknown> | undefined,
-    );
-  });
-  registerLogging(server, loaded, opts);
-  if (prompts.length > 0) {
-    registerPrompts(server, loaded, prompts, { ...opts, onError }, callContext);
-  }
-  const contextOf = (ctx: ServerContext) => callContext(ctx).context;
-  registerSide(
-    server,
-    loaded,
-    side,
-    { opts, onError, standIn, contextOf },
-    pageSize,
-    prompts.length === 0 ? undefined : (name, argument, value, args, ctx) =>
-      completePromptArgument(
-        prompts,
-        name,
-        argument,
-        value,
-        args,
-        contextOf(ctx),
+  };
+  return (declared) => {
+    const server = new loaded.Server(info, options);
+    /** A call's own context (the client's signal, the request, the renderer of `log`/`ask`) and source. */
+    const callContext = (
+      ctx: ServerContext,
+    ): {
+      context: HandlerContext;
+      source: ContextSource;
+      rounds?: Rounds;
+      unanswered?: () => boolean;
+      settled: () => void;
+    } => {
+      const carried = ctx.http?.req;
+      const carrier = carried ?? standIn;
+      const declaredNow = declared ?? server.getClientCapabilities();
+      const { interaction, rounds, unanswered } = mcpInteraction(
+        loaded,
+        ctx,
+        opts,
+        declaredNow,
         opts.timeoutMs,
-      ),
-  );
-  return server;
+      );
+      const [client, settled] = webSignal(ctx.mcpReq.signal);
+      const context = withInteraction(
+        {
+          // A question left to the client (2026 era) ends the run as a cancellation would.
+          signal: rounds === undefined ? client : AbortSignal.any([client, rounds.signal]),
+          surface: "mcp" as const,
+          // The request's `_meta` (a `traceparent`, say), which stdio has no headers to carry.
+          ...(ctx.mcpReq._meta === undefined ? {} : { mcpMeta: ctx.mcpReq._meta }),
+          ...(carrier === undefined ? {} : { request: carrier }),
+        },
+        interaction,
+      );
+      return {
+        rounds,
+        unanswered,
+        settled,
+        context,
+        source: carried === undefined ? { surface: "mcp" } : { surface: "mcp", request: carried },
+      };
+    };
+    server.setRequestHandler("tools/list", listTools);
+    server.setRequestHandler("tools/call", async (request, ctx: ServerContext) => {
+      const { name, arguments: args } = request.params;
+      const entry = byName.get(name);
+      if (entry === undefined) {
+        throw new loaded.ProtocolError(
+          loaded.ProtocolErrorCode.InvalidParams,
+          `Unknown tool: ${JSON.stringify(name)}`,
+        );
+      }
+      const progressToken = ctx.mcpReq._meta?.progressToken;
+      const { context, source, rounds, unanswered, settled } = callContext(ctx);
+      let result: ToolResult;
+      try {
+        const refused = await confirmation(entry, context, opts.confirmDestructive, opts.timeoutMs);
+        if (refused !== undefined) return rounds?.pending() ?? refused as CallToolResult;
+        // The confirmation's own question is no need of the handler's.
+        unanswered?.();
+        result = await runTool(
+          entry,
+          args,
+          context,
+          source,
+          {
+            onError: (error) => {
+              if (source.request === undefined) onError(error);
+              else onError(error, source.request);
+              log(context, "error", `${name}: 500 Internal Server Error`);
+            },
+            timeoutMs: opts.timeoutMs,
+            maxDepth,
+            context: opts.context,
+            resourceScheme: opts.resourceScheme,
+            onItem: progressToken === undefined
+              ? undefined
+              : (step) => ctx.mcpReq.notify(progressOf(progressToken, step)),
+          },
+        );
+      } finally {
+        // Answered: the exchange's close that follows cancels nothing.
+        settled();
+      }
+      const pending = rounds?.pending();
+      if (pending !== undefined) return pending;
+      // A 2026-era call that asked a client unable to answer, and then failed, needed elicitation.
+      if (result.isError === true && unanswered?.() === true) {
+        throw missingElicitation(loaded, name);
+      }
+      return server.projectCallToolResult(
+        result as CallToolResult,
+        entry.descriptor.outputSchema as Record<string, unknown> | undefined,
+      );
+    });
+    registerLogging(server, loaded, opts);
+    if (prompts.length > 0) {
+      registerPrompts(server, loaded, prompts, { ...opts, onError }, callContext);
+    }
+    const contextOf = (ctx: ServerContext) => callContext(ctx).context;
+    registerSide(
+      server,
+      loaded,
+      side,
+      { opts, onError, standIn, contextOf },
+      pageSize,
+      prompts.length === 0
+        ? undefined
+        : (name, argument, value, args, ctx) =>
+          completePromptArgument(
+            prompts,
+            name,
+            argument,
+            value,
+            args,
+            contextOf(ctx),
+            opts.timeoutMs,
+          ),
+    );
+    return server;
+  };
 }
 
 /**
@@ -237,12 +258,13 @@ function progressOf(progressToken: string | number, step: StreamStep) {
  * The client's cancellation as a web signal, aborting with an `AbortError` as
  * a request's signal does, whatever reason the SDK gives (a cancel
  * notification's text, a closed connection): a handler that gives up with its
- * signal's reason is then a cancelled call, not a fault.
+ * signal's reason is then a cancelled call, not a fault. With it, the
+ * function that stops following the client, once the call is answered.
  */
-function webSignal(sdk: AbortSignal): AbortSignal {
+function webSignal(sdk: AbortSignal): [AbortSignal, () => void] {
   const web = new AbortController();
   const abort = () => web.abort(new DOMException("The client cancelled the call", "AbortError"));
   if (sdk.aborted) abort();
   else sdk.addEventListener("abort", abort, { once: true });
-  return web.signal;
+  return [web.signal, () => sdk.removeEventListener("abort", abort)];
 }

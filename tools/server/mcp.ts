@@ -30,7 +30,7 @@
  * @module
  */
 
-import type { ClientCapabilities, McpHttpHandler } from "@modelcontextprotocol/server";
+import type { McpHttpHandler } from "@modelcontextprotocol/server";
 import type { Node } from "../../tree/node.ts";
 import { assertImplemented } from "../../tree/contract.ts";
 import {
@@ -41,16 +41,18 @@ import {
   type McpOptions,
 } from "./options.ts";
 import { checkOptions } from "../../tree/options.ts";
-import { mcpSurface, type Sdk, serverOf } from "./_server.ts";
+import { mcpSurface, type Sdk, serverMaker } from "./_server.ts";
 import { modernSink, sessionHooks, withListen } from "./_resource_side.ts";
 import { type LegacySessions, legacySessions } from "../sessions/legacy.ts";
 import { resumeOf } from "../sessions/resume.ts";
 import { identities } from "./_session_owner.ts";
 import { memoryMcpSessions } from "../sessions/store.ts";
+import { namesLowerCase } from "../sessions/delivered.ts";
 import { rateLimited, withRateHeaders } from "../../http/web/rate_limit.ts";
 import { bodyLimitOf, checkedRequest, jsonRpcRefusal } from "./_request_body.ts";
 import { BODY_TIMEOUT_MS } from "../../http/web/body.ts";
 import { paramHeadersRefusal } from "./_param_headers.ts";
+import { isPlainObject } from "../../tree/plain_data.ts";
 
 /**
  * A fetch handler speaking MCP's Streamable HTTP transport; `close()` ends
@@ -134,33 +136,37 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
     const checked = await checkedRequest(received, maxBodyBytes, bodyTimeoutMs);
     if (checked instanceof Response) return checked;
     const { request, parsed } = checked;
-    const makeServer = (declared?: ClientCapabilities) => serverOf(loaded, surface, opts, declared);
-    served ??= {
-      // 2026-07-28 clients: one instance per request; cancelling closes the request.
-      modern: loaded.createMcpHandler(() => makeServer(), {
-        legacy: "reject",
-        onerror: () => {},
-        ...sdkLimit,
-      }),
-      // Tool calls answer as a stream from the start: a response begun is what
-      // lets Deno see a client gone (and abort the handler) before a write.
-      calls: loaded.createMcpHandler(() => makeServer(), {
-        legacy: "reject",
-        onerror: () => {},
-        responseMode: "sse",
-        ...sdkLimit,
-      }),
-      legacy: legacySessions(loaded, makeServer, {
-        store: sessions,
-        identify,
-        ...sdkLimit,
-        cancellations: opts.cancellations,
-        onError,
-        ...(resume === undefined ? {} : { resume }),
-        ...(side?.followed === true ? sessionHooks(side) : {}),
-      }),
-    };
-    if (await loaded.isLegacyRequest(request, parsed, sdkLimit)) {
+    if (served === undefined) {
+      const makeServer = serverMaker(loaded, surface, opts);
+      served = {
+        // 2026-07-28 clients: one instance per request; cancelling closes the request.
+        modern: loaded.createMcpHandler(() => makeServer(), {
+          legacy: "reject",
+          onerror: () => {},
+          ...sdkLimit,
+        }),
+        // Tool calls answer as a stream from the start: a response begun is what
+        // lets Deno see a client gone (and abort the handler) before a write.
+        calls: loaded.createMcpHandler(() => makeServer(), {
+          legacy: "reject",
+          onerror: () => {},
+          responseMode: "sse",
+          ...sdkLimit,
+        }),
+        legacy: legacySessions(loaded, makeServer, {
+          store: sessions,
+          identify,
+          ...sdkLimit,
+          cancellations: opts.cancellations,
+          onError,
+          ...(resume === undefined ? {} : { resume }),
+          ...(side?.followed === true ? sessionHooks(side) : {}),
+        }),
+      };
+    }
+    if (
+      !claimsEnvelope(loaded, parsed) && await loaded.isLegacyRequest(request, parsed, sdkLimit)
+    ) {
       return await served.legacy.handle(request, parsed);
     }
     // The SDK checks this header against the body, so either handler refuses a false one.
@@ -225,15 +231,32 @@ export async function serveMcpStdio(
   const surface = mcpSurface(tree, "serveMcpStdio", opts);
   const loaded = await loadSdk();
   const { serveStdio } = await import("@modelcontextprotocol/server/stdio");
-  return serveStdio(() => serverOf(loaded, surface, opts));
+  const makeServer = serverMaker(loaded, surface, opts);
+  return serveStdio(() => makeServer());
+}
+
+/**
+ * Whether a message claims the 2026-07-28 per-request envelope (the reserved
+ * protocol-version key in its `_meta`): the SDK's `isLegacyRequest` says no
+ * legacy request does, so it need not classify the message a second time
+ * before the modern handler does. An `initialize`, which the SDK may route
+ * either way, and anything shaped as a response are left to it.
+ */
+function claimsEnvelope(loaded: Sdk, message: unknown): boolean {
+  if (!isPlainObject(message) || typeof message.method !== "string") return false;
+  if (message.method === "initialize" || "result" in message || "error" in message) return false;
+  const meta = isPlainObject(message.params) ? message.params._meta : undefined;
+  return isPlainObject(meta) && loaded.PROTOCOL_VERSION_META_KEY in meta;
 }
 
 /**
  * The response with its header names in lower case, as every other surface
  * writes them: the MCP SDK names some in title case, and Deno sends a name as
- * it was given.
+ * it was given. A session's call stream is made so already (untilDelivered);
+ * any other is copied, which costs a few microseconds.
  */
 function lowerCaseHeaders(response: Response): Response {
+  if (namesLowerCase(response)) return response;
   return new Response(response.body, {
     status: response.status,
     statusText: response.statusText,
