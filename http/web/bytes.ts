@@ -33,9 +33,7 @@ export interface BytesResponseOptions {
 
 /** The one media type an operation's output schema names for bytes, if it names exactly one. */
 export function mediaTypeOf(operation: HttpOperation): string | undefined {
-  return operation.response === "bytes"
-    ? soleMediaType(operation.entry.bytes)
-    : undefined;
+  return operation.response === "bytes" ? soleMediaType(operation.entry.bytes) : undefined;
 }
 
 /** The response of bytes; rejects with what a stream threw before its first chunk. */
