@@ -52,6 +52,7 @@ import { rateLimited, withRateHeaders } from "../../http/web/rate_limit.ts";
 import { bodyLimitOf, checkedRequest, jsonRpcRefusal } from "./_request_body.ts";
 import { BODY_TIMEOUT_MS } from "../../http/web/body.ts";
 import { paramHeadersRefusal } from "./_param_headers.ts";
+import { answeredSoon } from "./_call_answer.ts";
 import { isPlainObject } from "../../tree/plain_data.ts";
 
 /**
@@ -147,6 +148,7 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
         }),
         // Tool calls answer as a stream from the start: a response begun is what
         // lets Deno see a client gone (and abort the handler) before a write.
+        // One answered at once goes back as JSON all the same (answeredSoon).
         calls: loaded.createMcpHandler(() => makeServer(), {
           legacy: "reject",
           onerror: () => {},
@@ -172,7 +174,7 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
     // The SDK checks this header against the body, so either handler refuses a false one.
     if (request.headers.get("mcp-method") === "tools/call") {
       return paramHeadersRefusal(surface.toolsByName, request, parsed) ??
-        await served.calls.fetch(request, { parsedBody: parsed });
+        await answeredSoon(await served.calls.fetch(request, { parsedBody: parsed }));
     }
     const modern = served.modern;
     const fetchModern = (request: Request, parsedBody: unknown) =>

@@ -11,17 +11,44 @@
 const lowerCased = new WeakSet<Response>();
 
 /**
- * Whether `untilDelivered` made the response, its header names in lower case.
+ * Whether the response was made by `lowerCaseResponse` (as `untilDelivered`
+ * makes its own), its header names in lower case.
  *
  * @example
  * ```ts
- * import { namesLowerCase } from "./delivered.ts";
+ * import { lowerCaseResponse, namesLowerCase } from "./delivered.ts";
  *
  * console.log(namesLowerCase(new Response("hi"))); // false
+ * console.log(namesLowerCase(lowerCaseResponse("hi", 200, new Headers()))); // true
  * ```
  */
 export function namesLowerCase(response: Response): boolean {
   return lowerCased.has(response);
+}
+
+/**
+ * A response whose header names are lower case: `headers`' own (iterating a
+ * Headers gives them so, each Set-Cookie on its own), or names given so.
+ *
+ * @example
+ * ```ts
+ * import { lowerCaseResponse } from "./delivered.ts";
+ *
+ * const response = lowerCaseResponse("{}", 200, new Headers({ "Content-Type": "application/json" }));
+ * console.log(response.headers.get("content-type")); // "application/json"
+ * ```
+ */
+export function lowerCaseResponse(
+  body: BodyInit | null,
+  status: number,
+  headers: Headers | readonly [string, string][],
+): Response {
+  const response = new Response(body, {
+    status,
+    headers: headers instanceof Headers ? [...headers] : headers as [string, string][],
+  });
+  lowerCased.add(response);
+  return response;
 }
 
 /**
@@ -61,8 +88,5 @@ export function untilDelivered(response: Response, end: () => void): Response {
       return reader.cancel(reason).catch(() => {});
     },
   });
-  // Iterating a Headers gives lower-case names (each Set-Cookie on its own).
-  const delivered = new Response(body, { status: response.status, headers: [...response.headers] });
-  lowerCased.add(delivered);
-  return delivered;
+  return lowerCaseResponse(body, response.status, response.headers);
 }
