@@ -6,10 +6,12 @@
 // negotiates by default, or pinned to 2026-07-28 with `modern`, where each
 // call is a request of its own on both sides), calls made one after another so that a figure is one call's
 // cost; the contenders take turns, round after round, so that a noisy
-// neighbour slows both alike. Prints p50/p90 latency and calls per second per
-// contender, and the ratio.
+// neighbour slows both alike. Prints p50/p90 latency, calls per second and the
+// CPU this process spent per call (client and server, the median round:
+// steadier than latency on a shared machine) per contender, and the ratio.
 //
 //   deno run -A --unstable-no-legacy-abort bench/mcp/calls.ts [calls per round = 400] [rounds = 5] [legacy|modern]
+import process from "node:process";
 import { z } from "zod";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createMcpHandler as sdkHandler, McpServer } from "@modelcontextprotocol/server";
@@ -62,6 +64,8 @@ interface Contender {
   readonly client: Client;
   readonly close: () => Promise<void>;
   readonly samples: number[];
+  /** CPU µs per call of each kept round: client and server, this process. */
+  readonly cpu: number[];
 }
 
 async function start(
@@ -82,6 +86,7 @@ async function start(
     name,
     client,
     samples: [],
+    cpu: [],
     close: async () => {
       await client.close();
       await server.shutdown();
@@ -101,11 +106,14 @@ async function call(client: Client, i: number): Promise<void> {
 }
 
 async function round(contender: Contender, calls: number, keep: boolean): Promise<void> {
+  const cpu = process.cpuUsage();
   for (let i = 0; i < calls; i++) {
     const started = performance.now();
     await call(contender.client, i);
     if (keep) contender.samples.push(performance.now() - started);
   }
+  const used = process.cpuUsage(cpu);
+  if (keep) contender.cpu.push((used.user + used.system) / calls);
 }
 
 const quantile = (sorted: readonly number[], q: number) =>
@@ -135,14 +143,16 @@ console.log(
   } era, ${ROUNDS} rounds of ${CALLS} sequential tools/call`,
 );
 const p50s: number[] = [];
-for (const { name, samples } of contenders) {
+for (const { name, samples, cpu } of contenders) {
   const sorted = [...samples].sort((a, b) => a - b);
   const total = samples.reduce((sum, ms) => sum + ms, 0);
   p50s.push(quantile(sorted, 0.5));
   console.log(
     `${name.padEnd(34)} p50 ${quantile(sorted, 0.5).toFixed(3)} ms  p90 ${
       quantile(sorted, 0.9).toFixed(3)
-    } ms  ${(samples.length / (total / 1000)).toFixed(0)} calls/s`,
+    } ms  ${(samples.length / (total / 1000)).toFixed(0)} calls/s  CPU ${
+      quantile([...cpu].sort((a, b) => a - b), 0.5).toFixed(0)
+    } µs/call`,
   );
 }
 console.log(`ramify / SDK p50: ${(p50s[0] / p50s[1]).toFixed(2)}x`);

@@ -3,8 +3,10 @@
 // `McpServer` (served by the SDK's `createMcpHandler`), both on `node:http`
 // through ramify's `serveNode` (one adapter for both, so that only the MCP
 // servers differ), one official client each, calls made one after another,
-// the contenders taking turns round after round. Prints p50/p90 latency and
-// calls per second per contender, and the ratio.
+// the contenders taking turns round after round. Prints p50/p90 latency,
+// calls per second and the CPU this process spent per call (client and
+// server, the median round: steadier than latency on a shared machine) per
+// contender, and the ratio.
 //
 // Run where the built package is installed beside the SDK's server and client
 // and zod (a consumer project of `npm/`, as scripts/npm_test/ runs):
@@ -73,6 +75,7 @@ async function start(name, fetch) {
     name,
     client,
     samples: [],
+    cpu: [],
     close: async () => {
       await client.close();
       await server.close();
@@ -92,11 +95,14 @@ async function call(client, i) {
 }
 
 async function round(contender, calls, keep) {
+  const cpu = process.cpuUsage();
   for (let i = 0; i < calls; i++) {
     const started = performance.now();
     await call(contender.client, i);
     if (keep) contender.samples.push(performance.now() - started);
   }
+  const used = process.cpuUsage(cpu);
+  if (keep) contender.cpu.push((used.user + used.system) / calls);
 }
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
@@ -126,14 +132,16 @@ console.log(
   } era, ${ROUNDS} rounds of ${CALLS} sequential tools/call`,
 );
 const p50s = [];
-for (const { name, samples } of contenders) {
+for (const { name, samples, cpu } of contenders) {
   const sorted = [...samples].sort((a, b) => a - b);
   const total = samples.reduce((sum, ms) => sum + ms, 0);
   p50s.push(quantile(sorted, 0.5));
   console.log(
     `${name.padEnd(34)} p50 ${quantile(sorted, 0.5).toFixed(3)} ms  p90 ${
       quantile(sorted, 0.9).toFixed(3)
-    } ms  ${(samples.length / (total / 1000)).toFixed(0)} calls/s`,
+    } ms  ${(samples.length / (total / 1000)).toFixed(0)} calls/s  CPU ${
+      quantile([...cpu].sort((a, b) => a - b), 0.5).toFixed(0)
+    } µs/call`,
   );
 }
 console.log(`ramify / SDK p50: ${(p50s[0] / p50s[1]).toFixed(2)}x`);
