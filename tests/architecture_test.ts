@@ -434,6 +434,7 @@ Deno.test("architecture: the public subpaths are exactly these, and each target 
     "./redis",
     "./otel",
     "./query",
+    "./auth",
   ]);
   for (const target of Object.values(config.exports) as string[]) {
     assert.ok(sources.has(target.slice(2)), `${target} exists`);

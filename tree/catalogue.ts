@@ -34,6 +34,7 @@ import { needsConfirmation } from "./interaction.ts";
 import { type StringPlan, stringPlanOf } from "./string_plan.ts";
 import { declaredBytes } from "./bytes.ts";
 import { type Invalidates, invalidatesOf } from "./invalidation.ts";
+import { scopesOf } from "./scopes.ts";
 
 /**
  * One leaf as every surface sees it.
@@ -68,6 +69,11 @@ export interface CatalogueEntry extends LeafEntry {
   readonly bytes: { readonly types: readonly string[] } | undefined;
   /** The reads a call of it makes stale, as the clients' caches drop them. */
   readonly invalidates: Invalidates | undefined;
+  /**
+   * The OAuth scopes it declares, its subtrees' included (`meta.scopes`), or
+   * `undefined` when it declares none and its guard's defaults decide.
+   */
+  readonly scopes: readonly string[] | undefined;
   /** Whether a caller must confirm a call first (tag `destructive`). */
   readonly confirms: boolean;
   /** The errors it declares, by code (none: `{}`). */
@@ -196,6 +202,9 @@ class Entry implements CatalogueEntry {
   }
   get invalidates(): Invalidates | undefined {
     return invalidatesOf(this.leaf).invalidates;
+  }
+  get scopes(): readonly string[] | undefined {
+    return scopesOf(this.leaf);
   }
   get confirms(): boolean {
     return needsConfirmation(this.leaf);

@@ -70,3 +70,4 @@ export {
 export type { Interaction } from "./interaction.ts";
 export { isContractLeaf } from "./contract.ts";
 export { securityOf } from "./middleware.ts";
+export { scopesOf } from "./scopes.ts";

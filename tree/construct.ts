@@ -31,6 +31,7 @@ import { isNode } from "./node.ts";
 import { type ErrorDeclarations, errorsProblem } from "./errors.ts";
 import { mergeMeta } from "./merge.ts";
 import { tagConflict } from "./tags.ts";
+import { scopesProblem, withScopes } from "./scopes.ts";
 import { inputShapeProblem, isStandardSchema } from "./schema.ts";
 import { isPlainObject, kindOf, setOwn } from "./plain_data.ts";
 import { type ContractLeaf, type ContractOutput, unimplemented } from "./contract.ts";
@@ -267,13 +268,16 @@ export function api<
     }
     checkMeta(meta, "api()");
   }
-  return freezeNode({
+  const branch = freezeNode({
     children: Object.freeze({ ...children }),
     ...(meta === undefined ? {} : { meta }),
     ...(fallback === undefined ? {} : {
       fallback: Object.freeze({ name: fallback.name, subtree: fallback.subtree }),
     }),
   }) as Branch<C, F>;
+  // A subtree's scopes go onto its leaves, so each leaf holds the union along its path.
+  const scopes = meta?.scopes as readonly string[] | undefined;
+  return scopes === undefined || scopes.length === 0 ? branch : withScopes(branch, scopes);
 }
 
 function checkFallback(
@@ -321,6 +325,8 @@ function checkMeta(meta: Meta, place: string) {
   }
   const errors = errorsProblem(meta.errors, isStandardSchema);
   if (errors !== undefined) throw new TypeError(`${place}: ${errors}`);
+  const scopes = scopesProblem(meta.scopes);
+  if (scopes !== undefined) throw new TypeError(`${place}: ${scopes}`);
   if (meta.use !== undefined) {
     if (!Array.isArray(meta.use) || meta.use.some((entry) => typeof entry !== "function")) {
       throw new TypeError(`${place}: meta.use must be a list of middleware functions`);

@@ -37,7 +37,13 @@ import type { AnyMiddleware, HandlerContext, MiddlewareCall, Node } from "./node
 import type { Security } from "./security.ts";
 
 export type { AnyMiddleware, MiddlewareCall } from "./node.ts";
-export type { Security, SecurityScheme } from "./security.ts";
+export type {
+  ProtectedResource,
+  ProtectedResourceMetadata,
+  SecuredLeaf,
+  Security,
+  SecurityScheme,
+} from "./security.ts";
 import { mapNodes } from "./tags.ts";
 import { extended } from "./context.ts";
 

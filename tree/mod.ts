@@ -37,7 +37,16 @@ export type {
 export { mergeMeta } from "./merge.ts";
 export type { InputOf, OutputOf, ValidationIssue } from "./schema.ts";
 export { atLeaf, use, useAll } from "./middleware.ts";
-export type { Middleware, Next, Security, SecurityScheme, Use } from "./middleware.ts";
+export type {
+  Middleware,
+  Next,
+  ProtectedResource,
+  ProtectedResourceMetadata,
+  SecuredLeaf,
+  Security,
+  SecurityScheme,
+  Use,
+} from "./middleware.ts";
 export { Reply, reply } from "./reply.ts";
 export type { Cookie, ReplyInit } from "./reply.ts";
 export { LeafError } from "./errors.ts";

@@ -176,6 +176,8 @@ export interface Meta {
   readonly errors?: ErrorDeclarations;
   /** What a mutation makes stale, as tree paths (`"books/{bookId}"`); default its subtree. */
   readonly invalidates?: Invalidates;
+  /** The OAuth scopes a call needs; a subtree's go to every leaf beneath (see tree/scopes.ts). */
+  readonly scopes?: readonly string[];
   /** Any further key. */
   readonly [key: string]: unknown;
 }

@@ -25,13 +25,14 @@ export const LIBRARY_DIRS = [
   "redis",
   "otel",
   "query",
+  "auth",
 ];
 
 /**
  * Packages the application provides: one copy of graphql (two graphql-js
  * copies break), the MCP SDK, which only `./tools`' server loads, the docs
- * UIs' files (at the ranges `./serve` pages are written for) and Node's
- * WebSocket server for `./serve/node`.
+ * UIs' files (at the ranges `./serve` pages are written for), Node's
+ * WebSocket server for `./serve/node` and `jose`, which only `./auth` loads.
  */
 export const PEERS: Readonly<Record<string, string>> = {
   graphql: "^16.8.0 || ^17.0.0",
@@ -41,6 +42,7 @@ export const PEERS: Readonly<Record<string, string>> = {
   redis: "^5.8.0",
   "@opentelemetry/api": "^1.9.0",
   "@tanstack/query-core": "^5.85.0",
+  jose: "^6.0.0",
 };
 /** Peers an application may leave out: each is loaded only by the surface that needs it. */
 export const OPTIONAL_PEERS: readonly string[] = [
@@ -50,6 +52,7 @@ export const OPTIONAL_PEERS: readonly string[] = [
   "redis",
   "@opentelemetry/api",
   "@tanstack/query-core",
+  "jose",
 ];
 /** The graphql majors the cross-runtime suite runs against, each a range for the consumer. */
 export const GRAPHQL_VERSIONS: Readonly<Record<string, string>> = {
