@@ -39,6 +39,7 @@ export type {
 } from "./server/matchers/mod.ts";
 export { auth } from "./web/auth.ts";
 export type { AuthOptions, CredentialSource } from "./web/auth.ts";
+export { protectedResourceAnswer } from "./web/protected_resource.ts";
 export { corsPolicy, withCors } from "./web/cors.ts";
 export type { CorsOptions, CorsPolicy } from "./web/cors.ts";
 // A `reply()`'s cookie as the header HTTP sends: for servers of their own.

@@ -123,9 +123,11 @@ export function describeOperation(
   const summary = overrides.summary ?? firstLine(meta.description) ?? summaryOf(operation);
   const description = overrides.description ?? meta.description;
   const guards = securityOf(operation.node);
-  const security = guards.length === 0
-    ? undefined
-    : [Object.fromEntries(guards.map((guard) => [guard.name, [...guard.scopes]]))];
+  const security = guards.length === 0 ? undefined : [
+    Object.fromEntries(
+      guards.map((guard) => [guard.name, [...guard.scopesFor?.(operation.node) ?? guard.scopes]]),
+    ),
+  ];
   const responses = responsesOf(operation, !open, carriesBody, registry, hint);
   if (guards.length > 0) {
     responses.set(

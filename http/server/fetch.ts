@@ -26,6 +26,7 @@ import { api, op } from "../../tree/construct.ts";
 import { assertImplemented } from "../../tree/contract.ts";
 import { http } from "../verbs.ts";
 import { checkOptions, knownKeys } from "../../tree/options.ts";
+import { protectedResourceAnswer } from "../web/protected_resource.ts";
 
 /**
  * Options of {@linkcode createFetch}: the router's, the projection's, and the
@@ -99,6 +100,17 @@ const DOCUMENT_SEGMENT = "openapi.json";
 export function createFetch(tree: Node, opts: CreateFetchOptions = {}): FetchHandler {
   checkOptions("createFetch", opts, FETCH_OPTIONS, FETCH_RENAMED);
   assertImplemented(tree, "createFetch");
+  const handler = restHandler(tree, opts);
+  // A tree with an OAuth guard publishes the metadata its challenges point to (RFC 9728).
+  const metadata = protectedResourceAnswer(tree);
+  if (metadata === undefined) return handler;
+  return (request) => {
+    const answer = metadata(request);
+    return answer === undefined ? handler(request) : Promise.resolve(answer);
+  };
+}
+
+function restHandler(tree: Node, opts: CreateFetchOptions): FetchHandler {
   const route = httpProjection(tree, opts);
   const compile = opts.router ?? toRouter;
   if (opts.openapi === false) return compile(route, opts);
