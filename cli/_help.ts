@@ -11,7 +11,7 @@ import type { Flag } from "./_flags.ts";
 const GLOBAL_HELP = [
   ["--input <json|@file|->", "the whole input as JSON, from a file, or from stdin"],
   ["--url <url>", "call a running server instead of the handlers in this process"],
-  ["--token <token>", "a bearer token for guarded commands (Authorization: Bearer)"],
+  ["--token <token>", "a bearer token for guarded commands (default: $RAMIFY_TOKEN)"],
   ["--yes, -y", "run a destructive command without asking"],
   ["--json", "compact JSON output, one line"],
   ["--output <file>, -o", "write the result to a file (binary results: never to a terminal)"],

@@ -85,7 +85,10 @@ export interface CliOptions {
   readonly fetch?: FetchLike;
   /** Where to read and write. Default: this process's stdio. */
   readonly io?: CliIo;
-  /** A bearer token for guarded commands (`--token` overrides). */
+  /**
+   * A bearer token for guarded commands (`--token` overrides); {@linkcode mainCli}
+   * takes the environment variable `RAMIFY_TOKEN` when this is not given.
+   */
   readonly token?: string;
   /**
    * Headers every call carries: sent to the server with `--url`; in process,
@@ -221,7 +224,8 @@ export async function runCli(
  * Runs the command line of this process (`Deno.args`, or `process.argv` on
  * Node and Bun) and sets the process's exit code: the one line a script needs.
  * Ctrl-C cancels the call (its handler's signal aborts; exit code 130); a
- * second Ctrl-C exits at once.
+ * second Ctrl-C exits at once. A guarded command's bearer token is `--token`,
+ * else `opts.token`, else the environment variable `RAMIFY_TOKEN`.
  *
  * @example
  * ```ts ignore
@@ -246,12 +250,23 @@ export async function mainCli(tree: Node, opts: CliOptions = {}): Promise<void> 
     // `deno task cli -- books list` passes the `--` on.
     process.exitCode = await runCli(tree, argv[0] === "--" ? argv.slice(1) : argv, {
       ...opts,
+      token: opts.token ?? environmentToken(),
       signal: opts.signal === undefined
         ? interrupt.signal
         : AbortSignal.any([opts.signal, interrupt.signal]),
     });
   } finally {
     process.off("SIGINT", interrupted);
+  }
+}
+
+/** `RAMIFY_TOKEN`, where the program may read the environment (Deno asks a permission). */
+function environmentToken(): string | undefined {
+  try {
+    const token = process.env.RAMIFY_TOKEN;
+    return token === undefined || token === "" ? undefined : token;
+  } catch {
+    return undefined;
   }
 }
 
