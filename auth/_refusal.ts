@@ -28,6 +28,7 @@ export function refusal(
 /** The issuer could not be reached: no handler runs, and the client may try again soon. */
 export function unavailable(what: string, retryAfterSec: number): HttpError {
   return new HttpError(503, `${what}; try again later`, {
+    code: "ISSUER_UNAVAILABLE",
     headers: { "retry-after": String(retryAfterSec) },
   });
 }
