@@ -4,7 +4,8 @@
  * events that resume anywhere (`redisStreams`) or at most once (`redisBus`),
  * rate limits (`redisRateLimiter`), idempotency records
  * (`redisIdempotency`), MCP sessions and cancellations (`redisMcpSessions`,
- * `redisMcpCancellations`) and MCP call streams' events (`redisMcpEvents`). Each store has an in-memory default for one
+ * `redisMcpCancellations`), MCP call streams' events (`redisMcpEvents`) and
+ * the tasks of long-running leaves (`redisTasks`). Each store has an in-memory default for one
  * process; these make a service of several instances behind a balancer
  * behave as one. docs/deploy.md says what each holds and what happens when
  * Redis goes away.
@@ -39,3 +40,5 @@ export { redisMcpEvents } from "./mcp_events.ts";
 export type { RedisMcpEventsOptions } from "./mcp_events.ts";
 export { redisRateLimiter } from "./rate_limit.ts";
 export type { RedisRateLimiterOptions } from "./rate_limit.ts";
+export { redisTasks } from "./tasks.ts";
+export type { RedisTasksOptions } from "./tasks.ts";

@@ -130,7 +130,18 @@ function twiceExported(
 }
 
 /** The folders that project the tree onto a wire or build on those that do. */
-const SURFACES = ["http", "graphql", "tools", "cli", "serve", "query", "otel", "pubsub", "redis"];
+const SURFACES = [
+  "http",
+  "graphql",
+  "tools",
+  "cli",
+  "serve",
+  "query",
+  "otel",
+  "pubsub",
+  "redis",
+  "tasks",
+];
 /** The face authors write with: what it exports from a module, authors use. */
 const AUTHORS_FACE = "tree/mod.ts";
 
@@ -432,6 +443,7 @@ Deno.test("architecture: the public subpaths are exactly these, and each target 
     "./serve/node",
     "./pubsub",
     "./redis",
+    "./tasks",
     "./otel",
     "./query",
     "./auth",

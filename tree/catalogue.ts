@@ -76,6 +76,11 @@ export interface CatalogueEntry extends LeafEntry {
   readonly scopes: readonly string[] | undefined;
   /** Whether a caller must confirm a call first (tag `destructive`). */
   readonly confirms: boolean;
+  /**
+   * Whether a call of it is a task with a durable handle (tag `longRunning`):
+   * every surface starts it through `@ramify/api/tasks` and answers the handle.
+   */
+  readonly longRunning: boolean;
   /** The errors it declares, by code (none: `{}`). */
   readonly errors: ErrorDeclarations;
   /** Its prepared call, a `reply()` unwrapped (every surface but HTTP). */
@@ -208,6 +213,9 @@ class Entry implements CatalogueEntry {
   }
   get confirms(): boolean {
     return needsConfirmation(this.leaf);
+  }
+  get longRunning(): boolean {
+    return this.tags.longRunning === true;
   }
   get errors(): ErrorDeclarations {
     return this.leaf.meta.errors ?? NO_ERRORS;

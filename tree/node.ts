@@ -129,6 +129,8 @@ export interface Tags {
   readonly openWorld?: boolean;
   /** Yields a sequence over time rather than one value. */
   readonly streaming?: boolean;
+  /** Outlives a request: called as a task with a durable handle; excludes `streaming`. */
+  readonly longRunning?: boolean;
   /** A custom tag. */
   readonly [tag: string]: boolean | undefined;
 }

@@ -55,17 +55,18 @@ export type StandardTag =
   | "idempotent"
   | "destructive"
   | "openWorld"
-  | "streaming";
+  | "streaming"
+  | "longRunning";
 
 /**
- * The five standard tags. Custom tags need no definition.
+ * The six standard tags. Custom tags need no definition.
  *
  * @example
  * ```ts
  * import { standardTags } from "@ramify/api/tree/tags";
  *
  * console.log(Object.keys(standardTags));
- * // ["readOnly", "idempotent", "destructive", "openWorld", "streaming"]
+ * // ["readOnly", "idempotent", "destructive", "openWorld", "streaming", "longRunning"]
  * ```
  */
 export const standardTags: Readonly<Record<StandardTag, TagDefinition>> = Object
@@ -93,7 +94,16 @@ export const standardTags: Readonly<Record<StandardTag, TagDefinition>> = Object
     streaming: {
       description: "Yields a sequence over time, not a single value.",
       implies: {},
-      excludes: [],
+      excludes: ["longRunning"],
+    },
+    // A tag, not a meta key: it says how a call behaves (it outlives a
+    // request), as the other tags do, so every surface reads it where it
+    // reads them, and `longRunning: false` can negate a bundle's.
+    longRunning: {
+      description:
+        "Outlives a request: every surface answers a call with a durable task handle (status, progress, result, cancel).",
+      implies: {},
+      excludes: ["streaming"],
     },
   });
 

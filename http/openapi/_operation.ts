@@ -16,6 +16,7 @@ import type { ComponentRegistry } from "./_components.ts";
 import { eventSchema } from "./_event_schema.ts";
 import { addIdempotencyKey } from "./_idempotency.ts";
 import { addProblemAnswer } from "./_problem_answers.ts";
+import { addTaskAnswers } from "./_tasks.ts";
 import { bodyOf, OPEN_QUERY, propertiesOf, queryParameter } from "./_request.ts";
 import {
   ANY,
@@ -140,6 +141,7 @@ export function describeOperation(
   }
   addDeclaredErrors(responses, operation.entry.errors, operation, registry, hint);
   addIdempotencyKey(operation, parameters, responses);
+  addTaskAnswers(operation, parameters, responses);
   // Keys are set one by one, in the document's order: no object made only to be spread.
   const described: { -readonly [K in keyof OpenApiOperation]?: OpenApiOperation[K] } = {
     operationId,

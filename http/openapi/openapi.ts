@@ -23,6 +23,7 @@ import type { JsonSchema } from "../../tree/schema.ts";
 import { httpProjection } from "../route/projection.ts";
 import { type HttpOperation, type HttpRoute, listOperations } from "../route/route.ts";
 import { ComponentRegistry } from "./_components.ts";
+import { addTaskPaths } from "./_tasks.ts";
 import { ResponseTables } from "./_shared.ts";
 import { securityOf } from "../../tree/middleware.ts";
 import {
@@ -205,6 +206,7 @@ function buildDocument(route: HttpRoute, opts: OpenApiOptions): OpenApiDocument 
     if (described.tags !== undefined) { for (const tag of described.tags) groups.add(tag); }
     item[VERBS[operation.method] ?? operation.method.toLowerCase()] = described;
   });
+  addTaskPaths(paths, operations, registry);
   const info = {
     title: opts.title ?? "API",
     version: opts.version ?? "0.0.0",

@@ -20,8 +20,16 @@ import type { PatternSegment, RouteDefinition } from "./matchers/types.ts";
 import { encodeSegment } from "../route/path.ts";
 import { type CoercionPlan, coercionPlan } from "../web/coerce.ts";
 import { idempotencyKeyOf } from "./idempotency.ts";
+import type { TaskLeaf } from "../../tasks/runtime.ts";
 
 const BODYLESS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * The first path segment of the status resources of tasks (`/.tasks/{id}`):
+ * it starts with a dot, so that no route of a tree with a long-running leaf
+ * may take it (the router refuses one that does).
+ */
+export const TASKS_SEGMENT = ".tasks";
 
 /** The input key a resumed stream's `Last-Event-ID` goes to. */
 export const LAST_EVENT_ID = "lastEventId";
@@ -50,7 +58,7 @@ export class Compiled {
   call: LeafCall;
   #plan: CoercionPlan | undefined | null = null;
 
-  constructor(operation: HttpOperation, captures: readonly string[]) {
+  constructor(operation: HttpOperation, captures: readonly string[], starter?: Starter) {
     const method: HttpVerb = operation.method;
     this.operation = operation;
     this.status = successStatus(operation);
@@ -66,6 +74,11 @@ export class Compiled {
       this.call = callOf(operation, captures);
       return this.call(input, context);
     };
+    // Decided here, once: a long-running leaf's route starts a task and
+    // answers its handle (a `Response`, sent as it is); other routes pay nothing.
+    if (starter !== undefined && operation.entry.longRunning) {
+      this.call = starter(taskLeafOf(operation, captures), this.status);
+    }
   }
 
   /** How a form's and the query's strings are coerced, as the input schema asks (none: strings). */
@@ -87,11 +100,20 @@ export interface Slot {
   readonly allow: string;
 }
 
-/** Every position with operations, as matcher definitions of slots. */
-export function definitionsOf(route: HttpRoute): RouteDefinition<Slot>[] {
+/**
+ * Makes the call of a long-running leaf's route from the leaf's task call and
+ * its success status (the router's task routes, `_tasks.ts`).
+ */
+export type Starter = (leaf: TaskLeaf, status: number) => LeafCall;
+
+/**
+ * Every position with operations, as matcher definitions of slots; a
+ * long-running leaf's call made by `starter`.
+ */
+export function definitionsOf(route: HttpRoute, starter?: Starter): RouteDefinition<Slot>[] {
   const definitions: RouteDefinition<Slot>[] = [];
   const walk = (position: HttpRoute, segments: PatternSegment[], params: string[]) => {
-    const slot = slotOf(position.methods, params);
+    const slot = slotOf(position.methods, params, starter);
     if (slot !== undefined) definitions.push({ segments, value: slot });
     for (const name of Object.keys(position.children)) {
       const child = position.children[name];
@@ -106,7 +128,11 @@ export function definitionsOf(route: HttpRoute): RouteDefinition<Slot>[] {
   return definitions;
 }
 
-function slotOf(operations: HttpRoute["methods"], params: readonly string[]): Slot | undefined {
+function slotOf(
+  operations: HttpRoute["methods"],
+  params: readonly string[],
+  starter: Starter | undefined,
+): Slot | undefined {
   // Null prototype: a request method such as "constructor" must find nothing.
   let methods: Partial<Record<string, Compiled>> | undefined;
   let allow = "";
@@ -115,7 +141,7 @@ function slotOf(operations: HttpRoute["methods"], params: readonly string[]): Sl
     const operation = operations[verb as HttpVerb];
     if (operation === undefined) continue;
     methods ??= Object.create(null) as Partial<Record<string, Compiled>>;
-    methods[operation.method] = new Compiled(operation, params);
+    methods[operation.method] = new Compiled(operation, params, starter);
     allow += `${operation.method}, `;
     if (operation.method === "GET") get = true;
   }
@@ -158,6 +184,18 @@ function callOf(operation: HttpOperation, captures: readonly string[]): LeafCall
       captures.every((name, i) => name === entry.captures[i])
     ? entry.replyCall
     : createCall(operation.node, { captures, replies: "keep" });
+}
+
+/**
+ * What a task of a long-running leaf runs: the catalogue's prepared call with
+ * a `reply()` unwrapped (a task keeps JSON data), or one for the path's own
+ * captures where a move changed them.
+ */
+function taskLeafOf(operation: HttpOperation, captures: readonly string[]): TaskLeaf {
+  const { entry } = operation;
+  const same = captures.length === entry.captures.length &&
+    captures.every((name, i) => name === entry.captures[i]);
+  return { label: entry.label, call: same ? entry.call : createCall(operation.node, { captures }) };
 }
 
 /** A stream resumes only where its input schema names `lastEventId`: others start over. */

@@ -64,6 +64,8 @@ const FETCH_OPTIONS = knownKeys<CreateFetchOptions>()([
   "trustedOrigins",
   "context",
   "idempotency",
+  "tasks",
+  "taskOwner",
   "collapse",
   "openapi",
   "document",

@@ -30,7 +30,7 @@ import { failureOf, runCall } from "../../tree/run.ts";
 import { assignOwn, type ContextFunction, type RequestContextSource } from "../../tree/context.ts";
 import type { ErrorObserver } from "../../tree/options.ts";
 import type { HttpRoute } from "../route/route.ts";
-import type { MatcherStrategy } from "./matchers/types.ts";
+import type { MatcherStrategy, RouteDefinition } from "./matchers/types.ts";
 import { failureResponse } from "../web/problem.ts";
 import { type CorsOptions, type CorsPolicy, corsPolicy, withCors } from "../web/cors.ts";
 import { formGuard } from "../web/csrf.ts";
@@ -50,7 +50,17 @@ import { headOf, problem, replyResponse, resultResponse, valueResponse } from ".
 import type { Reply } from "../../tree/reply.ts";
 import { type RateLimit, rateLimited, withRateHeaders } from "../web/rate_limit.ts";
 import { type IdempotencyOptions, keyedRun } from "./idempotency.ts";
-import { type Compiled, definitionsOf, LAST_EVENT_ID, type Slot } from "./_compiled.ts";
+import {
+  type Compiled,
+  definitionsOf,
+  LAST_EVENT_ID,
+  type Slot,
+  type Starter,
+  TASKS_SEGMENT,
+} from "./_compiled.ts";
+import type { LeafCall } from "../../tree/call.ts";
+import type { TaskRuntime } from "../../tasks/runtime.ts";
+import type { TaskRoutes } from "./_tasks.ts";
 
 /**
  * Options of the routers and of `createFetch`.
@@ -116,6 +126,21 @@ export interface RouterOptions extends IdempotencyOptions {
    * command-line servers'.
    */
   readonly context?: ContextFunction<RequestContextSource>;
+  /**
+   * Where the tasks of long-running leaves (tag `longRunning`) run and are
+   * kept: share one (`createTasks({ store: redisTasks(redis) })`) between the
+   * instances of a service, and with its other surfaces. Default: a
+   * `createTasks()` of the router's own, in memory, made on the first task.
+   */
+  readonly tasks?: TaskRuntime;
+  /**
+   * Who a request speaks for, for its tasks (only the same identity reads or
+   * cancels a task), from the call's context. Default: the context's `user`
+   * (a string, or its `id` or `sub`), else the `Authorization` header.
+   */
+  readonly taskOwner?: (
+    context: HandlerContext,
+  ) => string | undefined | Promise<string | undefined>;
 }
 
 /**
@@ -148,7 +173,6 @@ export function createRouter(
   strategy: MatcherStrategy,
   opts: RouterOptions = {},
 ): FetchHandler {
-  const matcher = strategy(definitionsOf(route));
   const basePath = normalizeBasePath(opts.basePath);
   const limits: BodyLimits = {
     maxBytes: opts.maxBodyBytes ?? 1024 * 1024,
@@ -168,6 +192,38 @@ export function createRouter(
       // An observer that throws must not turn a 500 into a crash.
     }
   };
+  // Tasks: loaded only by a tree with a long-running leaf, on its first task request.
+  let tasks: Promise<TaskRoutes> | undefined;
+  let longRunning = false;
+  const taskRoutes = () =>
+    tasks ??= import("./_tasks.ts").then((loaded) =>
+      loaded.taskRoutes({
+        tasks: opts.tasks,
+        taskOwner: opts.taskOwner,
+        context: makeContext,
+        basePath,
+        report,
+        statuses,
+      })
+    );
+  // Each long-running leaf's success status, by label: its result resource answers with it.
+  const statuses = new Map<string, number>();
+  const starter: Starter = (leaf, status) => {
+    longRunning = true;
+    statuses.set(leaf.label, status);
+    let call: LeafCall | undefined;
+    return async (input, context) => {
+      call ??= (await taskRoutes()).starter(leaf, status);
+      return call(input, context);
+    };
+  };
+  const definitions = definitionsOf(route, starter);
+  if (longRunning && definitions.some(({ segments: [first] }) => isTasksSegment(first))) {
+    throw new TypeError(
+      `createRouter: the path /${TASKS_SEGMENT}/ holds the status of tasks; no route may begin with it`,
+    );
+  }
+  const matcher = strategy(definitions);
 
   const invoke = async (
     request: Request,
@@ -246,6 +302,11 @@ export function createRouter(
     const origin = cors === undefined ? undefined : request.headers.get("origin");
     const found = path === undefined ? undefined : matcher.match(path);
     if (found === undefined) {
+      if (longRunning && path !== undefined && path.startsWith(TASKS_PREFIX)) {
+        const rest = path.slice(TASKS_PREFIX.length);
+        return taskRoutes().then((routes) => routes.answer(request, rest))
+          .then((response) => withCors(response, cors, origin));
+      }
       return Promise.resolve(withCors(problem(404, "No route matches this path"), cors, origin));
     }
     const slot = found.value;
@@ -289,6 +350,12 @@ export function createRouter(
     const origin = cors === undefined ? undefined : request.headers.get("origin");
     return withCors(problem(refused.status, refused.message, headers), cors, origin);
   };
+}
+
+const TASKS_PREFIX = `/${TASKS_SEGMENT}/`;
+
+function isTasksSegment(segment: RouteDefinition<Slot>["segments"][number] | undefined): boolean {
+  return segment?.kind === "static" && segment.value === TASKS_SEGMENT;
 }
 
 /** The allowed methods for OPTIONS, 405 for any other method the path has no operation for. */

@@ -23,6 +23,7 @@ export const LIBRARY_DIRS = [
   "serve",
   "pubsub",
   "redis",
+  "tasks",
   "otel",
   "query",
   "auth",

@@ -1,0 +1,167 @@
+// Long-running leaves (tag `longRunning`) in the document: their operation
+// takes `Prefer` (RFC 7240) and answers `202 Accepted` with the `Location` of
+// the task's status resource beside its normal answers (a call done within
+// `Prefer: wait` is answered as one); and, once for a document with any, the
+// status resources themselves, `/.tasks/{id}` and `/.tasks/{id}/result`, with
+// the `TaskStatus` schema. The router serves what this describes
+// (http/server/_tasks.ts).
+
+import type { JsonSchema } from "../../tree/schema.ts";
+import type { HttpOperation } from "../route/route.ts";
+import type { ComponentRegistry } from "./_components.ts";
+import { problem } from "./_shared.ts";
+
+const STATUS_REF = { $ref: "#/components/schemas/TaskStatus" } as const;
+
+const TASK_STATUS_SCHEMA: JsonSchema = {
+  type: "object",
+  description: "A task of a long-running operation: where it stands, and its outcome once ended",
+  required: ["id", "status", "operation", "createdAt", "updatedAt", "logs", "links"],
+  properties: {
+    id: { type: "string", description: "The task's id, random and unguessable" },
+    status: {
+      type: "string",
+      enum: ["working", "input_required", "completed", "failed", "cancelled"],
+    },
+    operation: { type: "string", description: "The operation's label (`catalog/reindex`)" },
+    createdAt: { type: "string", format: "date-time" },
+    updatedAt: { type: "string", format: "date-time" },
+    progress: {
+      type: "object",
+      required: ["done"],
+      properties: {
+        done: { type: "number" },
+        total: { type: "number" },
+        message: { type: "string" },
+      },
+    },
+    logs: {
+      type: "array",
+      description: "The operation's latest log lines",
+      items: {
+        type: "object",
+        required: ["at", "level", "message"],
+        properties: {
+          at: { type: "string", format: "date-time" },
+          level: { type: "string" },
+          message: { type: "string" },
+          data: {},
+        },
+      },
+    },
+    question: {
+      type: "object",
+      description: "What the operation asks, while `input_required`",
+      properties: { message: { type: "string" }, schema: { type: "object" } },
+    },
+    result: { description: "The result, once `completed`, as the operation answers it" },
+    error: {
+      $ref: "#/components/schemas/Problem",
+      description: "The problem, once `failed` or `cancelled`",
+    },
+    links: {
+      type: "object",
+      required: ["self", "result"],
+      properties: { self: { type: "string" }, result: { type: "string" } },
+    },
+  },
+};
+
+const PREFER = {
+  name: "Prefer",
+  in: "header",
+  required: false,
+  description:
+    "RFC 7240: `respond-async` (or nothing) answers 202 with the task at once; `wait=N` waits up to N seconds (at most 60) and answers as a normal call when it is done by then",
+  schema: { type: "string" },
+};
+
+const ACCEPTED = {
+  description:
+    "A task was started: its status is at `Location` (GET; DELETE cancels), its answer at `Location`/result",
+  headers: {
+    Location: { description: "The task's status resource", schema: { type: "string" } },
+    "Retry-After": { description: "Seconds to wait before polling", schema: { type: "integer" } },
+    "Preference-Applied": { description: "`respond-async` when asked", schema: { type: "string" } },
+  },
+  content: { "application/json": { schema: STATUS_REF } },
+};
+
+const TASK_ID = {
+  name: "id",
+  in: "path",
+  required: true,
+  description: "The task's id, from its `Location`",
+  schema: { type: "string" },
+};
+
+const NO_TASK = problem("No task with this id for this caller (unknown, expired, or another's)");
+const UNAVAILABLE = problem("The task store cannot be reached; retry after Retry-After");
+
+/** Adds `Prefer` and the `202` to a long-running leaf's operation. */
+export function addTaskAnswers(
+  operation: HttpOperation,
+  parameters: Record<string, unknown>[],
+  responses: Map<string, unknown>,
+): void {
+  if (!operation.entry.longRunning) return;
+  parameters.push(PREFER);
+  responses.set("202", ACCEPTED);
+  responses.set("503", UNAVAILABLE);
+}
+
+/**
+ * Adds the status resources and the `TaskStatus` schema, when an operation is
+ * long-running.
+ */
+export function addTaskPaths(
+  paths: Record<string, Record<string, unknown>>,
+  operations: readonly HttpOperation[],
+  registry: ComponentRegistry,
+): void {
+  if (!operations.some((operation) => operation.entry.longRunning)) return;
+  registry.define("TaskStatus", TASK_STATUS_SCHEMA);
+  const status = {
+    description: "The task",
+    content: { "application/json": { schema: STATUS_REF } },
+  };
+  paths["/.tasks/{id}"] = {
+    get: {
+      operationId: "getTask",
+      summary: "A task's status, progress, log lines and outcome",
+      tags: ["tasks"],
+      parameters: [TASK_ID],
+      responses: { "200": status, "404": NO_TASK, "503": UNAVAILABLE },
+    },
+    delete: {
+      operationId: "cancelTask",
+      summary: "Cancels a task: its operation's signal aborts",
+      tags: ["tasks"],
+      parameters: [TASK_ID],
+      responses: {
+        "200": { ...status, description: "The task, cancelled" },
+        "404": NO_TASK,
+        "409": problem("The task has already ended"),
+        "503": UNAVAILABLE,
+      },
+    },
+  };
+  paths["/.tasks/{id}/result"] = {
+    get: {
+      operationId: "getTaskResult",
+      summary: "A task's answer, as its operation answers a call",
+      tags: ["tasks"],
+      parameters: [TASK_ID, { ...PREFER, description: "RFC 7240: `wait=N` waits up to N seconds" }],
+      responses: {
+        "200": {
+          description: "The result, as the operation answers it",
+          content: { "application/json": {} },
+        },
+        "202": { ...status, description: "Still running: the task" },
+        "404": NO_TASK,
+        "503": UNAVAILABLE,
+        default: problem("The operation's failure, with its status"),
+      },
+    },
+  };
+}

@@ -1,0 +1,404 @@
+/**
+ * The task runtime: a call of a long-running leaf (tag `longRunning`) made a
+ * task with a durable handle, the one runtime every surface starts, reads,
+ * watches and cancels tasks through (HTTP's `202` and status resource, MCP's
+ * tasks extension, GraphQL's handle, the command line's `--detach`).
+ *
+ * - A task runs the leaf's one prepared call (`entry.call`: its middleware
+ *   and guards, schemas and declared errors) with the starter's context, its
+ *   `signal` the task's own (a cancel aborts it, not the starter leaving).
+ * - `progress`, `log` and `ask` from the handler's context are kept in the
+ *   record (writes coalesced, so a tight loop of progress is not a write per
+ *   call); `ask` makes it `input_required` until `answer()` (only where the
+ *   starter's surface can answer: `answers: true`).
+ * - A failure is kept as `classify` made it: the one classification; a fault
+ *   goes to `onError` and keeps nothing but its status.
+ * - A task belongs to its starter's identity (`owner`, kept as a SHA-256
+ *   fingerprint): asked for by another, it is not found.
+ * - The instance running a task renews its lease every `heartbeatMs`; a live
+ *   task whose lease lapsed (three heartbeats missed: its instance died) is
+ *   failed by the next reader, so none stays pending for ever.
+ *
+ * @example
+ * ```ts
+ * import { api, op, progress } from "@ramify/api/tree";
+ * import { catalogueOf } from "@ramify/api/tree/catalogue";
+ * import { createTasks } from "@ramify/api/tasks";
+ *
+ * const tree = api({
+ *   reindex: op(async (_input, ctx) => {
+ *     progress(ctx, 1, 1);
+ *     return { indexed: 1 };
+ *   }, { tags: { longRunning: true } }),
+ * });
+ * const tasks = createTasks();
+ * const [reindex] = catalogueOf(tree).entries;
+ * const task = await tasks.start(reindex, {}, {}, { owner: "ann" });
+ * const done = await tasks.settled(task.id, "ann", 1_000);
+ * console.log(done?.status, done?.result); // "completed" { indexed: 1 }
+ * await tasks.close();
+ * ```
+ *
+ * @module
+ */
+
+import type { LeafCall } from "../tree/call.ts";
+import { extended } from "../tree/context.ts";
+import { Cancelled, classify } from "../tree/failure.ts";
+import { HttpError } from "../tree/http_error.ts";
+import { type AskResult, withInteraction } from "../tree/interaction.ts";
+import type { HandlerContext } from "../tree/node.ts";
+import { resultKindOf } from "../tree/result_kind.ts";
+import { failureOf, runCall } from "../tree/run.ts";
+import { Run, stored } from "./_run.ts";
+import {
+  isTerminal,
+  memoryTasks,
+  type TaskFailure,
+  type TaskListener,
+  type TaskRecord,
+  type TaskStore,
+} from "./store.ts";
+
+/**
+ * Options of {@linkcode createTasks}.
+ *
+ * @example
+ * ```ts
+ * import { createTasks, type TasksOptions } from "@ramify/api/tasks";
+ *
+ * const opts: TasksOptions = { ttlMs: 24 * 60 * 60_000, heartbeatMs: 2_000 };
+ * const tasks = createTasks(opts);
+ * ```
+ */
+export interface TasksOptions {
+  /** Where records are kept: share one (`redisTasks`) between instances. Default `memoryTasks()`. */
+  readonly store?: TaskStore;
+  /** Milliseconds a record is kept after its last change. Default an hour. */
+  readonly ttlMs?: number;
+  /**
+   * Milliseconds between the running instance's renewals of its lease; three
+   * missed, the task is failed. Default 5,000.
+   */
+  readonly heartbeatMs?: number;
+  /** The most log lines a record keeps (the latest). Default 100. */
+  readonly maxLogs?: number;
+  /** Observes a task's fault, unless its start gave its own. Default `console.error`. */
+  readonly onError?: (error: unknown) => void;
+}
+
+/**
+ * Options of one {@linkcode TaskRuntime.start}.
+ *
+ * @example
+ * ```ts
+ * import type { StartOptions } from "@ramify/api/tasks";
+ *
+ * const opts: StartOptions = { owner: "user-7", answers: true, timeoutMs: 10 * 60_000 };
+ * ```
+ */
+export interface StartOptions {
+  /** Who starts it (a user's id, a credential): only the same identity finds it again. */
+  readonly owner?: string;
+  /** Whether the starter's surface can answer the handler's `ask()` (else `unsupported`). */
+  readonly answers?: boolean;
+  /** Milliseconds the handler may run; then the task fails with `503`. Default none. */
+  readonly timeoutMs?: number;
+  /** Observes this task's fault (the surface's `onError`, with its request). */
+  readonly onError?: (error: unknown) => void;
+}
+
+/**
+ * What a task runs: a catalogue entry (`catalogueOf(tree).entries`), or any
+ * prepared call with a label.
+ *
+ * @example
+ * ```ts
+ * import type { TaskLeaf } from "@ramify/api/tasks";
+ *
+ * const ping: TaskLeaf = { label: "ping", call: () => "pong" };
+ * ```
+ */
+export interface TaskLeaf {
+  /** The leaf's label, kept in the record. */
+  readonly label: string;
+  /** Its one prepared call (`entry.call`). */
+  readonly call: LeafCall;
+}
+
+/**
+ * The task runtime every surface shares: start, read, watch, answer and
+ * cancel. Every method may reject when the store is out of reach.
+ *
+ * @example
+ * ```ts
+ * import { createTasks, type TaskRuntime } from "@ramify/api/tasks";
+ *
+ * const tasks: TaskRuntime = createTasks();
+ * console.log(await tasks.get("unknown")); // undefined
+ * await tasks.close();
+ * ```
+ */
+export interface TaskRuntime {
+  /** Starts a task of `leaf` with `input` and the starter's `context`; resolves once it is kept. */
+  start(
+    leaf: TaskLeaf,
+    input: unknown,
+    context: HandlerContext,
+    opts?: StartOptions,
+  ): Promise<TaskRecord>;
+  /** The task `id` as `owner` may see it: undefined when unknown, expired, or another's. */
+  get(id: string, owner?: string): Promise<TaskRecord | undefined>;
+  /**
+   * Cancels a live task (it ends `cancelled`, and the running instance aborts
+   * its handler's signal); a terminal one is returned as it is.
+   */
+  cancel(id: string, owner?: string): Promise<TaskRecord | undefined>;
+  /** Answers the question of a task that is `input_required`; any other is returned as it is. */
+  answer(id: string, owner: string | undefined, answer: AskResult): Promise<TaskRecord | undefined>;
+  /**
+   * Calls `listener` with the record at each change of the task, from any
+   * instance; resolves with the way to stop (undefined when not found).
+   */
+  watch(
+    id: string,
+    owner: string | undefined,
+    listener: (record: TaskRecord) => void,
+  ): Promise<(() => Promise<void>) | undefined>;
+  /** The task once terminal, or as it is after `ms` milliseconds. */
+  settled(id: string, owner: string | undefined, ms: number): Promise<TaskRecord | undefined>;
+  /** Stops listening; tasks still running here end `failed`, as if the instance had died. */
+  close(): Promise<void>;
+}
+
+/** The failure of a task whose instance stopped before it finished. */
+const STOPPED = "The instance running the task stopped before it finished";
+
+/**
+ * Makes a task runtime.
+ *
+ * @example
+ * ```ts
+ * import { createTasks, memoryTasks } from "@ramify/api/tasks";
+ *
+ * const tasks = createTasks({ store: memoryTasks(), ttlMs: 60_000 });
+ * await tasks.close();
+ * ```
+ *
+ * @throws {RangeError} when a duration is not a positive number.
+ */
+export function createTasks(opts: TasksOptions = {}): TaskRuntime {
+  const store = opts.store ?? memoryTasks();
+  const ttlMs = positive("ttlMs", opts.ttlMs ?? 60 * 60_000);
+  const heartbeatMs = positive("heartbeatMs", opts.heartbeatMs ?? 5_000);
+  const maxLogs = opts.maxLogs ?? 100;
+  const runs = new Map<string, Run>();
+  const watchers = new Map<string, Set<() => void>>();
+  const listener: TaskListener = {
+    changed(id) {
+      for (const watcher of watchers.get(id) ?? []) watcher();
+    },
+    signal(id, signal) {
+      const run = runs.get(id);
+      if (run === undefined) return;
+      if (signal.kind === "cancel") run.abort(new Cancelled());
+      else run.answered(signal.answer);
+    },
+  };
+  let listening: Promise<() => Promise<void>> | undefined;
+  const listen = () => {
+    listening ??= store.listen(listener).catch((error) => {
+      listening = undefined;
+      throw error;
+    });
+    return listening;
+  };
+
+  const find = async (id: string, owner: string | undefined) => {
+    if (typeof id !== "string" || id === "") return undefined;
+    const record = await store.get(id);
+    if (record === undefined || record.owner !== await fingerprint(owner)) return undefined;
+    if (isTerminal(record.status) || record.lease >= Date.now()) return record;
+    // Its instance stopped renewing the lease: it died, so the task did too.
+    const failed = ended(record, "failed", stored(classify(new HttpError(500, STOPPED))));
+    await store.write(failed);
+    return await store.get(id) ?? failed;
+  };
+
+  const runtime: TaskRuntime = {
+    async start(leaf, input, context, startOpts = {}) {
+      await listen();
+      const now = Date.now();
+      const record: TaskRecord = {
+        id: taskId(),
+        owner: await fingerprint(startOpts.owner),
+        leaf: leaf.label,
+        status: "working",
+        createdAt: now,
+        updatedAt: now,
+        ttlMs,
+        lease: now + 3 * heartbeatMs,
+        logs: [],
+      };
+      await store.create(record);
+      const report = startOpts.onError ?? opts.onError ?? defaultOnError;
+      const run = new Run(record, store, { heartbeatMs, maxLogs });
+      runs.set(record.id, run);
+      const taskContext = withInteraction(extended(context, { signal: run.signal }), {
+        log: (level, message, data) => run.log(level, message, data),
+        progress: (done, total, message) => run.progress(done, total, message),
+        ...(startOpts.answers === true ? { ask: run.ask } : {}),
+      });
+      // Begun after the record is kept, so that its first change finds it.
+      queueMicrotask(() => {
+        settle(leaf.call, input, taskContext, startOpts.timeoutMs, report).then((end) =>
+          run.finish(end.status, end.change)
+        ).finally(() => runs.delete(record.id));
+      });
+      return record;
+    },
+    get: find,
+    async cancel(id, owner) {
+      const record = await find(id, owner);
+      if (record === undefined || isTerminal(record.status)) return record;
+      await store.write(ended(record, "cancelled", stored(classify(new Cancelled()))));
+      // The instance running it aborts its handler (this one's listener too).
+      await store.signal(id, { kind: "cancel" });
+      return await store.get(id);
+    },
+    async answer(id, owner, answer) {
+      const record = await find(id, owner);
+      if (record === undefined || record.status !== "input_required") return record;
+      await store.signal(id, { kind: "answer", answer });
+      return record;
+    },
+    async watch(id, owner, onChange) {
+      await listen();
+      const watcher = () => {
+        find(id, owner).then((record) => record && onChange(record), () => {});
+      };
+      let set = watchers.get(id);
+      if (set === undefined) watchers.set(id, set = new Set());
+      set.add(watcher);
+      const stop = () => {
+        set.delete(watcher);
+        if (set.size === 0) watchers.delete(id);
+        return Promise.resolve();
+      };
+      // Watching before the look-up: a change in between is not missed.
+      if (await find(id, owner).catch(async (error) => (await stop(), Promise.reject(error)))) {
+        return stop;
+      }
+      await stop();
+      return undefined;
+    },
+    async settled(id, owner, ms) {
+      let wake!: () => void;
+      const ended = new Promise<void>((resolve) => wake = resolve);
+      const stop = await runtime.watch(id, owner, (record) => {
+        if (isTerminal(record.status)) wake();
+      });
+      if (stop === undefined) return undefined;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      try {
+        const first = await find(id, owner);
+        if (first === undefined || isTerminal(first.status) || ms <= 0) return first;
+        await Promise.race([ended, new Promise((resolve) => timer = setTimeout(resolve, ms))]);
+        return await find(id, owner);
+      } finally {
+        clearTimeout(timer);
+        await stop();
+      }
+    },
+    async close() {
+      for (const run of runs.values()) {
+        run.finish("failed", { failure: stored(classify(new HttpError(500, STOPPED))) });
+        run.abort(new Cancelled());
+      }
+      const stop = await listening?.catch(() => undefined);
+      listening = undefined;
+      await stop?.();
+      await Promise.all([...runs.values()].map((run) => run.written()));
+    },
+  };
+  return runtime;
+}
+
+/** How a task ended: its terminal status, and the result or the failure. */
+interface End {
+  readonly status: "completed" | "failed" | "cancelled";
+  readonly change: Partial<TaskRecord>;
+}
+
+async function settle(
+  call: LeafCall,
+  input: unknown,
+  context: HandlerContext,
+  timeoutMs: number | undefined,
+  report: (error: unknown) => void,
+): Promise<End> {
+  try {
+    const value = await runCall(call, input, context, timeoutMs);
+    return { status: "completed", change: jsonResult(value) };
+  } catch (error) {
+    const failure = failureOf(error, context);
+    if (failure.kind === "fault") {
+      try {
+        report(error);
+      } catch {
+        // An observer that throws must not leave the task pending.
+      }
+    }
+    return {
+      status: failure.kind === "cancelled" ? "cancelled" : "failed",
+      change: { failure: stored(failure) },
+    };
+  }
+}
+
+/**
+ * A result as a record keeps it: JSON data, as any store keeps it and every
+ * surface sends it. Bytes, a stream or a `Response` cannot outlive the
+ * request: a long-running leaf giving one is a fault.
+ */
+function jsonResult(value: unknown): Partial<TaskRecord> {
+  const kind = resultKindOf(value);
+  if (kind === "none") return {};
+  if (kind !== "value") {
+    throw new TypeError(`A long-running leaf must give JSON data, not ${kind}`);
+  }
+  return { result: JSON.parse(JSON.stringify(value)) };
+}
+
+function ended(
+  record: TaskRecord,
+  status: "failed" | "cancelled",
+  failure: TaskFailure,
+): TaskRecord {
+  const { question: _question, ...rest } = record;
+  return { ...rest, status, failure, updatedAt: Date.now() };
+}
+
+/** 144 random bits, base64url: unguessable, and safe in a path. */
+function taskId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(18));
+  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_");
+}
+
+/** Who owns a task, as kept: a SHA-256 of the identity, never the identity itself. */
+async function fingerprint(owner: string | undefined): Promise<string | undefined> {
+  if (owner === undefined) return undefined;
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(owner));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+function defaultOnError(error: unknown): void {
+  console.error("ramify: a task crashed:", error);
+}
+
+function positive(name: string, value: number): number {
+  if (!(value > 0) || !Number.isFinite(value)) {
+    throw new RangeError(`createTasks: ${name} must be a positive number, got ${value}`);
+  }
+  return value;
+}
