@@ -8,6 +8,7 @@ import { api, op, use } from "@ramify/api/tree";
 import { catalogueOf } from "@ramify/api/tree/catalogue";
 import { createFetch } from "@ramify/api/http";
 import { http } from "@ramify/api/http/verbs";
+import { createHandler } from "@ramify/api/serve";
 import { oauth, type OAuthOptions, type OAuthUser } from "@ramify/api/auth";
 import { OIDC_CLIENTS, type OidcProvider, withOidcProvider } from "../support/oidc_provider.ts";
 import { hostileTokens } from "../support/oidc_hostile.ts";
@@ -207,6 +208,56 @@ Deno.test("oauth: opaque tokens are introspected (and kept a while), refused wit
     const without = guarded(provider).fetch;
     assert.equal((await call(without, "/me", "GET", token)).status, 401);
   });
+});
+
+Deno.test("oauth: an introspected answer is kept for cacheTtlMs, then asked again", async () => {
+  await withOidcProvider(async (provider) => {
+    const introspection = {
+      clientId: OIDC_CLIENTS.api.id,
+      clientSecret: OIDC_CLIENTS.api.secret,
+      cacheTtlMs: 300,
+    };
+    const { fetch } = guarded(provider, { introspection });
+    const token = await provider.opaqueTokenFor(RESOURCE, "books:read");
+    assert.equal((await call(fetch, "/me", "GET", token)).status, 200);
+    assert.equal(await provider.revoke(token), 200);
+    assert.equal((await call(fetch, "/me", "GET", token)).status, 200, "kept");
+    await delay(350);
+    assert.equal((await call(fetch, "/me", "GET", token)).status, 401, "asked again: revoked");
+  });
+});
+
+Deno.test("oauth: verify reads a token that is no JWT, where there is no introspection", async () => {
+  await withOidcProvider(async (provider) => {
+    const verify = (token: string) =>
+      token === "dev-token" ? { sub: "dev", scope: "books:read books:write" } : undefined;
+    const { fetch } = guarded(provider, { verify });
+    const me = await call(fetch, "/me", "GET", "dev-token");
+    assert.deepEqual(await me.json(), {
+      sub: "dev",
+      scope: ["books:read", "books:write"],
+    });
+    assert.equal((await call(fetch, "/me", "GET", "other")).status, 401);
+    // A JWT goes to jose alone: verify never vouches for one.
+    const { foreignKey } = await hostileTokens(provider, RESOURCE);
+    assert.equal((await call(fetch, "/me", "GET", foreignKey)).status, 401);
+  });
+});
+
+Deno.test("oauth: serve()'s handler publishes the metadata too", async () => {
+  await withOidcProvider(async (provider) => {
+    const { tree } = guarded(provider);
+    const handler = await createHandler(tree, { graphql: false, mcp: false, docs: false });
+    const response = await handler.fetch(new Request(METADATA));
+    assert.equal(response?.status, 200);
+    assert.equal((await response?.json()).resource, RESOURCE);
+    await handler.close();
+  });
+});
+
+Deno.test("oauth: scopes must be scope tokens", () => {
+  assert.throws(() => op(() => 1, { scopes: ["books write"] }), /meta.scopes must be a list/);
+  assert.throws(() => api({}, { meta: { scopes: ['a"b'] } }), /meta.scopes must be a list/);
 });
 
 Deno.test("oauth: the RFC 9728 metadata is published where the challenges point", async () => {
