@@ -307,8 +307,15 @@ export function oauth(
       if (isJwtShaped(token)) {
         return identityOf(await issuer.verify(token, audience, skew));
       }
-      const claims = (await introspect?.(token)) ??
-        (await options.verify?.(token, context as HandlerContext));
+      const introspected = await introspect?.(token);
+      // An introspection answer may name the token's audience and issuer: each must be ours.
+      if (introspected !== undefined && !forUs(introspected.aud, audience)) {
+        throw invalid("was issued for another resource");
+      }
+      if (introspected?.iss !== undefined && introspected.iss !== options.issuer) {
+        throw invalid("was issued by another issuer");
+      }
+      const claims = introspected ?? (await options.verify?.(token, context as HandlerContext));
       if (claims === undefined) throw invalid("is not active or not known to this resource");
       return identityOf(claims);
     } catch (error) {
@@ -431,6 +438,13 @@ export function identityOf(claims: Readonly<Record<string, unknown>>): OAuthUser
     exp: typeof claims.exp === "number" ? claims.exp : undefined,
     claims: Object.freeze({ ...claims }),
   });
+}
+
+/** Whether an `aud` claim (absent, a string or a list) names one of the audiences. */
+function forUs(aud: unknown, audience: readonly string[]): boolean {
+  if (aud === undefined) return true;
+  const named = Array.isArray(aud) ? aud : [aud];
+  return named.some((entry) => typeof entry === "string" && audience.includes(entry));
 }
 
 /** Why jose refused a token, in words that hold nothing of it. */

@@ -11,7 +11,7 @@ import { http } from "@ramify/api/http/verbs";
 import { createHandler } from "@ramify/api/serve";
 import { oauth, type OAuthOptions, type OAuthUser } from "@ramify/api/auth";
 import { OIDC_CLIENTS, type OidcProvider, withOidcProvider } from "../support/oidc_provider.ts";
-import { hostileTokens } from "../support/oidc_hostile.ts";
+import { hostileTokens, OTHER_RESOURCE } from "../support/oidc_hostile.ts";
 
 const RESOURCE = "https://api.test/api";
 const METADATA = "https://api.test/.well-known/oauth-protected-resource/api";
@@ -205,6 +205,10 @@ Deno.test("oauth: opaque tokens are introspected (and kept a while), refused wit
     assert.equal(me.status, 200);
     assert.deepEqual((await me.json()).scope, ["books:read", "books:write"]);
     assert.equal((await call(fetch, "/me", "GET", "not-a-token-it-issued")).status, 401);
+    const elsewhere = await provider.opaqueTokenFor(OTHER_RESOURCE, "books:read");
+    const refused = await call(fetch, "/me", "GET", elsewhere);
+    assert.equal(refused.status, 401);
+    assert.equal((await refused.json()).detail, "The bearer token was issued for another resource");
     const without = guarded(provider).fetch;
     assert.equal((await call(without, "/me", "GET", token)).status, 401);
   });
