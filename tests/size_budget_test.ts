@@ -31,8 +31,10 @@ const BUDGETS: readonly Budget[] = [
   {
     // @ramify/api/client: the manifest-driven HTTP client.
     file: "client.ts",
-    minified: 9_700,
-    gzip: 4_250,
+    // +1.8 KB (issue 47; 8,960 / 3,910 before, 10,747 / 4,562 after): a long-running leaf's call
+    // awaits its task's result (polling with backoff) or gives its handle (`{ async: true }`).
+    minified: 11_500,
+    gzip: 4_900,
     absent: ["graphql", "GraphQL", "openapi", "No route matches", "zod", "Deno."],
     present: ["application/json"],
   },
@@ -47,8 +49,9 @@ const BUDGETS: readonly Budget[] = [
   {
     // @ramify/api/tree: `api` and `op` alone.
     file: "tree.ts",
-    minified: 8_850,
-    gzip: 3_400,
+    // +0.2 KB (issue 47): the standard tag longRunning and what it means.
+    minified: 9_050,
+    gzip: 3_480,
     absent: ["graphql", "GraphQL", "openapi", "No route matches", 'from"zod"'],
     present: ["must be a Standard Schema"],
   },
@@ -59,8 +62,12 @@ const BUDGETS: readonly Budget[] = [
     // +2.9 KB (issue 43; 81,653 / 29,184 measured): one reading of an input schema for text
     // (tree/string_plan.ts), and the route read from the tree's catalogue (tree/catalogue.ts, with
     // tree/invalidation.ts, which it describes) with one rule for result kinds.
-    minified: 82_000,
-    gzip: 29_400,
+    // +15.0 KB (issue 47; 83,751 / 29,476 before, 98,790 / 35,129 after): long-running leaves' tasks
+    // (the runtime, its memory store, the 202 and the status resources), loaded by a dynamic import
+    // that esbuild keeps in the bundle, evaluated only for a tree with a long-running leaf; and
+    // their OpenAPI description.
+    minified: 97_100,
+    gzip: 35_100,
     absent: ["graphql", "GraphQL"],
     present: ["No route matches", "3.1.0", 'from"zod"'],
   },
@@ -70,8 +77,9 @@ const BUDGETS: readonly Budget[] = [
     // Raised 2026-11-25 for the compiled GraphQL executor (issue 33): 131,130 / 45,419.
     // Raised 2026-11-26 for the transport loaded on first request (issue 35): 142,267 /
     // 50,091: esbuild wraps each module the transport reaches, to evaluate it on demand.
-    minified: 156_500,
-    gzip: 55_100,
+    // +13.8 KB (issue 47; 156,828 / 54,388 before, 170,677 / 59,271 after): as the REST worker's.
+    minified: 170_400,
+    gzip: 60_000,
     absent: [],
     present: ["No route matches", 'from"graphql"', 'from"zod"'],
   },

@@ -24,6 +24,7 @@ import type { CallOptions } from "./extension.ts";
 import type { ClientError } from "./client_error.ts";
 import type { Reply } from "../../tree/reply.ts";
 import type { JsonOf } from "../../tree/dates.ts";
+import type { TaskHandle } from "./task_handle.ts";
 
 /**
  * Whether every key of T is optional, so the input may be left out.
@@ -126,10 +127,42 @@ export type CallInput<W, Caps extends string> = [Caps] extends [never] ? W : Omi
  */
 export type LeafClient<L, Caps extends string = never> = L extends
   Leaf<infer _I, infer _O, infer W, infer _S, infer _E>
-  ? AllOptional<CallInput<W, Caps>> extends true
-    ? (input?: CallInput<W, Caps>, options?: CallOptions) => CallResult<L>
-  : (input: CallInput<W, Caps>, options?: CallOptions) => CallResult<L>
+  ? AllOptional<CallInput<W, Caps>> extends true ? {
+      (input: CallInput<W, Caps> | undefined, options: AsyncCallOptions): Promise<TaskHandleOf<L>>;
+      (input?: CallInput<W, Caps>, options?: CallOptions): CallResult<L>;
+    }
+  : {
+    (input: CallInput<W, Caps>, options: AsyncCallOptions): Promise<TaskHandleOf<L>>;
+    (input: CallInput<W, Caps>, options?: CallOptions): CallResult<L>;
+  }
   : unknown;
+
+/**
+ * The options of a call that asks for a long-running leaf's handle.
+ *
+ * @example
+ * ```ts
+ * import type { AsyncCallOptions } from "@ramify/api/client";
+ *
+ * const detached: AsyncCallOptions = { async: true };
+ * ```
+ */
+export type AsyncCallOptions = CallOptions & { readonly async: true };
+
+/**
+ * The handle a leaf's call with `{ async: true }` resolves with: its result
+ * typed as the leaf's, its declared errors carried for `safe()`.
+ *
+ * @example
+ * ```ts
+ * import type { TaskHandleOf } from "@ramify/api/client";
+ * import { op } from "@ramify/api/tree";
+ *
+ * const reindex = op(() => ({ indexed: 3 }), { tags: { longRunning: true } });
+ * const indexed = async (task: TaskHandleOf<typeof reindex>) => (await task.result()).indexed;
+ * ```
+ */
+export type TaskHandleOf<L> = TaskHandle<ReceivedOf<L>, ErrorsOf<L>>;
 
 /**
  * What a leaf's client call returns: a promise of what it receives, carrying

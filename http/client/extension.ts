@@ -82,6 +82,12 @@ export interface CallOptions {
   readonly onEventId?: (id: string) => void;
   /** Told where the server says events were missed; the stream goes on after. */
   readonly onGap?: (notice: GapNotice) => void;
+  /**
+   * For a long-running leaf (tag `longRunning`): `true` resolves with its
+   * task's handle at once (`TaskHandle`: status, result, cancel) instead of
+   * awaiting its result. The server is asked `Prefer: respond-async`.
+   */
+  readonly async?: boolean;
   /** Further values for extensions. */
   readonly [key: string]: unknown;
 }

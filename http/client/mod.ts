@@ -40,6 +40,7 @@ export type {
 } from "./extension.ts";
 export type {
   AllOptional,
+  AsyncCallOptions,
   BytesResult,
   CallInput,
   ChildrenClient,
@@ -56,4 +57,6 @@ export type {
   LeafClient,
   ReceivedOf,
   ResultOf,
+  TaskHandleOf,
 } from "./client_types.ts";
+export type { TaskHandle, TaskState } from "./task_handle.ts";

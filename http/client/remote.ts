@@ -39,6 +39,8 @@ import type { Client } from "./client_types.ts";
 import { type Captures, materialize, shapeOf } from "./shape.ts";
 import { checkedManifest, type ClientManifest, type ManifestOperation } from "./manifest.ts";
 import { bytesOfResponse } from "./_file_name.ts";
+import { taskAnswer, type TaskIo } from "./_tasks.ts";
+import type { TaskState } from "./task_handle.ts";
 
 /**
  * Any fetch-compatible function: the global `fetch`, or a server's own handler
@@ -184,6 +186,8 @@ interface Prepared {
   readonly dates: readonly DatePath[];
   /** The error codes the operation declares. */
   readonly declared: readonly string[];
+  /** Whether it is long-running (tag `longRunning`): its server may answer with a task. */
+  readonly longRunning: boolean;
 }
 
 const QUERY_VERBS: ReadonlySet<string> = new Set(["GET", "HEAD", "DELETE", "OPTIONS"]);
@@ -215,6 +219,7 @@ function prepare(operation: ManifestOperation): Prepared {
       : "application/json, application/problem+json",
     dates: operation.dates,
     declared: operation.errors,
+    longRunning: operation.tags.longRunning === true,
   };
 }
 
@@ -234,6 +239,8 @@ async function call(
   const headers = made instanceof Promise ? await made : made;
   for (const [name, value] of new Headers(options.headers)) headers.set(name, value);
   headers.set("accept", prepared.accept);
+  // The handle at once, whatever the server would choose (RFC 7240).
+  if (options.async === true) headers.set("prefer", "respond-async");
   let body: string | FormData | undefined;
   const values = Object.entries(input).filter(([key, value]) =>
     value !== undefined && !captured.has(key)
@@ -258,11 +265,43 @@ async function call(
     options,
   };
   const response = await context.send(request);
+  if (prepared.longRunning || options.async === true) {
+    const io = taskIo(request, prepared, context);
+    return await taskAnswer(response, request.url, options.async === true, options.signal, io);
+  }
+  return await decoded(response, request, prepared);
+}
+
+/** A response decoded as the call's answer, its dates revived. */
+async function decoded(response: Response, request: ClientRequest, prepared: Prepared) {
   const result = await decode(response, request, prepared);
   if (prepared.dates.length === 0 || result === undefined) return result;
   return prepared.streams
     ? revivedItems(result as AsyncIterable<unknown>, prepared.dates)
     : reviveDates(result, prepared.dates);
+}
+
+/** A task's requests: the call's headers and extensions, its decoding, for its status resource. */
+function taskIo(request: ClientRequest, prepared: Prepared, context: CallContext): TaskIo {
+  const headers = new Headers(request.headers);
+  for (const name of ["content-type", "prefer", "idempotency-key"]) headers.delete(name);
+  headers.set("accept", "application/json, application/problem+json");
+  const asked = (method: "GET" | "DELETE", url: string): ClientRequest => ({
+    ...request,
+    method,
+    url,
+    headers: new Headers(headers),
+    body: undefined,
+    // A cancel is sent when the caller aborts: the caller's signal must not stop it.
+    signal: method === "DELETE" ? undefined : request.signal,
+  });
+  const document: Prepared = { ...prepared, streams: false, dates: [] };
+  return {
+    send: (method, url) => context.send(asked(method, url)),
+    decode: (response, url) => decoded(response, asked("GET", url), prepared),
+    state: async (response, url) =>
+      await decode(response, asked("GET", url), document) as TaskState,
+  };
 }
 
 async function* revivedItems(source: AsyncIterable<unknown>, dates: readonly DatePath[]) {

@@ -10,17 +10,23 @@ import {
 } from "@ramify/api/tree/tags";
 import { http } from "@ramify/api/http/verbs";
 
-Deno.test("standard tags: the five, with readOnly implying idempotent", () => {
+Deno.test("standard tags: the six, with readOnly implying idempotent", () => {
   assert.deepEqual(Object.keys(standardTags), [
     "readOnly",
     "idempotent",
     "destructive",
     "openWorld",
     "streaming",
+    "longRunning",
   ]);
   assert.deepEqual(standardTags.readOnly.implies, { idempotent: true });
   assert.deepEqual(standardTags.readOnly.excludes, ["destructive"]);
   assert.deepEqual(standardTags.destructive.excludes, ["readOnly"]);
+  // A task holds one result: a stream cannot be one.
+  assert.equal(
+    tagConflict({ longRunning: true, streaming: true }),
+    "streaming and longRunning exclude each other",
+  );
 });
 
 Deno.test("implication: readOnly asserts idempotent; nothing else is implied", () => {
