@@ -18,7 +18,12 @@
  * @module
  */
 export { toTools } from "./projection/describe.ts";
-export type { ToolAnnotations, ToolDescriptor, ToolsOptions } from "./projection/describe.ts";
+export type {
+  ToolAnnotations,
+  ToolDescriptor,
+  ToolSecurityScheme,
+  ToolsOptions,
+} from "./projection/describe.ts";
 export { createMcpHandler, serveMcpStdio } from "./server/mcp.ts";
 export type { McpFetchHandler } from "./server/mcp.ts";
 export type { McpHandlerOptions, McpOptions } from "./server/options.ts";

@@ -1,8 +1,9 @@
-// oauth() agrees on every surface but MCP (its edge comes next): the typed HTTP client, the GraphQL
-// client over HTTP and over WebSocket (the token in the connection parameters) and the command
-// line against the server (--token, and RAMIFY_TOKEN through mainCli) call with a real provider's
-// tokens, see the same identity, are refused alike for a missing scope (naming it) and for no
-// token, and refuse every hostile token with no handler run and nothing of it in an answer or log.
+// oauth() agrees on every surface: the typed HTTP client, the GraphQL client over HTTP and over
+// WebSocket (the token in the connection parameters), MCP over HTTP (a 2026-07-28 tools/call,
+// refused at the HTTP level with the challenge) and the command line against the server
+// (--token, and RAMIFY_TOKEN through mainCli) call with a real provider's tokens, see the same
+// identity, are refused alike for a missing scope (naming it) and for no token, and refuse every
+// hostile token with no handler run and nothing of it in an answer or log.
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { createClient as createWsClient } from "graphql-ws";
@@ -16,11 +17,13 @@ import {
 } from "@ramify/api/graphql";
 import { GraphQLClientError, httpTransport, wsTransport } from "@ramify/api/graphql/client";
 import { createWsHandler } from "@ramify/api/graphql/ws";
+import { createMcpHandler } from "@ramify/api/tools";
 import { oauth, type OAuthUser } from "@ramify/api/auth";
 import { OIDC_CLIENTS, withOidcProvider } from "../support/oidc_provider.ts";
 import { hostileTokens } from "../support/oidc_hostile.ts";
 import { callThrough, cliCall, type Step } from "../support/agreement.ts";
 import { mountSurfaces } from "../support/every_surface.ts";
+import { modernToolCall } from "../support/mcp_wire.ts";
 
 const RESOURCE = "https://api.test/api";
 const Who = z.object({ sub: z.string(), client_id: z.string(), scope: z.array(z.string()) });
@@ -40,7 +43,18 @@ interface Surface {
   refusal(error: unknown): Refused | undefined;
 }
 
-Deno.test("oauth agreement: REST client, GraphQL (HTTP, WebSocket) and the CLI alike", async (t) => {
+/** An MCP request refused at the HTTP level: its status, its challenge and its body. */
+class McpRefusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly challenge: string | null,
+    readonly text: string,
+  ) {
+    super(`MCP ${status}`);
+  }
+}
+
+Deno.test("oauth agreement: REST client, GraphQL (HTTP, WebSocket), MCP and the CLI alike", async (t) => {
   await withOidcProvider(async (provider) => {
     let calls = 0;
     const logged: unknown[] = [];
@@ -74,7 +88,7 @@ Deno.test("oauth agreement: REST client, GraphQL (HTTP, WebSocket) and the CLI a
       rest,
       graphqlHttp,
       graphqlWs,
-      mcp: () => new Response(null, { status: 404 }),
+      mcp: createMcpHandler(tree, { onError }),
     });
     const base = `http://127.0.0.1:${server.addr.port}`;
     const sockets: ReturnType<typeof createWsClient>[] = [];
@@ -135,6 +149,32 @@ Deno.test("oauth agreement: REST client, GraphQL (HTTP, WebSocket) and the CLI a
           );
         },
         refusal: graphqlRefusal,
+      },
+      {
+        name: "MCP over HTTP",
+        call: async (token, steps, input) => {
+          const name = steps.map(String).join(".");
+          const answer = await modernToolCall(`${base}/mcp`, name, input, {
+            headers: bearer(token),
+          });
+          if (answer.status !== 200) {
+            throw new McpRefusal(answer.status, answer.challenge, answer.text);
+          }
+          const result = answer.message.result as {
+            content: { text: string }[];
+            isError?: boolean;
+          };
+          if (result.isError === true) throw new Error(result.content[0].text);
+          return JSON.parse(result.content[0].text);
+        },
+        refusal: (error) => {
+          if (!(error instanceof McpRefusal)) return undefined;
+          return {
+            refused: error.status,
+            scope: /scope="([^"]*)"/.exec(error.challenge ?? "")?.[1],
+            text: `${error.challenge} ${error.text}`,
+          };
+        },
       },
       {
         name: "command line (--url, --token)",

@@ -38,14 +38,14 @@ export interface JsonRpcAnswer {
 /**
  * A raw 2026-07-28 `tools/call` (its routing headers, and a client that
  * declares no capability), and its JSON-RPC answer: the stream's event of the
- * call's `id`, or the JSON body.
+ * call's `id`, or the JSON body; with the `WWW-Authenticate` challenge.
  */
 export async function modernToolCall(
   url: URL | string,
   name: string,
   args: Record<string, unknown>,
   opts: { readonly id?: number; readonly headers?: Record<string, string> } = {},
-): Promise<{ status: number; text: string; message: JsonRpcAnswer }> {
+): Promise<{ status: number; challenge: string | null; text: string; message: JsonRpcAnswer }> {
   const id = opts.id ?? 1;
   const response = await fetch(url, {
     method: "POST",
@@ -75,7 +75,9 @@ export async function modernToolCall(
   const events = text.split("\n").filter((line) => line.startsWith("data: "))
     .map((line) => JSON.parse(line.slice(6)));
   const message = events.find((event) => event.id === id) ?? JSON.parse(text);
-  return { status: response.status, text, message };
+  // A refusal before the SDK (an OAuth challenge, say) is no stream, and its body may be no JSON-RPC.
+  const challenge = response.headers.get("www-authenticate");
+  return { status: response.status, challenge, text, message };
 }
 
 /** The JSON-RPC error an SDK client's call rejects with (fails the test if it succeeds). */

@@ -48,7 +48,7 @@
 import type { Node } from "../../tree/node.ts";
 import { collectTools, type ToolDescriptor } from "./tools.ts";
 
-export type { ToolAnnotations, ToolDescriptor } from "./tools.ts";
+export type { ToolAnnotations, ToolDescriptor, ToolSecurityScheme } from "./tools.ts";
 
 /**
  * Options of {@linkcode toTools}, and of the MCP server.

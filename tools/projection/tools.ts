@@ -18,6 +18,7 @@ import { joinPath, TOOL_NAME } from "./_names.ts";
 import { warnUnhinted } from "./_hints.ts";
 import { structuredSchema } from "./structured.ts";
 import { type ParamHeader, paramHeadersOf } from "./param_headers.ts";
+import { securityOf } from "../../tree/middleware.ts";
 
 /**
  * MCP's hints about a tool, from the leaf's own tags (implications applied).
@@ -52,6 +53,29 @@ export interface ToolDescriptor {
   readonly outputSchema?: JsonSchema;
   /** The hints the leaf's tags give. */
   readonly annotations: ToolAnnotations;
+  /**
+   * For a leaf an OAuth guard protects: `securitySchemes`, the scopes a call
+   * needs (`[{ type: "oauth2", scopes }]`), as OpenAI's Apps SDK reads them.
+   * Every caller sees every tool; this says which need a token.
+   */
+  readonly _meta?: { readonly securitySchemes: readonly ToolSecurityScheme[] };
+}
+
+/**
+ * What a tool needs of its caller's token: an OAuth 2 scheme and its scopes.
+ *
+ * @example
+ * ```ts
+ * import type { ToolSecurityScheme } from "@ramify/api/tools";
+ *
+ * const scheme: ToolSecurityScheme = { type: "oauth2", scopes: ["books:write"] };
+ * ```
+ */
+export interface ToolSecurityScheme {
+  /** Always `oauth2`. */
+  readonly type: "oauth2";
+  /** The scopes a call needs; none: any valid token. */
+  readonly scopes: readonly string[];
 }
 
 /** A tool with what the server needs to call it. */
@@ -150,6 +174,7 @@ function toolOf(
         ? {}
         : { outputSchema: structuredSchema(tags.streaming === true ? listOf(output) : output) }),
       annotations,
+      ...securityMeta(leaf),
     },
     call: entry.call,
     captures,
@@ -235,4 +260,14 @@ export function titleOf(names: readonly string[]): string {
 /** "the leaf at books/{bookId}/read", or "the root leaf". */
 export function placeOf(entry: CatalogueEntry): string {
   return entry.steps.length === 0 ? "the root leaf" : `the leaf at ${entry.label}`;
+}
+
+/** A guarded leaf's `_meta.securitySchemes`: one per guard naming a protected resource. */
+function securityMeta(leaf: Node): Pick<ToolDescriptor, "_meta"> {
+  const schemes = securityOf(leaf).flatMap((security) =>
+    security.resource === undefined
+      ? []
+      : [{ type: "oauth2" as const, scopes: security.scopesFor?.(leaf) ?? security.scopes }]
+  );
+  return schemes.length === 0 ? {} : { _meta: { securitySchemes: schemes } };
 }

@@ -53,6 +53,7 @@ import { bodyLimitOf, checkedRequest, jsonRpcRefusal } from "./_request_body.ts"
 import { BODY_TIMEOUT_MS } from "../../http/web/body.ts";
 import { paramHeadersRefusal } from "./_param_headers.ts";
 import { answeredSoon } from "./_call_answer.ts";
+import { authorizationGate } from "./_authorization.ts";
 import { isPlainObject } from "../../tree/plain_data.ts";
 
 /**
@@ -122,8 +123,11 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
   const onError = opts.onError ?? ((error) => console.error("ramify: MCP sessions:", error));
   const resume = opts.resumability === false ? undefined : resumeOf(opts.resumability, onError);
   const identify = identities(tree, opts.sessionOwner, onError);
+  const authorization = authorizationGate(tree, surface);
   let served: { modern: McpHttpHandler; calls: McpHttpHandler; legacy: LegacySessions } | undefined;
   const answer = async (received: Request): Promise<Response> => {
+    const metadata = authorization?.metadata?.(received);
+    if (metadata !== undefined) return metadata;
     const loaded = await loadSdk();
     const rejected =
       (hosts === undefined
@@ -137,6 +141,8 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
     const checked = await checkedRequest(received, maxBodyBytes, bodyTimeoutMs);
     if (checked instanceof Response) return checked;
     const { request, parsed } = checked;
+    const refused = await authorization?.gate(request, parsed);
+    if (refused !== undefined) return refused;
     if (served === undefined) {
       const makeServer = serverMaker(loaded, surface, opts);
       served = {
