@@ -161,6 +161,13 @@ export interface Question<S extends FormSchema | StandardSchemaV1 = FormSchema |
   readonly message: string;
   /** The answer's form. */
   readonly schema: S;
+  /**
+   * The question's name, the same on every run of the handler: where a
+   * surface asks between runs (MCP's 2026 revision) the answer comes back
+   * under it, so a client may answer it before it is asked. Unique within
+   * the leaf. Default: its order in the run (`ask-1`, `ask-2`, ...).
+   */
+  readonly key?: string;
 }
 
 /**
@@ -186,8 +193,16 @@ export interface Interaction {
     total: number | undefined,
     message: string | undefined,
   ): void | Promise<void>;
-  /** Asks the person; `signal` aborts when the call ends (cancelled or past its deadline). */
-  ask?(message: string, schema: FormSchema, signal: AbortSignal | undefined): Promise<AskResult>;
+  /**
+   * Asks the person; `signal` aborts when the call ends (cancelled or past
+   * its deadline); `key` is the question's own name, when it has one.
+   */
+  ask?(
+    message: string,
+    schema: FormSchema,
+    signal: AbortSignal | undefined,
+    key?: string,
+  ): Promise<AskResult>;
 }
 
 // A symbol, so that no value a client or a context function sets can stand for a surface's renderer.
@@ -310,7 +325,12 @@ export async function ask<S extends FormSchema | StandardSchemaV1>(
   context.signal?.throwIfAborted();
   let answer: AskResult;
   try {
-    answer = await interaction.ask(String(question.message), form, context.signal);
+    answer = await interaction.ask(
+      String(question.message),
+      form,
+      context.signal,
+      question.key === undefined ? undefined : String(question.key),
+    );
   } catch {
     // The call ended (cancelled, past its deadline): so does the handler. Else the question failed: no answer.
     context.signal?.throwIfAborted();

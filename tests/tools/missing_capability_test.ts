@@ -108,12 +108,12 @@ Deno.test("MCP 2025 session: no -32021 in that revision, the handler's failure i
   }
 });
 
-Deno.test("MCP 2026-07-28 raw HTTP: -32021 as a JSON-RPC error with requiredCapabilities", async () => {
+Deno.test("MCP 2026-07-28 raw HTTP: -32021 as a JSON-RPC error with requiredCapabilities, 400", async () => {
   const { url, close } = await served("modern");
   try {
-    // A tool call answers as a stream from its start (so Deno sees a client gone): the error
-    // is its one event, under the stream's 200.
-    const { text, message: data } = await modernToolCall(url, "needs", {}, { id: 7 });
+    // Answered at once, as JSON: with the 400 the revision sets on this error itself.
+    const { status, text, message: data } = await modernToolCall(url, "needs", {}, { id: 7 });
+    assert.equal(status, 400, text);
     assert.equal(data.error?.code, -32021, text);
     assert.deepEqual(data.error?.data?.requiredCapabilities, {
       elicitation: { form: {} },

@@ -59,7 +59,21 @@ export async function answeredSoon(
       response.status,
       response.headers,
     )
-    : lowerCaseResponse(json, 200, [["content-type", "application/json"]]);
+    : lowerCaseResponse(json, statusOf(json), [["content-type", "application/json"]]);
+}
+
+/**
+ * A handler's error goes back in-band, 200, but for `-32021`: the 2026
+ * revision sets 400 on that error itself, as the SDK's JSON answers do (one
+ * past the stream's start keeps the stream's 200).
+ */
+function statusOf(json: string): number {
+  if (!json.includes('"code":-32021')) return 200;
+  try {
+    return JSON.parse(json)?.error?.code === -32021 ? 400 : 200;
+  } catch {
+    return 200;
+  }
 }
 
 /** The one message an SSE frame carries, or undefined for any other frame. */

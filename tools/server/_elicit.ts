@@ -10,6 +10,8 @@ import type { AskResult, FormSchema, Interaction } from "../../tree/interaction.
 import { isPlainObject } from "../../tree/plain_data.ts";
 import { isModern, logTo, progressTo } from "./_logging.ts";
 import { type Rounds, roundsOf } from "./_rounds.ts";
+import { stateSeal } from "./_request_state.ts";
+import type { McpOptions } from "./options.ts";
 
 /** The SDK's module, loaded on the first request. */
 type Sdk = typeof import("@modelcontextprotocol/server");
@@ -64,13 +66,15 @@ function askOver(
 export function mcpInteraction(
   loaded: Sdk,
   ctx: ServerContext,
-  owner: object,
+  opts: McpOptions,
   declared: ClientCapabilities | undefined,
   timeoutMs: number | undefined,
 ): { interaction: Interaction; rounds?: Rounds; unanswered?: () => boolean } {
   const capabilities = capabilitiesOf(loaded, ctx, declared);
   const modern = isModern(loaded, ctx);
-  const rounds = modern && formMode(capabilities) ? roundsOf(loaded, ctx) : undefined;
+  const rounds = modern && formMode(capabilities)
+    ? roundsOf(loaded, ctx, stateSeal(loaded, opts))
+    : undefined;
   let missed = false;
   const unsupported = modern && rounds === undefined
     ? () => {
@@ -80,7 +84,7 @@ export function mcpInteraction(
     : undefined;
   return {
     interaction: {
-      log: logTo(loaded, ctx, owner),
+      log: logTo(loaded, ctx, opts),
       progress: progressTo(ctx),
       ask: rounds?.ask ?? unsupported ?? askOver(loaded, ctx, capabilities, timeoutMs),
     },

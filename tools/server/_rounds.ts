@@ -4,20 +4,21 @@
 // as a cancelled call) and the call returns `input_required` with the
 // question; the client asks the person and calls again with the answer, and
 // the handler runs again from the start, this time getting the answer at the
-// same question. Questions are keyed by their order in the run (`ask-1`,
-// `ask-2`, ...); earlier rounds' answers ride in `requestState`. Both the
-// state and the answers come from the client: an answer is a client's answer
-// either way, and every one is checked against its form by `ask`.
+// same question. A question is keyed by its own `key`, or by its order in the
+// run (`ask-1`, `ask-2`, ...); the answers earlier rounds used ride in
+// `requestState`, sealed (_request_state.ts), so that the next round, on any
+// instance, hands them out again as they were given. Keys of the request the
+// run never asks for are dropped, and every answer is checked against its
+// form by `ask`.
 
 import type { InputRequiredResult, ServerContext } from "@modelcontextprotocol/server";
 import type { AskResult, FormSchema } from "../../tree/interaction.ts";
 import { isPlainObject } from "../../tree/plain_data.ts";
+import type { StateSeal } from "./_request_state.ts";
 
 /** The SDK's module, loaded on the first request. */
 type Sdk = typeof import("@modelcontextprotocol/server");
 
-/** State past this many characters is not read: answers are small. */
-const MAX_STATE = 64 * 1024;
 const ACTIONS: ReadonlySet<unknown> = new Set(["accept", "decline", "cancel"]);
 
 /** The questions of one 2026-era call. */
@@ -25,45 +26,53 @@ export interface Rounds {
   /** Aborts when a question is left to the client: the run ends there. */
   readonly signal: AbortSignal;
   /** The renderer's `ask`. */
-  ask(message: string, schema: FormSchema): Promise<AskResult>;
+  ask(
+    message: string,
+    schema: FormSchema,
+    signal: AbortSignal | undefined,
+    key?: string,
+  ): Promise<AskResult>;
   /** The `input_required` result, when a question was left to the client. */
   pending(): InputRequiredResult | undefined;
 }
 
-/** The rounds of a 2026-era call, answered from the request. */
-export function roundsOf(loaded: Sdk, ctx: ServerContext): Rounds {
+/** The rounds of a 2026-era call, answered from the request; `seal` seals the next round's state. */
+export function roundsOf(loaded: Sdk, ctx: ServerContext, seal: StateSeal): Rounds {
+  // The SDK opened the state (its `verify` hook is the seal's): what the server sealed.
+  const opened = ctx.mcpReq.requestState();
   const answers: Record<string, unknown> = {
-    ...stateOf(ctx.mcpReq.requestState()),
+    ...(isPlainObject(opened) && isPlainObject(opened.answers) ? opened.answers : {}),
     ...ctx.mcpReq.inputResponses,
   };
+  const used: Record<string, unknown> = {};
   const ended = new AbortController();
   let asked = 0;
-  let left: { key: string; message: string; schema: FormSchema } | undefined;
+  let left: { key: string; message: string; schema: FormSchema; state: string } | undefined;
   return {
     signal: ended.signal,
-    ask(message, schema) {
-      const key = `ask-${++asked}`;
+    async ask(message, schema, _signal, own) {
+      const key = own ?? `ask-${++asked}`;
       const answer = Object.hasOwn(answers, key) ? answers[key] : undefined;
       if (isPlainObject(answer)) {
+        used[key] = answer;
         // Anything but the three actions is no answer: the form check sees `accept`'s content.
-        return Promise.resolve(
-          (ACTIONS.has(answer.action)
-            ? answer.action === "accept"
-              ? { action: "accept", content: answer.content ?? {} }
-              : { action: answer.action }
-            : { action: "cancel" }) as AskResult,
-        );
+        return (ACTIONS.has(answer.action)
+          ? answer.action === "accept"
+            ? { action: "accept", content: answer.content ?? {} }
+            : { action: answer.action }
+          : { action: "cancel" }) as AskResult;
       }
-      left ??= { key, message, schema };
+      // The first question left unanswered is the one asked; sealing is done before the run ends.
+      if (left === undefined && !ended.signal.aborted) {
+        const state = await seal.mint({ answers: { ...used } }, ctx);
+        left ??= { key, message, schema, state };
+      }
       ended.abort(new DOMException("The client answers first", "AbortError"));
-      return Promise.reject(ended.signal.reason);
+      throw ended.signal.reason;
     },
     pending() {
       if (left === undefined) return undefined;
-      const { key, message, schema } = left;
-      const known = Object.fromEntries(
-        Object.entries(answers).filter(([name]) => /^ask-\d+$/.test(name)),
-      );
+      const { key, message, schema, state } = left;
       return loaded.inputRequired({
         inputRequests: {
           [key]: loaded.inputRequired.elicit({
@@ -72,18 +81,8 @@ export function roundsOf(loaded: Sdk, ctx: ServerContext): Rounds {
             requestedSchema: schema as never,
           }),
         },
-        requestState: JSON.stringify(known),
+        requestState: state,
       });
     },
   };
-}
-
-function stateOf(state: unknown): Record<string, unknown> {
-  if (typeof state !== "string" || state.length > MAX_STATE) return {};
-  try {
-    const parsed = JSON.parse(state);
-    return isPlainObject(parsed) ? parsed : {};
-  } catch {
-    return {};
-  }
 }

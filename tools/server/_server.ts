@@ -17,6 +17,7 @@ import { log, withInteraction } from "../../tree/interaction.ts";
 import type { HandlerContext } from "../../tree/node.ts";
 import { confirmation } from "./_confirm.ts";
 import { mcpInteraction, missingElicitation } from "./_elicit.ts";
+import { requestStateKeysOf, stateSeal } from "./_request_state.ts";
 import type { Rounds } from "./_rounds.ts";
 import { registerLogging } from "./_logging.ts";
 import { collectPrompts, type PromptEntry } from "../projection/prompts.ts";
@@ -51,6 +52,7 @@ export function mcpSurface(tree: Node, caller: string, opts: McpOptions): McpSur
     const name = opts.maxInputDepth === undefined ? "maxArgumentsDepth" : "maxInputDepth";
     throw new RangeError(`MCP: ${name} must be a positive integer, got ${depth}`);
   }
+  requestStateKeysOf(opts);
   const tools = collectTools(tree, caller, opts.warnMissingHints);
   return {
     tools,
@@ -93,6 +95,8 @@ export function serverMaker(
     },
     cacheHints: listCacheHints(opts),
     ...(opts.instructions === undefined ? {} : { instructions: opts.instructions }),
+    // A `requestState` the server did not seal is refused (-32602) before any handler sees it.
+    requestState: { verify: stateSeal(loaded, opts).verify },
   };
   const maxDepth = opts.maxInputDepth ?? opts.maxArgumentsDepth ?? MAX_INPUT_DEPTH;
   const listTools = (request: ListToolsRequest): ListToolsResult => {

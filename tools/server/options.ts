@@ -96,6 +96,19 @@ export interface McpOptions extends ToolsOptions {
    * unnoticed. `0` disables caching. Default one hour.
    */
   readonly listTtlMs?: number;
+  /**
+   * The secrets sealing `requestState` (HMAC-SHA256), the state of a 2026-era
+   * call asking its questions over several rounds (a handler's `ask`): the
+   * first seals, every one opens, so a key is rotated by putting its
+   * successor first and dropping it once its states have expired (ten
+   * minutes). Every instance serving the same clients must share them. Each
+   * at least 32 bytes (a string counts its UTF-8 bytes; else a `RangeError`
+   * when the server is made). A state none of them opens (tampered, expired,
+   * sealed by another server) is refused, `-32602`, before any handler runs.
+   * Default: one random key per server, right only where one process serves
+   * every round.
+   */
+  readonly requestStateKeys?: readonly (string | Uint8Array)[];
 }
 
 /**
@@ -199,6 +212,7 @@ export const MCP_OPTIONS = knownKeys<McpOptions>()([
   "confirmDestructive",
   "resourceScheme",
   "listTtlMs",
+  "requestStateKeys",
 ]);
 
 /**
