@@ -2,9 +2,21 @@
 // (tests/tools/conformance_test.ts): the suite's reference tools, resources
 // and prompts, written as any ramify tree is, with no MCP code in it. Names
 // are the suite's: a child's name is its tool name, its route path the
-// resource URI's path (`resourceScheme: "test"`).
+// resource URI's path (`resourceScheme: "test"`). The suite's tools that ask
+// the client's model (sampling) or its roots are not here: a handler can do
+// neither (the test lists those scenarios as expected failures).
 import { z } from "zod";
-import { api, ask, content, type FormSchema, log, op, progress } from "@ramify/api/tree";
+import {
+  api,
+  ask,
+  content,
+  type FormSchema,
+  HttpError,
+  log,
+  op,
+  progress,
+  type Question,
+} from "@ramify/api/tree";
 import { prompt } from "@ramify/api/tools";
 import type { McpHandlerOptions } from "@ramify/api/tools";
 
@@ -22,7 +34,21 @@ const WAV = Uint8Array.from(
   (char) => char.charCodeAt(0),
 );
 
-const address = z.object({ street: z.string(), city: z.string() }).meta({ id: "address" });
+// SEP-2106's fixture: every 2020-12 keyword written here must reach tools/list as it is.
+const address = z.object({ street: z.string(), city: z.string() })
+  .meta({ id: "address", $anchor: "addressDef" });
+const contact = z.object({
+  name: z.string().optional(),
+  address: address.optional(),
+  contactMethod: z.enum(["phone", "email"]).optional(),
+  phone: z.string().optional(),
+  email: z.string().optional(),
+}).strict().meta({
+  allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+  if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+  then: { required: ["phone"] },
+  else: { required: ["email"] },
+});
 
 const readOnly = { readOnly: true } as const;
 
@@ -35,6 +61,21 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function answered(said: Awaited<ReturnType<typeof ask>>): string {
   const given = "content" in said ? JSON.stringify(said.content) : "{}";
   return `Elicitation completed: action=${said.action}, content=${given}`;
+}
+
+/** A form of one required field of the type given. */
+function oneField(name: string, type: "string" | "boolean"): FormSchema {
+  return { type: "object", properties: { [name]: { type } }, required: [name] };
+}
+
+/** The accepted answer of a question, or a refusal: the 2026 scenarios answer every one. */
+async function answerOf(
+  context: Parameters<typeof ask>[0],
+  question: Question<FormSchema>,
+): Promise<Record<string, unknown>> {
+  const said = await ask(context, question);
+  if (said.action !== "accept") throw new HttpError(409, `Not answered: ${said.action}`);
+  return said.content;
 }
 
 /** SEP-1034: a default for every primitive type. */
@@ -245,13 +286,89 @@ export const tree = api({
   ], { description: "A prompt with an image" }),
   json_schema_2020_12_tool: op(({ name }) => `Hello ${name ?? "you"}`, {
     description: "Tool with JSON Schema 2020-12 features",
-    input: z.object({ name: z.string().optional(), address: address.optional() }).strict(),
+    input: contact,
     tags: readOnly,
   }),
+  // SEP-2243: the argument mirrored into the `Mcp-Param-Region` header, checked against the body.
+  test_custom_header: op(({ region }) => `Region: ${region}`, {
+    description: "Reads an argument its client also sends as a header",
+    input: z.object({ region: z.string().meta({ "x-mcp-header": "Region" }) }),
+    tags: readOnly,
+  }),
+  // The 2026 revision's rounds (SEP-2322): each question named as the suite expects it.
+  test_input_required_result_elicitation: op(async (_input, context) => {
+    const { name } = await answerOf(context, {
+      key: "user_name",
+      message: "What is your name?",
+      schema: oneField("name", "string"),
+    });
+    return `Hello, ${name}!`;
+  }, { description: "Asks a name over an input round", tags: readOnly }),
+  test_input_required_result_request_state: op(async (_input, context) => {
+    const { ok } = await answerOf(context, {
+      key: "confirm",
+      message: "Please confirm",
+      schema: oneField("ok", "boolean"),
+    });
+    return `state-ok: confirmed=${ok}`;
+  }, { description: "Asks over a round with a requestState", tags: readOnly }),
+  test_input_required_result_multi_round: op(async (_input, context) => {
+    const { name } = await answerOf(context, {
+      key: "step1",
+      message: "Step 1: What is your name?",
+      schema: oneField("name", "string"),
+    });
+    const { color } = await answerOf(context, {
+      key: "step2",
+      message: "Step 2: What is your favorite color?",
+      schema: oneField("color", "string"),
+    });
+    return `${name} likes ${color}`;
+  }, { description: "Asks over two rounds", tags: readOnly }),
+  test_input_required_result_tampered_state: op(async (_input, context) => {
+    await answerOf(context, {
+      key: "confirm",
+      message: "Please confirm",
+      schema: oneField("ok", "boolean"),
+    });
+    return "integrity-ok: state verified";
+  }, { description: "Asks over a round whose state must not be forged", tags: readOnly }),
+  test_input_required_result_prompt: prompt(async (_input, context) => {
+    const { context: given } = await answerOf(context, {
+      key: "user_context",
+      message: "What context should the prompt use?",
+      schema: oneField("context", "string"),
+    });
+    return `Use this context: ${given}`;
+  }, { description: "A prompt that asks before it renders" }),
+  // SEP-2575's diagnostic tools. The suite's test_missing_capability needs sampling, which no
+  // handler can ask for; this one needs elicitation, the capability a handler can need, so that
+  // the -32021 and its HTTP 400 are exercised (the check naming sampling is an expected failure).
+  test_missing_capability: op(async (_input, context) => {
+    await answerOf(context, { message: "Proceed?", schema: oneField("ok", "boolean") });
+    return "Success";
+  }, { description: "Needs a capability the client must declare", tags: readOnly }),
+  // Its question goes back as a result of the call, never as a request of the server's own.
+  test_streaming_elicitation: op(async (_input, context) => {
+    progress(context, 50, 100);
+    await answerOf(context, { message: "Continue?", schema: oneField("ok", "boolean") });
+    return "Streaming complete";
+  }, { description: "Reports progress, then asks", tags: readOnly }),
+  test_logging_tool: op((_input, context) => {
+    log(context, "info", "Diagnostic trace logging activated");
+    return "Logging evaluated";
+  }, { description: "Logs only where the client set a level", tags: readOnly }),
 });
 
-/** The server's options: the suite's resources live under `test://`. */
+/**
+ * The server's options: the suite's resources live under `test://`; input
+ * rounds' states are sealed with the first key, as after a rotation.
+ */
 export const options: McpHandlerOptions = {
+  requestStateKeys: [
+    "conformance: the key sealing requestState now",
+    "conformance: the key it replaced, still opening",
+  ],
   name: "ramify-conformance",
   version: "1.0.0",
   warnMissingHints: false,
