@@ -27,10 +27,21 @@
  *
  *   deno run --allow-env examples/bookstore.ts --mcp-stdio
  *
+ * Mutations need `Authorization: Bearer <BOOKSTORE_TOKEN>` (default
+ * `bookstore-dev-token`). With `AUTH_ISSUER` set, they need instead a JWT of
+ * that OAuth issuer whose `aud` is `AUTH_AUDIENCE` (default the server's own
+ * URL, `http://localhost:$PORT`, byte for byte) and whose scopes hold
+ * `books:write`; reads stay public. The server then publishes its protected
+ * resource metadata (RFC 9728) at `/.well-known/oauth-protected-resource`, and
+ * an MCP client with OAuth finds the issuer there from the first 401. Over
+ * stdio (add `--allow-net` to reach the issuer), the process presents
+ * `BOOKSTORE_TOKEN` as its bearer token.
+ *
  * @module
  */
 
 import { api, auth, HttpError, op, reply, use } from "@ramify/api";
+import { oauth } from "@ramify/api/auth";
 import { prompt, serveMcpStdio } from "@ramify/api/tools";
 import {
   createHandler,
@@ -71,11 +82,24 @@ export interface BookstoreOptions {
    */
   readonly tokens?: Readonly<Record<string, string>>;
   /**
+   * An OAuth issuer whose JWTs mutations need instead (scope `books:write`),
+   * for the resource `audience`: `tokens` is then not read.
+   */
+  readonly oauth?: BookstoreOAuth;
+  /**
    * Where `books.added` events go: kept in memory by default (a subscriber
    * resumes within this process), Redis Streams to reach and resume on every
    * instance.
    */
   readonly events?: BookEvents;
+}
+
+/** The OAuth issuer whose tokens the bookstore accepts, and the resource they are for. */
+export interface BookstoreOAuth {
+  /** The issuer (`AUTH_ISSUER`). */
+  readonly issuer: string;
+  /** The resource identifier its tokens' `aud` names (`AUTH_AUDIENCE`): the server's URL. */
+  readonly audience: string;
 }
 
 /** The bookstore's events: `books.added` carries the new book. */
@@ -88,11 +112,16 @@ export const DEV_TOKEN = "bookstore-dev-token";
 export function bookstore(store: BookStore = new MemoryBookStore(), opts: BookstoreOptions = {}) {
   const byId = z.object({ bookId: z.string() });
   const tokens = opts.tokens;
-  const staff = tokens === undefined ? [] : [auth({
-    from: "bearer",
-    verify: (token) => Object.hasOwn(tokens, token) ? { name: tokens[token] } : undefined,
-    description: "A staff token; mutations need one",
-  })];
+  const staff = opts.oauth !== undefined
+    // A guarded leaf that declares no scopes of its own (every books mutation) needs books:write.
+    ? [oauth({ ...opts.oauth, scopes: ["books:write"] })]
+    : tokens === undefined
+    ? []
+    : [auth({
+      from: "bearer",
+      verify: (token) => Object.hasOwn(tokens, token) ? { name: tokens[token] } : undefined,
+      description: "A staff token; mutations need one",
+    })];
   // Every mutation is guarded by the same explicit contribution; reads are not.
   const mutation = use(...staff);
   const events: BookEvents = opts.events ??
@@ -274,9 +303,13 @@ export async function bookstoreHandler(
   return withRootPage(handler, TITLE);
 }
 
+/** An OAuth issuer for {@linkcode serveBookstore}: `audience` defaults to the server's URL. */
+export type ServeOAuth = Omit<BookstoreOAuth, "audience"> & { readonly audience?: string };
+
 /**
  * Starts the bookstore (as `serve` would, on Deno, with a page for a browser
- * at `/`), printing its URLs and the token mutations need.
+ * at `/`), printing its URLs and the token mutations need: `token`, or with
+ * `oauth` a JWT of that issuer for the server's URL (or `oauth.audience`).
  */
 export async function serveBookstore(
   port: number,
@@ -285,17 +318,40 @@ export async function serveBookstore(
   quiet = false,
   events?: BookEvents,
   serving?: HandlerExtras,
+  oauth?: ServeOAuth,
 ): Promise<RunningServer> {
-  const tree = bookstore(store, { tokens: { [token]: "staff" }, events });
-  const handler = withRootPage(await createHandler(tree, handlerOptions(serving)), TITLE);
+  // The tree is made once the port is known: its default audience is the server's own URL.
+  const made = Promise.withResolvers<ServeHandler>();
+  made.promise.catch(() => {});
   const server = Deno.serve(
     { port, hostname: "0.0.0.0", onListen() {} },
-    async (request) => (await handler.fetch(request)) ?? new Response(null, { status: 500 }),
+    async (request) =>
+      (await (await made.promise).fetch(request)) ?? new Response(null, { status: 500 }),
   );
   const url = `http://localhost:${server.addr.port}`;
+  const issuer = oauth === undefined
+    ? undefined
+    : { issuer: oauth.issuer, audience: oauth.audience ?? url };
+  let handler: ServeHandler;
+  try {
+    const tree = bookstore(store, {
+      ...(issuer === undefined ? { tokens: { [token]: "staff" } } : { oauth: issuer }),
+      events,
+    });
+    handler = withRootPage(await createHandler(tree, handlerOptions(serving)), TITLE);
+  } catch (error) {
+    made.reject(error);
+    await server.shutdown();
+    throw error;
+  }
+  made.resolve(handler);
   if (!quiet) {
     console.log(startupLines(url, handler.paths));
-    console.log(`Mutations need Authorization: Bearer ${token}`);
+    console.log(
+      issuer === undefined
+        ? `Mutations need Authorization: Bearer ${token}`
+        : `Mutations need a token of ${issuer.issuer} for ${issuer.audience} with scope books:write`,
+    );
   }
   return {
     url,
@@ -364,12 +420,26 @@ if (import.meta.main) {
     { title: "Dune", author: "Frank Herbert", year: 1965 },
     { title: "The Dispossessed", author: "Ursula K. Le Guin", year: 1974 },
   ];
-  const token = Deno.env.get("BOOKSTORE_TOKEN") ?? DEV_TOKEN;
+  const given = Deno.env.get("BOOKSTORE_TOKEN");
+  const token = given ?? DEV_TOKEN;
+  const port = Number(Deno.env.get("PORT") ?? 8000);
+  // With AUTH_ISSUER, that issuer's tokens replace the dev token.
+  const issuer = Deno.env.get("AUTH_ISSUER") || undefined;
+  const oauth = issuer === undefined
+    ? undefined
+    : { issuer, audience: Deno.env.get("AUTH_AUDIENCE") || undefined };
   if (Deno.args.includes("--mcp-stdio")) {
-    // A local agent's process is trusted with the token it was started with.
-    await serveMcpStdio(bookstore(new MemoryBookStore(seed), { tokens: { [token]: "agent" } }), {
+    // A local agent's process is trusted with the token it was started with: stdio has no
+    // HTTP to challenge a client, so a refusal is the tool's error (401, 403 naming the scope).
+    const tokens = oauth === undefined
+      ? { tokens: { [token]: "agent" } }
+      : { oauth: { issuer: oauth.issuer, audience: oauth.audience ?? `http://localhost:${port}` } };
+    await serveMcpStdio(bookstore(new MemoryBookStore(seed), tokens), {
       ...SERVER_INFO,
-      headers: { authorization: `Bearer ${token}` },
+      // Under an issuer, only a token given: the dev token is none of its.
+      ...(oauth !== undefined && given === undefined
+        ? {}
+        : { headers: { authorization: `Bearer ${token}` } }),
     });
   } else {
     // With REDIS_URL, every instance shares the books, the events, the rate
@@ -394,9 +464,8 @@ if (import.meta.main) {
         Deno.exit(1);
       },
     );
-    const port = Number(Deno.env.get("PORT") ?? 8000);
     const store = shared?.store ?? new MemoryBookStore(seed);
-    await serveBookstore(port, store, token, false, shared?.events, shared?.serving);
+    await serveBookstore(port, store, token, false, shared?.events, shared?.serving, oauth);
     if (url !== undefined) {
       console.log("Books, events and sessions shared through Redis (REDIS_URL)");
     }

@@ -5,13 +5,17 @@
 // a scope short is a 403 insufficient_scope naming the scope needed (step-up); every hostile
 // token is a 401 invalid_token, whatever the request asks, with no handler run and nothing of the
 // token answered or logged. The handler used alone publishes the metadata its challenges name.
+// A 2025-era session belongs to the token's principal (iss, sub): a renewed token keeps it, and
+// the first token claims one opened without a token (a client authorizes after its handshake).
 import assert from "node:assert/strict";
 import { z } from "zod";
+import { decodeJwt } from "jose";
 import { api, op, use } from "@ramify/api/tree";
 import { createMcpHandler } from "@ramify/api/tools";
 import { oauth, type OAuthUser } from "@ramify/api/auth";
 import { OIDC_CLIENTS, type OidcProvider, withOidcProvider } from "../support/oidc_provider.ts";
 import { hostileTokens } from "../support/oidc_hostile.ts";
+import { as, openSession, send } from "../support/session_owners.ts";
 
 const RESOURCE = "https://api.test/mcp";
 const METADATA = "https://api.test/.well-known/oauth-protected-resource/mcp";
@@ -223,6 +227,38 @@ Deno.test("oauth over MCP: every hostile token is a 401 invalid_token, whatever 
       assert.deepEqual(logged, [], "nothing logged");
     } finally {
       await mcp.close();
+    }
+  });
+});
+
+Deno.test("oauth over MCP: a 2025-era session is its token's principal's, and claimed by the first", async () => {
+  await withOidcProvider(async (provider) => {
+    const { mcp } = guardedMcp(provider);
+    const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, mcp);
+    const base = `http://127.0.0.1:${server.addr.port}`;
+    const reader = await provider.tokenFor(RESOURCE, "books:read");
+    const renewed = await provider.tokenFor(RESOURCE, "books:read books:write");
+    const { exp, iat, ...claims } = decodeJwt(reader);
+    const stranger = await provider.sign({ ...claims, sub: "someone-else", iat, exp });
+    const list = { jsonrpc: "2.0", id: 2, method: "tools/list" };
+    const status = async (token: string | undefined, session: string) => {
+      const response = await send(base, as(token, session), list);
+      await response.body?.cancel();
+      return response.status;
+    };
+    try {
+      const anonymous = await openSession(base, as(undefined));
+      assert.equal(await status(reader, anonymous), 200, "claimed by the first token");
+      assert.equal(await status(undefined, anonymous), 404, "then no one else's");
+      assert.equal(await status(stranger, anonymous), 404, "another principal's token");
+      assert.equal(await status(renewed, anonymous), 200, "a renewed token of the same principal");
+      const owned = await openSession(base, as(reader));
+      assert.equal(await status(renewed, owned), 200);
+      assert.equal(await status(stranger, owned), 404);
+      assert.equal(await status(undefined, owned), 404);
+    } finally {
+      await mcp.close();
+      await server.shutdown();
     }
   });
 });

@@ -3,8 +3,12 @@
 // compared on every later request of the session. By default the identity is
 // the request's credentials: its `Authorization` header and each header or
 // cookie a guard of the tree reads (`auth()`'s security scheme); no credential
-// is the anonymous identity. `sessionOwner` names it instead (the verified
-// user's id, say, so that a token renewed keeps its session).
+// is the anonymous identity. Under a guard that verifies tokens ahead of a call
+// (`oauth()`), a bearer token's identity is its principal (`iss` and `sub`), so
+// that a token renewed or stepped up keeps its session, and it claims a
+// session opened without a token: an MCP client authorizes only once a call
+// is refused, after its handshake. `sessionOwner` names it instead (the
+// verified user's id, say, so that a token renewed keeps its session).
 
 import { HttpError } from "../../tree/http_error.ts";
 import { catalogueOf } from "../../tree/catalogue.ts";
@@ -46,10 +50,15 @@ export function identities(
   given: SessionOwner | undefined,
   onError: (error: unknown) => void,
 ): Identify {
+  const principal = given === undefined ? principalOf(tree) : undefined;
   const named = given ?? credentialsOf(tree);
   return async (request) => {
     let who: string | undefined;
     try {
+      const verified = await principal?.(request);
+      if (verified !== undefined) {
+        return { ok: true, owner: await fingerprint(verified), claims: true };
+      }
       who = await named(request);
     } catch (error) {
       if (error instanceof HttpError) {
@@ -97,6 +106,27 @@ function credentialsOf(tree: Node): (request: Request) => string | undefined {
       }
     }
     return found.length === 0 ? undefined : JSON.stringify(found);
+  };
+}
+
+/**
+ * The principal a request's bearer token names (`iss` and `sub`) to the
+ * first guard of the tree that verifies one ahead of a call, or undefined
+ * (no such guard, no bearer token, no subject); its refusal is thrown.
+ */
+function principalOf(tree: Node): ((request: Request) => Promise<string | undefined>) | undefined {
+  const verifiers = catalogueOf(tree).entries.flatMap(({ leaf }) =>
+    securityOf(leaf).flatMap((security) =>
+      security.authenticate === undefined ? [] : [security.authenticate]
+    )
+  );
+  const authenticate = verifiers[0];
+  if (authenticate === undefined) return undefined;
+  return async (request) => {
+    if (!/^bearer\s/i.test(request.headers.get("authorization") ?? "")) return undefined;
+    const user = await authenticate(request) as { sub?: unknown; iss?: unknown } | undefined;
+    if (typeof user?.sub !== "string") return undefined;
+    return JSON.stringify(["principal", user.iss, user.sub]);
   };
 }
 

@@ -4,10 +4,12 @@
 // to the identity that opened it (`identify`: the server's `sessionOwner`): a
 // request of another, or of none, is answered as for an unknown session
 // (404), DELETE included, so an id alone neither serves nor ends a session,
-// nor answers its questions. Each request gets a fresh SDK server on a
-// one-request transport. A `notifications/cancelled` reaching any instance
-// goes out on the cancellation channel, and the instance running the call
-// hands it to that call's server.
+// nor answers its questions. An identity that may claim one (an OAuth token's
+// principal: its client authorizes after the handshake) takes a session opened
+// without a token at its first request, which is then its own. Each request
+// gets a fresh SDK server on a one-request transport. A
+// `notifications/cancelled` reaching any instance goes out on the cancellation
+// channel, and the instance running the call hands it to that call's server.
 //
 // Used by the MCP server (tools/server/mcp.ts), which makes the SDK servers
 // and tells who a request speaks for (tools/server/_session_owner.ts).
@@ -38,7 +40,12 @@ type Sdk = typeof import("@modelcontextprotocol/server");
  * ```
  */
 export type Identity =
-  | { readonly ok: true; readonly owner: string | undefined }
+  | {
+    readonly ok: true;
+    readonly owner: string | undefined;
+    /** Whether it takes a session opened without an identity, as its own from then on. */
+    readonly claims?: boolean;
+  }
   | { readonly ok: false; readonly response: Response };
 
 /**
@@ -282,6 +289,13 @@ export function legacySessions(
       let record: McpSessionRecord | undefined;
       try {
         record = await store.get(id);
+        if (
+          record !== undefined && record.owner === undefined && identity.claims === true &&
+          identity.owner !== undefined
+        ) {
+          record = { ...record, owner: identity.owner };
+          await store.create(id, record);
+        }
         // Another identity's session is, to this request, no session at all.
         if (record !== undefined && record.owner !== identity.owner) record = undefined;
         if (record !== undefined && request.method === "DELETE") {
