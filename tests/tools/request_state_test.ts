@@ -27,6 +27,15 @@ const tree = api({
     if (first.action !== "accept" || last.action !== "accept") throw new HttpError(409, "unnamed");
     return `Hello, ${first.content.name} ${last.content.name}`;
   }, { tags: { readOnly: true } }),
+  // Two questions at once: both go back in one round.
+  pair: op(async (_input, ctx) => {
+    const [left, right] = await Promise.all([
+      ask(ctx, { key: "left", message: "Left?", schema: NAME }),
+      ask(ctx, { key: "right", message: "Right?", schema: NAME }),
+    ]);
+    if (left.action !== "accept" || right.action !== "accept") throw new HttpError(409, "unnamed");
+    return `${left.content.name} and ${right.content.name}`;
+  }, { tags: { readOnly: true } }),
 });
 
 function server(opts: McpHandlerOptions = {}) {
@@ -47,6 +56,7 @@ interface Answer {
 async function call(
   mcp: ReturnType<typeof server>,
   round: { inputResponses?: Record<string, unknown>; requestState?: string } = {},
+  tool = "greet",
 ): Promise<Answer> {
   const response = await mcp(
     new Request("http://localhost/mcp", {
@@ -56,14 +66,14 @@ async function call(
         accept: "application/json, text/event-stream",
         "mcp-protocol-version": "2026-07-28",
         "mcp-method": "tools/call",
-        "mcp-name": "greet",
+        "mcp-name": tool,
       },
       body: JSON.stringify({
         jsonrpc: "2.0",
         id: 1,
         method: "tools/call",
         params: {
-          name: "greet",
+          name: tool,
           arguments: {},
           ...round,
           _meta: {
@@ -110,6 +120,27 @@ Deno.test("requestState: a round begun on one instance ends on another sharing t
   } finally {
     await one.close();
     await other.close();
+  }
+});
+
+Deno.test("input rounds: questions asked together go back in one round", async () => {
+  const mcp = server({ requestStateKeys: [CURRENT] });
+  try {
+    const asked = await call(mcp, {}, "pair");
+    assert.deepEqual(Object.keys(asked.result?.inputRequests ?? {}).sort(), ["left", "right"]);
+    // One answered: the other is asked again, the answer given kept in the state.
+    const half = await call(mcp, {
+      inputResponses: { left: answer("Ada") },
+      requestState: asked.result?.requestState,
+    }, "pair");
+    assert.deepEqual(Object.keys(half.result?.inputRequests ?? {}), ["right"]);
+    const done = await call(mcp, {
+      inputResponses: { right: answer("Grace") },
+      requestState: half.result?.requestState,
+    }, "pair");
+    assert.equal(done.result?.content?.[0].text, "Ada and Grace");
+  } finally {
+    await mcp.close();
   }
 });
 

@@ -4,7 +4,8 @@
 // as a cancelled call) and the call returns `input_required` with the
 // question; the client asks the person and calls again with the answer, and
 // the handler runs again from the start, this time getting the answer at the
-// same question. A question is keyed by its own `key`, or by its order in the
+// same question; questions asked together (`Promise.all`) go back together.
+// A question is keyed by its own `key`, or by its order in the
 // run (`ask-1`, `ask-2`, ...); the answers earlier rounds used ride in
 // `requestState`, sealed (_request_state.ts), so that the next round, on any
 // instance, hands them out again as they were given. Keys of the request the
@@ -47,7 +48,9 @@ export function roundsOf(loaded: Sdk, ctx: ServerContext, seal: StateSeal): Roun
   const used: Record<string, unknown> = {};
   const ended = new AbortController();
   let asked = 0;
-  let left: { key: string; message: string; schema: FormSchema; state: string } | undefined;
+  const questions = new Map<string, { message: string; schema: FormSchema }>();
+  let sealing: Promise<string> | undefined;
+  let state: string | undefined;
   return {
     signal: ended.signal,
     async ask(message, schema, _signal, own) {
@@ -62,25 +65,31 @@ export function roundsOf(loaded: Sdk, ctx: ServerContext, seal: StateSeal): Roun
             : { action: answer.action }
           : { action: "cancel" }) as AskResult;
       }
-      // The first question left unanswered is the one asked; sealing is done before the run ends.
-      if (left === undefined && !ended.signal.aborted) {
-        const state = await seal.mint({ answers: { ...used } }, ctx);
-        left ??= { key, message, schema, state };
+      if (ended.signal.aborted) throw ended.signal.reason;
+      // Questions asked together (`Promise.all`) go back together: the state is sealed a
+      // microtask later, once each of them has been asked or answered, and then the run ends.
+      if (!questions.has(key)) questions.set(key, { message, schema });
+      sealing ??= Promise.resolve().then(() => seal.mint({ answers: { ...used } }, ctx));
+      try {
+        state = await sealing;
+      } finally {
+        ended.abort(new DOMException("The client answers first", "AbortError"));
       }
-      ended.abort(new DOMException("The client answers first", "AbortError"));
       throw ended.signal.reason;
     },
     pending() {
-      if (left === undefined) return undefined;
-      const { key, message, schema, state } = left;
+      if (state === undefined) return undefined;
       return loaded.inputRequired({
-        inputRequests: {
-          [key]: loaded.inputRequired.elicit({
-            mode: "form",
-            message,
-            requestedSchema: schema as never,
-          }),
-        },
+        inputRequests: Object.fromEntries(
+          [...questions].map(([key, { message, schema }]) => [
+            key,
+            loaded.inputRequired.elicit({
+              mode: "form",
+              message,
+              requestedSchema: schema as never,
+            }),
+          ]),
+        ),
         requestState: state,
       });
     },
