@@ -1,10 +1,10 @@
-// The answers of long-running leaves on the client (see task_handle.ts): a
+// The answers of long-running leaves on the client (see `TaskHandle`): a
 // `202` with a `Location` becomes a handle, or, by default, the result, read
 // by polling `{Location}/result` with backoff (the same decoding as any call:
 // a value, or a `ClientError` of the problem). A caller's abort while it
 // awaits cancels the task, as a caller leaving a call aborts its handler.
 
-import type { TaskHandle, TaskState } from "./task_handle.ts";
+import type { TaskHandle, TaskState } from "./client_types.ts";
 
 /** The first and the longest pause between polls, in milliseconds. */
 const FIRST_POLL_MS = 50;

@@ -57,6 +57,7 @@ export type {
   LeafClient,
   ReceivedOf,
   ResultOf,
+  TaskHandle,
   TaskHandleOf,
+  TaskState,
 } from "./client_types.ts";
-export type { TaskHandle, TaskState } from "./task_handle.ts";

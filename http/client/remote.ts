@@ -40,7 +40,7 @@ import { type Captures, materialize, shapeOf } from "./shape.ts";
 import { checkedManifest, type ClientManifest, type ManifestOperation } from "./manifest.ts";
 import { bytesOfResponse } from "./_file_name.ts";
 import { taskAnswer, type TaskIo } from "./_tasks.ts";
-import type { TaskState } from "./task_handle.ts";
+import type { TaskState } from "./client_types.ts";
 
 /**
  * Any fetch-compatible function: the global `fetch`, or a server's own handler
