@@ -79,6 +79,7 @@ function guardedMcp(provider: OidcProvider) {
     return {
       status: response.status,
       challenge: response.headers.get("www-authenticate"),
+      retryAfter: response.headers.get("retry-after"),
       text,
       message: response.status === 200 ? JSON.parse(data?.slice(6) ?? text) : undefined,
     };
@@ -259,6 +260,23 @@ Deno.test("oauth over MCP: a 2025-era session is its token's principal's, and cl
     } finally {
       await mcp.close();
       await server.shutdown();
+    }
+  });
+});
+
+Deno.test("oauth over MCP: an issuer whose keys cannot be had is a 503 with Retry-After", async () => {
+  await withOidcProvider(async (provider) => {
+    const { mcp, calls, callTool } = guardedMcp(provider);
+    const token = await provider.tokenFor(RESOURCE, "books:read");
+    provider.jwksDown();
+    try {
+      const down = await callTool("me", {}, token);
+      assert.equal(down.status, 503, down.text);
+      assert.equal(JSON.parse(down.text).error, "temporarily_unavailable");
+      assert.ok(Number(down.retryAfter) >= 1, "Retry-After");
+      assert.equal(calls.count, 0);
+    } finally {
+      await mcp.close();
     }
   });
 });

@@ -166,7 +166,9 @@ export interface McpHandlerOptions extends McpOptions {
    * token keeps its session; `undefined` is no one. An `HttpError` it throws
    * is the answer (a `401`, say). Default: the request's credentials, its
    * `Authorization` header and each header or cookie a guard of the tree
-   * (`auth()`) reads, kept as a SHA-256 fingerprint; none is no one.
+   * (`auth()`) reads, kept as a SHA-256 fingerprint; none is no one. Under
+   * an `oauth()` guard, a bearer token's principal (`iss`, `sub`): a renewed
+   * token keeps its session, and the first token claims one opened without.
    */
   readonly sessionOwner?: (request: Request) => string | undefined | Promise<string | undefined>;
   /** With the default store: sessions kept at once; past it the least recently used ends. Default 1000. */
