@@ -146,7 +146,15 @@ export function taskRoutes(opts: TaskRoutesOptions): TaskRoutes {
     }
   };
 
-  return { starter, answer };
+  // HEAD is GET's answer without its body.
+  const answerHead = async (request: Request, rest: string): Promise<Response> => {
+    const response = await answer(request, rest);
+    if (request.method !== "HEAD") return response;
+    await response.body?.cancel();
+    return new Response(null, { status: response.status, headers: response.headers });
+  };
+
+  return { starter, answer: answerHead };
 }
 
 /**

@@ -158,6 +158,9 @@ Deno.test(
     const result = await fetch(`${base}${location}/result`, { headers: ANN });
     assert.equal(result.status, 499);
     assert.equal((await result.json()).status, 499);
+    const head = await fetch(`${base}${location}`, { method: "HEAD", headers: ANN });
+    assert.equal(head.status, 200);
+    assert.equal(await head.text(), "");
     const put = await fetch(`${base}${location}`, { method: "PUT", headers: ANN });
     assert.equal(put.status, 405);
     assert.equal(put.headers.get("allow"), "GET, HEAD, DELETE");
