@@ -41,10 +41,12 @@ export function authorizationGate(
   | undefined {
   const byCall = new Map<LeafCall, Guarded>();
   const guards = new Set<Security>();
-  for (const { leaf, call } of catalogueOf(tree).entries) {
+  for (const entry of catalogueOf(tree).entries) {
+    const leaf = entry.leaf;
     const checks = securityOf(leaf).filter((security) => security.authenticate !== undefined);
     if (checks.length === 0) continue;
-    byCall.set(call, { leaf, checks });
+    // The catalogue's one prepared call, which tools, prompts and resources hold: a guarded leaf's.
+    byCall.set(entry.call, { leaf, checks });
     for (const security of checks) guards.add(security);
   }
   if (guards.size === 0) return undefined;
