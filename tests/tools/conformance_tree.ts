@@ -358,6 +358,47 @@ export const tree = api({
     log(context, "info", "Diagnostic trace logging activated");
     return "Logging evaluated";
   }, { description: "Logs only where the client set a level", tags: readOnly }),
+  // The tasks extension's fixtures (SEP-2663): the task-supporting ones are long-running leaves.
+  // Its slow_compute (up to 60 s a call) comes with the MCP tasks runtime: until a call of it
+  // answers with a task at once, each would hold the suite for as long.
+  greet: op(({ name }) => `Hello, ${name}!`, {
+    description: "Greets at once",
+    input: z.object({ name: z.string() }),
+    tags: readOnly,
+  }),
+  failing_job: op(async (): Promise<string> => {
+    await sleep(1000);
+    throw new HttpError(422, "The job failed");
+  }, { description: "Fails as a tool", tags: { readOnly: true, longRunning: true } }),
+  protocol_error_job: op((): string => {
+    throw new Error("The job crashed");
+  }, { description: "Crashes", tags: { readOnly: true, longRunning: true } }),
+  confirm_delete: op(async ({ filename }, context) => {
+    const { confirm } = await answerOf(context, {
+      message: `Delete ${filename}?`,
+      schema: oneField("confirm", "boolean"),
+    });
+    return confirm === true ? `Deleted ${filename}` : `Kept ${filename}`;
+  }, {
+    description: "Asks before it deletes",
+    input: z.object({ filename: z.string() }),
+    tags: { readOnly: true, longRunning: true },
+  }),
+  multi_input: op(async (_input, context) => {
+    const [first, second] = await Promise.all([
+      answerOf(context, { key: "first", message: "First?", schema: oneField("value", "string") }),
+      answerOf(context, { key: "second", message: "Second?", schema: oneField("value", "string") }),
+    ]);
+    return `${first.value} and ${second.value}`;
+  }, { description: "Asks two questions at once", tags: { readOnly: true, longRunning: true } }),
+  test_tool_with_task: op(async (_input, context) => {
+    const { name } = await answerOf(context, {
+      key: "user_name",
+      message: "What is your name?",
+      schema: oneField("name", "string"),
+    });
+    return `Task done for ${name}`;
+  }, { description: "Asks, then runs long", tags: { readOnly: true, longRunning: true } }),
 });
 
 /**
