@@ -17,6 +17,7 @@
  * on a shared machine it moves by tens of percent.
  *
  *   deno run -A bench/build/count.ts [before=a69b5cc] [now=HEAD] [runs=3] [wallRuns=5]
+ *     [cases=build:1000,build:10000,serve:1000]
  *
  * `before` and `now` are each a library root (a folder with the library's
  * deno.json) or a revision of this repository, exported with `git archive`
@@ -32,14 +33,17 @@ import { callgrindControl, ensureValgrind } from "../_callgrind.ts";
 
 const repo = new URL("../..", import.meta.url).pathname;
 const child = new URL("./_child.ts", import.meta.url).pathname;
-const [beforeArg = "a69b5cc", nowArg = "HEAD", runsArg = "3", wallRunsArg = "5"] = Deno.args;
+const [beforeArg = "a69b5cc", nowArg = "HEAD", runsArg = "3", wallRunsArg = "5", casesArg] =
+  Deno.args;
 const runs = Number(runsArg);
 const wallRuns = Number(wallRunsArg);
-const CASES = [
+const CASES = ([
   ["build", 1_000, runs],
   ["build", 10_000, Math.ceil(runs / 3)],
   ["serve", 1_000, runs],
-] as const;
+] as const).filter(([mode, leaves]) =>
+  casesArg === undefined || casesArg.split(",").includes(`${mode}:${leaves}`)
+);
 const COUNTED_FLAGS = ["--v8-flags=--single-threaded,--predictable-gc-schedule"];
 
 type Phases = Record<string, number>;
