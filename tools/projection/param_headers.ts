@@ -22,6 +22,8 @@ export interface ParamHeader {
 const KEY = "x-mcp-header";
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const TYPES: ReadonlySet<unknown> = new Set(["string", "integer", "boolean"]);
+/** The keywords of `ELSEWHERE` whose values map names to schemas. */
+const NAMED: ReadonlySet<string> = new Set(["$defs", "patternProperties", "dependentSchemas"]);
 /** Where a declaration is not allowed: anything but a chain of `properties`. */
 const ELSEWHERE = [
   "items",
@@ -50,8 +52,8 @@ export function paramHeadersOf(schema: JsonSchema | undefined): readonly ParamHe
   const visit = (node: unknown, path: string[], reachable: boolean) => {
     if (Array.isArray(node)) return node.forEach((member) => visit(member, path, false));
     if (!isPlainObject(node)) return;
-    const at = path.length === 0 ? "the root" : path.join(".");
     if (Object.hasOwn(node, KEY)) {
+      const at = path.length === 0 ? "the root" : path.join(".");
       const name = node[KEY];
       if (!reachable || path.length === 0) {
         throw new TypeError(
@@ -76,11 +78,12 @@ export function paramHeadersOf(schema: JsonSchema | undefined): readonly ParamHe
     }
     for (const keyword of ELSEWHERE) {
       const sub = node[keyword];
-      const parts = keyword === "$defs" || keyword === "patternProperties" ||
-          keyword === "dependentSchemas"
-        ? (isPlainObject(sub) ? Object.values(sub) : [])
-        : [sub];
-      for (const part of parts) visit(part, path, false);
+      // Most schemas hold few of these keywords: nothing is made for an absent one.
+      if (sub === undefined) continue;
+      if (!NAMED.has(keyword)) visit(sub, path, false);
+      else if (isPlainObject(sub)) {
+        for (const part of Object.values(sub)) visit(part, path, false);
+      }
     }
   };
   visit(schema, [], true);
