@@ -129,19 +129,8 @@ function twiceExported(
     .map(([name, where]) => `${name} is exported by ${where.join(" and ")}`).sort();
 }
 
-/** The folders that project the tree onto a wire or build on those that do. */
-const SURFACES = [
-  "http",
-  "graphql",
-  "tools",
-  "cli",
-  "serve",
-  "query",
-  "otel",
-  "pubsub",
-  "redis",
-  "tasks",
-];
+/** The folders that build on the tree: every library folder but tree/ itself. */
+const SURFACES = LIBRARY_DIRS.filter((folder) => folder !== "tree");
 /** The face authors write with: what it exports from a module, authors use. */
 const AUTHORS_FACE = "tree/mod.ts";
 
