@@ -51,6 +51,11 @@ export interface CliIo {
   readonly stdinIsTerminal: boolean;
   /** Whether output is read by a person (pretty JSON) or a program (one line). */
   readonly stdoutIsTerminal: boolean;
+  /**
+   * Whether standard error is a terminal: a task's progress is a bar redrawn
+   * in place there, a line per change otherwise. Default `stdoutIsTerminal`.
+   */
+  readonly stderrIsTerminal?: boolean;
   /** Asks a question and reads one line; `undefined` when input ends first. */
   prompt(question: string): Promise<string | undefined>;
   /** All of standard input, as text; rejects when it is not UTF-8. */
@@ -86,6 +91,7 @@ export function processIo(): CliIo {
     err: (text) => void process.stderr.write(text),
     stdinIsTerminal: process.stdin.isTTY === true,
     stdoutIsTerminal: process.stdout.isTTY === true,
+    stderrIsTerminal: process.stderr.isTTY === true,
     async prompt(question) {
       const lines = createInterface({ input: process.stdin, output: process.stderr });
       const ended = new Promise<undefined>((resolve) =>

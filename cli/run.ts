@@ -32,8 +32,6 @@ import process from "node:process";
 import type { HandlerContext, Node } from "../tree/node.ts";
 import { isLeaf } from "../tree/node.ts";
 import { assignOwn, type ContextFunction } from "../tree/context.ts";
-import { isPlainObject, setOwn } from "../tree/plain_data.ts";
-import { utf8Text } from "../tree/utf8.ts";
 import { runCall } from "../tree/run.ts";
 import {
   confirmQuestion,
@@ -53,14 +51,26 @@ import {
   select,
   type Selected,
 } from "./_command.ts";
-import { applyFlags, type Flag } from "./_flags.ts";
-import { freeFlags } from "./_free_flags.ts";
 import { helpOf } from "./_help.ts";
 import { CANCELLED_EXIT, failedCall, failedRemoteCall } from "./_errors.ts";
-import { didYouMean, UsageError } from "./_usage.ts";
+import { UsageError } from "./_usage.ts";
+import { readLeafArgs } from "./_args.ts";
 import { completionScript, completionsFor } from "./completion.ts";
 import { type CliIo, processIo } from "./io.ts";
 import { BinaryToTerminal, writeResult } from "./_output.ts";
+import type { TaskRuntime } from "../tasks/runtime.ts";
+import { catalogueOf } from "../tree/catalogue.ts";
+import type { TaskHandle } from "../http/client/client_types.ts";
+import {
+  localTask,
+  localTaskCommand,
+  ownerOf,
+  remoteTask,
+  remoteTaskCommand,
+  type TaskCommand,
+  TaskFailed,
+  taskFailureLine,
+} from "./_tasks.ts";
 
 /**
  * Options of {@linkcode runCli}.
@@ -120,6 +130,12 @@ export interface CliOptions {
   readonly onError?: (error: unknown) => void;
   /** Handlers' log lines written to standard error, in process: this level and above. Default `"info"`. */
   readonly logLevel?: LogLevel | "off";
+  /**
+   * Where long-running commands run in process (`createTasks()`, a shared
+   * store for `--detach`, `status <id>` and `cancel <id>` across commands).
+   * Default: one of the command's own, which only waiting can use.
+   */
+  readonly tasks?: TaskRuntime;
 }
 
 /**
@@ -145,6 +161,8 @@ export async function runCli(
   // What a failure is judged against: the caller's signal tells a cancellation.
   const caller: HandlerContext = opts.signal === undefined ? {} : { signal: opts.signal };
   let remote = false;
+  // A long-running task's fault, observed after the command's line as any fault is.
+  let taskFault: { error: unknown } | undefined;
   try {
     if (!Object.hasOwn(tree.children ?? {}, argv[0] ?? "")) {
       if (argv[0] === "completion") {
@@ -155,6 +173,33 @@ export async function runCli(
         io.out(completionsFor(tree, argv.slice(1)).map((word) => `${word}\n`).join(""));
         return 0;
       }
+    }
+    const verb = taskVerb(tree, argv);
+    if (verb !== undefined) {
+      const { values, positionals } = parseArgs({
+        args: [...argv],
+        options: GLOBAL_OPTIONS,
+        strict: true,
+        allowPositionals: true,
+      });
+      if (positionals.length !== 2) throw new UsageError(`${verb} takes one task id`);
+      const url = typeof values.url === "string" ? values.url : opts.baseUrl;
+      const headers = authorized(opts, values);
+      remote = url !== undefined;
+      const line = url === undefined
+        ? await localTaskCommand(
+          opts.tasks,
+          verb,
+          positionals[1],
+          ownerOf(await cliContext(headers, { ...opts, io }), headers),
+        )
+        : await remoteTaskCommand(opts.fetch ?? fetch, url, verb, positionals[1], headers);
+      await writeResult(line, io, {
+        compact: values.json === true,
+        file: undefined,
+        signal: opts.signal,
+      });
+      return 0;
     }
     const selected = select(tree, argv);
     const words = commandOf(selected);
@@ -188,13 +233,22 @@ export async function runCli(
       }
     }
     const url = typeof values.url === "string" ? values.url : opts.baseUrl;
-    const headers = new Headers(opts.headers);
-    const token = typeof values.token === "string" ? values.token : opts.token;
-    if (token !== undefined) headers.set("authorization", `Bearer ${token}`);
+    const headers = authorized(opts, values);
     remote = url !== undefined;
+    const task = command.longRunning
+      ? {
+        io,
+        program,
+        // `--wait` beside `--detach` keeps the default: waiting.
+        detach: values.detach === true && values.wait !== true,
+        signal: opts.signal,
+        timeoutMs: opts.timeoutMs,
+      }
+      : undefined;
+    const onFault = (error: unknown) => void (taskFault = { error });
     const result = url === undefined
-      ? await localCall(command, selected, input, headers, { ...opts, io })
-      : await remoteCall(tree, url, selected, input, headers, opts);
+      ? await localCall(command, selected, input, headers, { ...opts, io }, task, onFault)
+      : await remoteCall(tree, url, selected, input, headers, opts, task);
     await writeResult(result, io, {
       compact: values.json === true,
       // A leaf whose input has an `output` property keeps `--output` for it.
@@ -212,6 +266,12 @@ export async function runCli(
     if (error instanceof BinaryToTerminal) {
       io.err(`error: ${error.message}\n`);
       return 1;
+    }
+    if (error instanceof TaskFailed) {
+      io.err(`error: ${taskFailureLine(error)}\n`);
+      const fault = opts.onError ?? ((fault) => io.err(`  ${textOf(fault)}\n`));
+      if (taskFault !== undefined) observe(fault, taskFault.error);
+      return error.failure.kind === "cancelled" ? CANCELLED_EXIT : 1;
     }
     const failed = remote ? failedRemoteCall(error, caller) : failedCall(error, caller);
     io.err(`error: ${failed.line}\n`);
@@ -270,6 +330,30 @@ function environmentToken(): string | undefined {
   }
 }
 
+/** The call's headers: the options', and the bearer token (`--token` over `opts.token`). */
+function authorized(opts: CliOptions, values: Record<string, unknown>): Headers {
+  const headers = new Headers(opts.headers);
+  const token = typeof values.token === "string" ? values.token : opts.token;
+  if (token !== undefined) headers.set("authorization", `Bearer ${token}`);
+  return headers;
+}
+
+/**
+ * `status` or `cancel` when it is the command line's first word and names no
+ * child of the root, in a tree with a long-running leaf (where a task can be).
+ */
+function taskVerb(tree: Node, argv: readonly string[]): "status" | "cancel" | undefined {
+  const [word] = parseArgs({
+    args: [...argv],
+    options: GLOBAL_OPTIONS,
+    strict: false,
+    allowPositionals: true,
+  }).positionals;
+  if (word !== "status" && word !== "cancel") return undefined;
+  if (Object.hasOwn(tree.children ?? {}, word)) return undefined;
+  return catalogueOf(tree).entries.some((entry) => entry.longRunning) ? word : undefined;
+}
+
 /** Calls the leaf in this process, as the server would: context made, deadline kept. */
 async function localCall(
   command: Command,
@@ -277,7 +361,27 @@ async function localCall(
   input: Record<string, unknown>,
   headers: Headers,
   opts: CliOptions,
+  task: TaskCommand | undefined,
+  onFault: (error: unknown) => void,
 ): Promise<unknown> {
+  const context = await cliContext(headers, opts);
+  const whole = { ...input, ...Object.fromEntries(selected.captures) };
+  if (task !== undefined) {
+    return await localTask(
+      opts.tasks,
+      command,
+      whole,
+      context,
+      ownerOf(context, headers),
+      task,
+      onFault,
+    );
+  }
+  return await runCall(command.call, whole, context, opts.timeoutMs);
+}
+
+/** The context a command's call sees in process, as the server would make it. */
+async function cliContext(headers: Headers, opts: CliOptions): Promise<HandlerContext> {
   const context: HandlerContext = withInteraction({
     surface: "cli" as const,
     ...(opts.signal === undefined ? {} : { signal: opts.signal }),
@@ -287,117 +391,7 @@ async function localCall(
       : { request: new Request("http://localhost/", { method: "POST", headers }) }),
   }, cliInteraction(opts.io ?? processIo(), opts.logLevel));
   if (opts.context !== undefined) assignOwn(context, await opts.context({ surface: "cli" }));
-  return await runCall(
-    command.call,
-    { ...input, ...Object.fromEntries(selected.captures) },
-    context,
-    opts.timeoutMs,
-  );
-}
-
-async function readLeafArgs(
-  selected: Selected,
-  command: Command,
-  flags: readonly Flag[],
-  io: CliIo,
-  typed: string,
-): Promise<{ values: Record<string, unknown>; input: Record<string, unknown> }> {
-  const options: Record<
-    string,
-    { type: "string" | "boolean"; multiple?: boolean; short?: string }
-  > = {
-    ...GLOBAL_OPTIONS,
-  };
-  for (const flag of flags) {
-    for (const name of [flag.name, ...flag.aliases]) {
-      options[name] = {
-        type: flag.kind === "boolean" ? "boolean" : "string",
-        multiple: flag.multiple,
-      };
-      if (flag.kind === "boolean") options[`no-${name}`] = { type: "boolean" };
-    }
-  }
-  // A leaf without an input schema takes any `--name value` too.
-  const free = command.input === "open"
-    ? freeFlags(selected.rest, new Set(Object.keys(options)))
-    : undefined;
-  let values: Record<string, unknown>;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: free?.rest ?? [...selected.rest],
-      options,
-      strict: true,
-      allowPositionals: true,
-    }));
-  } catch (error) {
-    throw usageOf(
-      error,
-      Object.keys(options),
-      command.input === "schema" && flags.length === 0 ? typed : undefined,
-    );
-  }
-  const input: Record<string, unknown> = {};
-  if (typeof values.input === "string") {
-    for (const [key, value] of Object.entries(await inputFlag(values.input, io))) {
-      setOwn(input, key, value);
-    }
-  }
-  // Free flags over `--input`, as named flags are.
-  if (free !== undefined) {
-    for (const key of Object.keys(free.values)) setOwn(input, key, free.values[key]);
-  }
-  await applyFlags(flags, values, input, io.readFile);
-  if (positionals.length > 0) {
-    const word = positionals[0];
-    const children = Object.keys(selected.node.children ?? {});
-    throw new UsageError(`unexpected argument "${word}"${didYouMean(word, children)}`);
-  }
-  return { values, input };
-}
-
-/** `--input`: JSON text, `@path` for a file's, `-` for standard input's. */
-async function inputFlag(value: string, io: CliIo): Promise<Record<string, unknown>> {
-  let text = value;
-  if (value === "-") {
-    text = await io.readStdin().catch((error) => {
-      throw new UsageError(`--input: ${error instanceof Error ? error.message : String(error)}`);
-    });
-  } else if (value.startsWith("@")) {
-    const path = value.slice(1);
-    const decoded = utf8Text(
-      await io.readFile(path).catch(() => {
-        throw new UsageError(`--input: cannot read ${path}`);
-      }),
-    );
-    if (decoded === undefined) throw new UsageError(`--input: ${path} is not valid UTF-8`);
-    text = decoded;
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new UsageError("--input expects a JSON object");
-  }
-  if (!isPlainObject(parsed)) throw new UsageError("--input expects a JSON object");
-  return parsed;
-}
-
-/** `inputless`: the command as typed, when its leaf takes no input (so no flag of its own). */
-function usageOf(error: unknown, known: readonly string[], inputless?: string): UsageError {
-  const code = (error as { code?: string }).code;
-  const message = error instanceof Error ? error.message : String(error);
-  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
-    const flag = /'(-{1,2}[^']+)'/.exec(message)?.[1] ?? "";
-    const bare = flag.replace(/^-+/, "").split("=")[0];
-    const hint = didYouMean(bare, known, "--") ||
-      (inputless === undefined ? "" : `; "${inputless}" takes no input`);
-    return new UsageError(`unknown flag ${flag}${hint}`);
-  }
-  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
-    return new UsageError(message.replace(/^Option '([^']+)'/, "$1:").replace(/\.$/, ""));
-  }
-  return new UsageError(message);
+  return context;
 }
 
 /** The same call through the typed HTTP client: children by name, fallbacks by value. */
@@ -408,6 +402,7 @@ async function remoteCall(
   input: Record<string, unknown>,
   headers: Headers,
   opts: CliOptions,
+  task: TaskCommand | undefined,
 ): Promise<unknown> {
   let at: unknown = createClient(tree, {
     baseUrl: url,
@@ -423,8 +418,15 @@ async function remoteCall(
   }
   const send = at as (
     input: Record<string, unknown>,
-    options: { signal?: AbortSignal },
+    options: { signal?: AbortSignal; async?: true },
   ) => Promise<unknown>;
+  if (task !== undefined) {
+    // The handle, so that the command draws progress and cancels on Ctrl-C itself.
+    return await remoteTask(
+      await send(input, { async: true }) as TaskHandle<unknown, unknown>,
+      task,
+    );
+  }
   return await send(input, opts.signal === undefined ? {} : { signal: opts.signal });
 }
 

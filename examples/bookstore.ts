@@ -15,6 +15,7 @@
  *   PUT    /books/{bookId}/checkout/reserve reserve a copy (idempotent)
  *   GET    /catalog/featured, /catalog/search
  *   GET    /catalog/suggest?mood=...        a prompt, rendered
+ *   PUT    /catalog/reindex                 rebuild the index: a task, 202 and /.tasks/{id}
  *   GET    /openapi.json, and Swagger UI at /docs
  *   POST   /graphql (and GET, and WebSocket): the same tree as GraphQL; GraphiQL in a browser
  *   POST   /mcp: the same tree over MCP (Streamable HTTP): tools, the readOnly leaves as
@@ -31,7 +32,7 @@
  * `bookstore-dev-token`). With `AUTH_ISSUER` set, they need instead a JWT of
  * that OAuth issuer whose `aud` is `AUTH_AUDIENCE` (default the server's own
  * URL, `http://localhost:$PORT`, byte for byte) and whose scopes hold
- * `books:write`; reads stay public. The server then publishes its protected
+ * `books:write` (`catalog:admin` for `catalog.reindex`); reads stay public. The server then publishes its protected
  * resource metadata (RFC 9728) at `/.well-known/oauth-protected-resource`, and
  * an MCP client with OAuth finds the issuer there from the first 401. Over
  * stdio (add `--allow-net` to reach the issuer), the process presents
@@ -61,6 +62,7 @@ import {
   redisMcpSessions,
   redisRateLimiter,
   redisStreams,
+  redisTasks,
 } from "@ramify/api/redis";
 import {
   Book,
@@ -71,6 +73,8 @@ import {
   redisBookStore,
 } from "./bookstore_store.ts";
 import { withRootPage } from "./root_page.ts";
+import { reindex } from "./bookstore_reindex.ts";
+import { createTasks, type TaskRuntime } from "@ramify/api/tasks";
 
 export { Book, BookFields, type BookStore, MemoryBookStore, RedisBookStore, redisBookStore };
 
@@ -224,6 +228,15 @@ export function bookstore(store: BookStore = new MemoryBookStore(), opts: Bookst
         output: z.array(Book),
         description: "Searches titles and authors",
       }),
+      // Long-running: every surface answers a task's handle (REST 202, GraphQL, MCP, the CLI waits).
+      reindex: op(({ shelves }, ctx) => reindex(store, shelves, ctx), {
+        tags: { longRunning: true, idempotent: true, destructive: false },
+        input: z.object({ shelves: z.number().int().min(1).max(40).default(10) }),
+        output: z.object({ indexed: z.number().int(), shelves: z.number().int() }),
+        // An administrator's work: with an OAuth issuer, books:write is not enough.
+        scopes: ["catalog:admin"],
+        description: "Rebuilds the search index, shelf by shelf (a task: a few seconds)",
+      }, mutation),
       // A prompt: MCP clients list it and fill in its arguments; GET /catalog/suggest renders it too.
       suggest: prompt(async ({ mood }) => [
         {
@@ -273,6 +286,8 @@ export interface Shared {
 
 /** The per-surface options the shared state adds. */
 interface HandlerExtras {
+  /** Where `catalog.reindex` runs: one runtime for every surface, so each finds its tasks. */
+  readonly tasks?: TaskRuntime;
   readonly rest?: Partial<CreateFetchOptions>;
   readonly graphql?: { readonly rateLimit?: RateLimit };
   readonly mcp?: Partial<McpHandlerOptions>;
@@ -280,9 +295,10 @@ interface HandlerExtras {
 
 /** The handler options, with what the shared state adds. */
 function handlerOptions(extras: HandlerExtras = {}) {
+  const tasks = extras.tasks ?? createTasks();
   return {
     ...HANDLER_OPTIONS,
-    rest: { ...HANDLER_OPTIONS.rest, ...extras.rest },
+    rest: { ...HANDLER_OPTIONS.rest, tasks, ...extras.rest },
     graphql: extras.graphql ?? {},
     mcp: { ...SERVER_INFO, ...extras.mcp },
   };
@@ -379,7 +395,8 @@ function rateKey(request: Request): string | undefined {
 /**
  * What every instance shares through the Redis at `url`: books, events (kept
  * a day, so a subscriber resumes on any instance), idempotency records, MCP
- * sessions and, with `perMinute`, a rate limit.
+ * sessions, tasks (any instance reads or cancels one) and, with `perMinute`,
+ * a rate limit.
  */
 export async function onRedis(
   url: string,
@@ -396,10 +413,12 @@ export async function onRedis(
     key: rateKey,
   };
   const limited = rateLimit === undefined ? {} : { rateLimit };
+  const tasks = createTasks({ store: redisTasks(redis) });
   return {
     store,
     events,
     serving: {
+      tasks,
       rest: { ...limited, idempotency: redisIdempotency(redis) },
       graphql: limited,
       mcp: {
@@ -409,6 +428,7 @@ export async function onRedis(
       },
     },
     async close() {
+      await tasks.close();
       await events.close();
       await redis.close();
     },

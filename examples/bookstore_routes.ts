@@ -252,6 +252,28 @@ export const routes: ClientManifest = {
         },
         {
           "kind": "child",
+          "name": "reindex",
+        },
+      ],
+      "method": "PUT",
+      "path": "/catalog/reindex",
+      "tags": {
+        "longRunning": true,
+        "idempotent": true,
+        "destructive": false,
+      },
+      "stream": false,
+      "dates": [],
+      "errors": [],
+    },
+    {
+      "steps": [
+        {
+          "kind": "child",
+          "name": "catalog",
+        },
+        {
+          "kind": "child",
           "name": "suggest",
         },
       ],
@@ -617,6 +639,35 @@ export const graphqlRoutes: GraphQLClientManifest = {
         },
         {
           "kind": "child",
+          "name": "reindex",
+        },
+      ],
+      "kind": "mutation",
+      "query":
+        "mutation CatalogReindex($shelves: Int) { catalogReindex(shelves: $shelves) { indexed shelves } }",
+      "operationName": "CatalogReindex",
+      "path": [
+        "catalogReindex",
+      ],
+      "args": [
+        {
+          "name": "shelves",
+          "type": "Int",
+        },
+      ],
+      "type": "CatalogReindexResult",
+      "voidResult": false,
+      "dates": [],
+      "errors": [],
+    },
+    {
+      "steps": [
+        {
+          "kind": "child",
+          "name": "catalog",
+        },
+        {
+          "kind": "child",
           "name": "suggest",
         },
       ],
@@ -660,6 +711,20 @@ export const graphqlRoutes: GraphQLClientManifest = {
           "name": "year",
           "type": "Int",
           "optional": true,
+        },
+      ],
+    },
+    {
+      "name": "CatalogReindexResult",
+      "kind": "object",
+      "fields": [
+        {
+          "name": "indexed",
+          "type": "Int!",
+        },
+        {
+          "name": "shelves",
+          "type": "Int!",
         },
       ],
     },

@@ -3,8 +3,10 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { HttpError } from "@ramify/api";
 import { connectRedis } from "@ramify/api/redis";
+import { runCli } from "@ramify/api/cli";
 import {
   type BookStore,
+  bookstore,
   DEV_TOKEN,
   MemoryBookStore,
   redisBookStore,
@@ -14,6 +16,7 @@ import { serverTaskArgs, withInstances } from "./support/instances.ts";
 import { redisMissing, withRedis } from "./support/redis.ts";
 import { mcpPost } from "./support/mcp_wire.ts";
 import { freePort } from "./support/server.ts";
+import { memoryIo } from "./support/cli_io.ts";
 
 const missing = await redisMissing();
 if (missing !== undefined) console.warn(`skipped the examples on Redis: ${missing}`);
@@ -374,4 +377,59 @@ Deno.test("example: `deno task server` without REDIS_URL keeps its books in memo
     assert.equal(added.body.id, "3", "after the two seeded books");
     assert.equal((await call(b.url, "GET", "/books/3")).status, 404, "each its own books");
   });
+});
+
+Deno.test("example: catalog.reindex is a task: REST 202 and its status, progress, result, cancel; the CLI waits", async () => {
+  const server = await serveBookstore(
+    0,
+    new MemoryBookStore([{ title: "Dune", author: "Frank Herbert" }]),
+    DEV_TOKEN,
+    true,
+  );
+  const base = server.url;
+  try {
+    const started = await call(base, "PUT", "/catalog/reindex", { shelves: 2 });
+    assert.equal(started.status, 202);
+    const location = started.headers.get("location")!;
+    assert.match(location, /^\/\.tasks\/[\w-]{24}$/);
+    const result = await fetch(`${base}${location}/result`, {
+      headers: { prefer: "wait=10", authorization: `Bearer ${DEV_TOKEN}` },
+    });
+    assert.deepEqual([result.status, await result.json()], [200, { indexed: 1, shelves: 2 }]);
+    const status = await call(base, "GET", location);
+    assert.deepEqual([status.body.status, status.body.progress], ["completed", {
+      done: 2,
+      total: 2,
+      message: "shelf 2 of 2",
+    }]);
+    // Another identity (or none) finds no task.
+    assert.equal((await call(base, "GET", location, undefined, null)).status, 404);
+    // The guard runs in the task's one prepared call: no token, the task fails 401.
+    const anonymous = await call(base, "PUT", "/catalog/reindex", { shelves: 1 }, null);
+    const refused = await fetch(`${base}${anonymous.headers.get("location")}/result`, {
+      headers: { prefer: "wait=10" },
+    });
+    assert.equal(refused.status, 401);
+    await refused.body?.cancel();
+    // Cancellable: the handler honours its signal.
+    const long = await call(base, "PUT", "/catalog/reindex", { shelves: 40 });
+    const cancelled = await call(base, "DELETE", long.headers.get("location")!);
+    assert.deepEqual([cancelled.status, cancelled.body.status], [200, "cancelled"]);
+    const io = memoryIo();
+    const code = await runCli(bookstore(), [
+      "catalog",
+      "reindex",
+      "--shelves",
+      "1",
+      "--json",
+      "--url",
+      base,
+      "--token",
+      DEV_TOKEN,
+    ], { io });
+    assert.deepEqual([code, io.stdout.join("")], [0, '{"indexed":1,"shelves":1}\n']);
+    assert.match(io.stderr.join(""), /^progress 1\/1 shelf 1 of 1\n$|^$/);
+  } finally {
+    await server.close();
+  }
 });

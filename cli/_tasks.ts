@@ -1,0 +1,295 @@
+// Long-running commands (tag `longRunning`, see docs/tasks.md): the call runs
+// as a task. By default the command waits for it, drawing its progress on
+// standard error (a bar redrawn in place on a terminal, a line per change
+// otherwise) and writes its result as any command's; `--detach` writes the
+// task's id instead, and `status <id>` / `cancel <id>` read or cancel it
+// later. In process the task runs in a task runtime (`CliOptions.tasks`, else
+// one of this command's own, which only waiting can use); with `--url`, on the
+// server through the typed HTTP client's task handle and `{base}/.tasks/{id}`.
+
+import type { HandlerContext } from "../tree/node.ts";
+import type { Failure } from "../tree/failure.ts";
+import { failureLine } from "../tree/failure.ts";
+import type { TaskHandle, TaskState } from "../http/client/client_types.ts";
+import { ClientError } from "../http/client/client_error.ts";
+import { createTasks, type TaskLeaf, type TaskRuntime } from "../tasks/runtime.ts";
+import { isTerminal, type TaskRecord } from "../tasks/store.ts";
+import type { CliIo } from "./io.ts";
+import { UsageError } from "./_usage.ts";
+
+/** The longest pause between two reads of a remote task's status, in milliseconds. */
+const LONGEST_POLL_MS = 1_000;
+/** The cells of a progress bar on a terminal. */
+const BAR_CELLS = 24;
+
+/** A task that ended failed or cancelled, in process: its failure as the tree classified it. */
+export class TaskFailed extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure.title);
+  }
+}
+
+/** What one long-running command is told: where it writes, and its caller's signal. */
+export interface TaskCommand {
+  readonly io: CliIo;
+  /** The program's name, in the line that says how to read a detached task. */
+  readonly program: string;
+  readonly detach: boolean;
+  readonly signal: AbortSignal | undefined;
+  /** Milliseconds the task's handler may run (`CliOptions.timeoutMs`). */
+  readonly timeoutMs: number | undefined;
+}
+
+/** A task's state as the command line writes it (`status`, `cancel`, `--detach --json`). */
+export interface TaskLine {
+  readonly id: string;
+  readonly status: TaskState["status"];
+  readonly operation?: string;
+  readonly progress?: TaskState["progress"];
+  readonly result?: unknown;
+  readonly error?: TaskState["error"];
+}
+
+/**
+ * The identity a command's tasks belong to, as the HTTP surface names it by
+ * default: the context's user, else the bearer token; so a command in
+ * process sharing a store with a server finds the same caller's tasks.
+ */
+export function ownerOf(context: HandlerContext, headers: Headers): string | undefined {
+  const user = context.user as unknown;
+  if (typeof user === "string") return `user:${user}`;
+  if (typeof user === "object" && user !== null) {
+    const { id, sub } = user as { id?: unknown; sub?: unknown };
+    const named = id ?? sub;
+    if (typeof named === "string" || typeof named === "number") return `user:${named}`;
+  }
+  const authorization = headers.get("authorization");
+  return authorization === null ? undefined : `authorization:${authorization}`;
+}
+
+/** A long-running command in process: started in `tasks`, then waited for or detached. */
+export async function localTask(
+  tasks: TaskRuntime | undefined,
+  leaf: TaskLeaf,
+  input: unknown,
+  context: HandlerContext,
+  owner: string | undefined,
+  command: TaskCommand,
+  onFault: (error: unknown) => void,
+): Promise<unknown> {
+  if (command.detach && tasks === undefined) throw new UsageError(NO_SHARED_RUNTIME("--detach"));
+  const runtime = tasks ?? createTasks();
+  try {
+    const started = await runtime.start(leaf, input, context, {
+      owner,
+      onError: onFault,
+      ...(command.timeoutMs === undefined ? {} : { timeoutMs: command.timeoutMs }),
+    });
+    if (command.detach) return detached(lineOf(started), command);
+    const draw = progressDrawer(command.io);
+    const stop = await runtime.watch(started.id, owner, (record) => draw(record.progress));
+    const cancel = () => void runtime.cancel(started.id, owner).catch(() => {});
+    command.signal?.addEventListener("abort", cancel, { once: true });
+    let record: TaskRecord | undefined;
+    try {
+      do record = await runtime.settled(started.id, owner, 60_000); while (
+        record !== undefined && !isTerminal(record.status)
+      );
+    } finally {
+      command.signal?.removeEventListener("abort", cancel);
+      await stop?.();
+      draw(undefined);
+    }
+    if (record === undefined) throw new TaskFailed(failureOfRecord(undefined));
+    if (record.status === "completed") return record.result;
+    throw new TaskFailed(failureOfRecord(record));
+  } finally {
+    // A runtime of this command's own ends with it; a shared one is its owner's.
+    if (tasks === undefined) await runtime.close();
+  }
+}
+
+/** `status <id>` or `cancel <id>` in process. */
+export async function localTaskCommand(
+  tasks: TaskRuntime | undefined,
+  verb: "status" | "cancel",
+  id: string,
+  owner: string | undefined,
+): Promise<TaskLine> {
+  if (tasks === undefined) throw new UsageError(NO_SHARED_RUNTIME(verb));
+  const record = verb === "status" ? await tasks.get(id, owner) : await tasks.cancel(id, owner);
+  if (record === undefined) throw new TaskFailed(failureOfRecord(undefined));
+  return lineOf(record);
+}
+
+/** A long-running command on a server: the client's task handle, waited for or detached. */
+export async function remoteTask(
+  handle: TaskHandle<unknown, unknown>,
+  command: TaskCommand,
+): Promise<unknown> {
+  const first = await handle.status();
+  // A server that answered the call at once has no task to wait for.
+  if (handle.id === undefined) return await handle.result();
+  if (command.detach) return detached(remoteLine(first), command);
+  const draw = progressDrawer(command.io);
+  try {
+    let state = first;
+    let pause = 50;
+    while (!isTerminal(state.status)) {
+      draw(state.progress);
+      await sleep(pause, command.signal);
+      pause = Math.min(pause * 2, LONGEST_POLL_MS);
+      state = await handle.status();
+    }
+  } catch (error) {
+    // Ctrl-C: the task is cancelled on the server before the command ends.
+    if (command.signal?.aborted) await handle.cancel().catch(() => {});
+    throw error;
+  } finally {
+    draw(undefined);
+  }
+  return await handle.result();
+}
+
+/** `status <id>` or `cancel <id>` against a server: its status resource, with the call's headers. */
+export async function remoteTaskCommand(
+  fetcher: (request: Request) => Promise<Response>,
+  baseUrl: string,
+  verb: "status" | "cancel",
+  id: string,
+  headers: Headers,
+): Promise<TaskLine> {
+  const base = baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`;
+  const url = new URL(`.tasks/${encodeURIComponent(id)}`, base).href;
+  const method = verb === "status" ? "GET" : "DELETE";
+  const response = await fetcher(new Request(url, { method, headers }));
+  const body = await response.json().catch(() => undefined);
+  if (!response.ok) {
+    throw new ClientError({
+      status: response.status,
+      statusText: response.statusText,
+      method,
+      url,
+      headers: response.headers,
+      body,
+    });
+  }
+  return remoteLine(body as TaskState);
+}
+
+function detached(line: TaskLine, command: TaskCommand): TaskLine {
+  const { io, program } = command;
+  io.err(`task started: ${program} status ${line.id}; ${program} cancel ${line.id}\n`);
+  return line;
+}
+
+function lineOf(record: TaskRecord): TaskLine {
+  const failure = record.failure;
+  return {
+    id: record.id,
+    status: record.status,
+    operation: record.leaf,
+    ...(record.progress === undefined ? {} : { progress: record.progress }),
+    ...(record.status === "completed" && record.result !== undefined
+      ? { result: record.result }
+      : {}),
+    ...(failure === undefined ? {} : {
+      error: {
+        status: failure.status,
+        title: failure.title,
+        // A fault says no more than its status, as on every surface.
+        ...(failure.detail === undefined ? {} : { detail: failure.detail }),
+        code: failure.code,
+      },
+    }),
+  };
+}
+
+function remoteLine(state: TaskState & { readonly result?: unknown }): TaskLine {
+  return {
+    id: state.id ?? "",
+    status: state.status,
+    ...(state.operation === undefined ? {} : { operation: state.operation }),
+    ...(state.progress === undefined ? {} : { progress: state.progress }),
+    ...(state.result === undefined ? {} : { result: state.result }),
+    ...(state.error === undefined ? {} : {
+      error: {
+        status: state.error.status,
+        title: state.error.title,
+        ...(state.error.detail === undefined ? {} : { detail: state.error.detail }),
+        ...(state.error.code === undefined ? {} : { code: state.error.code }),
+      },
+    }),
+  };
+}
+
+/** A task's failure as a command's: an unknown task (or another's) is not found. */
+function failureOfRecord(record: TaskRecord | undefined): Failure {
+  const failure = record?.failure;
+  if (failure === undefined) {
+    return {
+      kind: "declared",
+      status: 404,
+      title: "Not Found",
+      code: "NOT_FOUND",
+      declaredCode: false,
+      type: "about:blank",
+      detail: "No such task",
+      headers: new Headers(),
+      error: null,
+    };
+  }
+  return {
+    ...failure,
+    headers: new Headers(failure.headers?.map(([k, v]) => [k, v])),
+    error: null,
+  };
+}
+
+/** The line a failed task writes, as any failed command's. */
+export function taskFailureLine(error: TaskFailed): string {
+  return failureLine(error.failure);
+}
+
+/**
+ * Draws a task's progress on standard error: redrawn in place on a terminal,
+ * a line per change otherwise (a log keeps each); `undefined` ends it.
+ */
+function progressDrawer(io: CliIo): (progress: TaskRecord["progress"]) => void {
+  const terminal = io.stderrIsTerminal ?? io.stdoutIsTerminal;
+  let last = "";
+  return (progress) => {
+    if (progress === undefined) {
+      if (terminal && last !== "") io.err("\r\x1b[K");
+      last = "";
+      return;
+    }
+    const { done, total, message } = progress;
+    const count = total === undefined ? `${done}` : `${done}/${total}`;
+    const text = message === undefined ? count : `${count} ${message}`;
+    if (text === last) return;
+    last = text;
+    if (!terminal) return io.err(`progress ${text}\n`);
+    const share = total === undefined || total <= 0 ? 0 : Math.min(1, Math.max(0, done / total));
+    const filled = Math.round(share * BAR_CELLS);
+    io.err(`\r\x1b[K[${"#".repeat(filled)}${"-".repeat(BAR_CELLS - filled)}] ${text}`);
+  };
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    signal?.throwIfAborted();
+    const aborted = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", aborted);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", aborted, { once: true });
+  });
+}
+
+const NO_SHARED_RUNTIME = (what: string) =>
+  `${what} needs a task runtime later commands share: --url, or the tasks option of runCli`;
