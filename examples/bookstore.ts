@@ -299,7 +299,7 @@ function handlerOptions(extras: HandlerExtras = {}) {
   return {
     ...HANDLER_OPTIONS,
     rest: { ...HANDLER_OPTIONS.rest, tasks, ...extras.rest },
-    graphql: extras.graphql ?? {},
+    graphql: { tasks, ...extras.graphql },
     mcp: { ...SERVER_INFO, ...extras.mcp },
   };
 }
@@ -315,7 +315,7 @@ export async function bookstoreHandler(
   tokens: Readonly<Record<string, string>> = { [DEV_TOKEN]: "dev" },
   events?: BookEvents,
 ): Promise<ServeHandler> {
-  const handler = await createHandler(bookstore(store, { tokens, events }), HANDLER_OPTIONS);
+  const handler = await createHandler(bookstore(store, { tokens, events }), handlerOptions());
   return withRootPage(handler, TITLE);
 }
 

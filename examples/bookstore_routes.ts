@@ -644,7 +644,7 @@ export const graphqlRoutes: GraphQLClientManifest = {
       ],
       "kind": "mutation",
       "query":
-        "mutation CatalogReindex($shelves: Int) { catalogReindex(shelves: $shelves) { indexed shelves } }",
+        "mutation CatalogReindex($shelves: Int) { catalogReindex(shelves: $shelves) { id status operation progress { done total message } result error { status code message } } }",
       "operationName": "CatalogReindex",
       "path": [
         "catalogReindex",
@@ -655,10 +655,11 @@ export const graphqlRoutes: GraphQLClientManifest = {
           "type": "Int",
         },
       ],
-      "type": "CatalogReindexResult",
+      "type": "Task",
       "voidResult": false,
       "dates": [],
       "errors": [],
+      "longRunning": true,
     },
     {
       "steps": [
@@ -692,6 +693,72 @@ export const graphqlRoutes: GraphQLClientManifest = {
   ],
   "types": [
     {
+      "name": "Task",
+      "kind": "object",
+      "fields": [
+        {
+          "name": "id",
+          "type": "ID!",
+        },
+        {
+          "name": "status",
+          "type": "TaskStatus!",
+        },
+        {
+          "name": "operation",
+          "type": "String!",
+        },
+        {
+          "name": "progress",
+          "type": "TaskProgress",
+        },
+        {
+          "name": "result",
+          "type": "JSON",
+        },
+        {
+          "name": "error",
+          "type": "TaskError",
+        },
+      ],
+    },
+    {
+      "name": "TaskProgress",
+      "kind": "object",
+      "fields": [
+        {
+          "name": "done",
+          "type": "Float!",
+        },
+        {
+          "name": "total",
+          "type": "Float",
+        },
+        {
+          "name": "message",
+          "type": "String",
+        },
+      ],
+    },
+    {
+      "name": "TaskError",
+      "kind": "object",
+      "fields": [
+        {
+          "name": "status",
+          "type": "Int!",
+        },
+        {
+          "name": "code",
+          "type": "String!",
+        },
+        {
+          "name": "message",
+          "type": "String!",
+        },
+      ],
+    },
+    {
       "name": "Book",
       "kind": "object",
       "fields": [
@@ -711,20 +778,6 @@ export const graphqlRoutes: GraphQLClientManifest = {
           "name": "year",
           "type": "Int",
           "optional": true,
-        },
-      ],
-    },
-    {
-      "name": "CatalogReindexResult",
-      "kind": "object",
-      "fields": [
-        {
-          "name": "indexed",
-          "type": "Int!",
-        },
-        {
-          "name": "shelves",
-          "type": "Int!",
         },
       ],
     },

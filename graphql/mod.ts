@@ -34,6 +34,7 @@ export { projectGraphQL } from "./schema/projection.ts";
 export type {
   GraphQLLeafField,
   GraphQLNamespace,
+  GraphQLTaskField,
   OperationKind,
   ProjectGraphQLOptions,
   ProjectGraphQLResult,

@@ -72,6 +72,12 @@ export interface GraphQLManifestOperation {
   readonly errors: readonly string[];
   /** What it makes stale, when its leaf says (`meta.invalidates`). */
   readonly invalidates?: Invalidates;
+  /**
+   * Whether its leaf is long-running (tag `longRunning`): the field answers a
+   * `Task` handle, and the client awaits the task's result through
+   * `task(id)` unless the call asks `{ async: true }` for the handle.
+   */
+  readonly longRunning?: boolean;
 }
 
 /**

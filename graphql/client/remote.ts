@@ -29,6 +29,7 @@ import type { Client } from "../../http/client/client_types.ts";
 import { isPlainObject, setOwn } from "../../tree/plain_data.ts";
 import { reviveDates } from "../../tree/dates.ts";
 import { type Captures, materialize, shapeOf } from "../../http/client/shape.ts";
+import { type GraphQLTask, taskAnswer } from "./_tasks.ts";
 import {
   checkedGraphQLManifest,
   type GraphQLClientManifest,
@@ -231,7 +232,21 @@ async function run(
     return events(context.transport.subscribe(operation, options), field, context, options);
   }
   const response = await context.transport.request(operation, options);
-  return resultOf(response, field, context);
+  const result = resultOf(response, field, context);
+  if (field.longRunning !== true) return result;
+  return await taskAnswer(result as GraphQLTask, options, {
+    async send(query, operationName, name, id) {
+      const read = await context.transport.request({ query, operationName, variables: { id } });
+      if (read.errors !== undefined && read.errors.length > 0) {
+        throw new GraphQLClientError(read.errors, read.data);
+      }
+      return read.data?.[name] as GraphQLTask;
+    },
+    // The failure as the call's own error would be: its code and status in `extensions`.
+    fail: ({ status, code, message }) =>
+      new GraphQLClientError([{ message, extensions: { code, status } }], null, field.errors),
+    revive: (value) => field.dates.length === 0 ? value : reviveDates(value, field.dates),
+  });
 }
 
 /** The variables: the input under GraphQL names, plus captures. */

@@ -77,6 +77,7 @@ export function toGraphQLClientManifest(
         dates: entry.dates,
         errors: Object.keys(entry.errors),
         ...(entry.invalidates === undefined ? {} : { invalidates: entry.invalidates }),
+        ...(field.longRunning === true ? { longRunning: true } : {}),
       };
     }),
     types,

@@ -35,6 +35,8 @@ export const GRAPHQL_SERVER_OPTIONS = [
   "onError",
   "timeoutMs",
   "executor",
+  "tasks",
+  "taskOwner",
 ] as const;
 
 /**

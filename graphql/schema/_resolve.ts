@@ -169,7 +169,7 @@ async function* rendered(
 }
 
 /** The one flat input: arguments plus captures. */
-function inputOf(
+export function inputOf(
   field: GraphQLLeafField,
   args: Record<string, unknown>,
   inputs: InputTypes,
@@ -225,6 +225,7 @@ function plain(value: unknown): unknown {
   return copy;
 }
 
-function handlerContext(context: unknown): HandlerContext {
+/** The handler context of a resolver's context value (an empty one when it is none). */
+export function handlerContext(context: unknown): HandlerContext {
   return typeof context === "object" && context !== null ? context as HandlerContext : {};
 }

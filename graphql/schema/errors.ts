@@ -31,6 +31,7 @@ import type { Failure } from "../../tree/failure.ts";
 import type { HandlerContext } from "../../tree/node.ts";
 import type { ErrorObserver } from "../../tree/options.ts";
 import { failureOf } from "../../tree/run.ts";
+import type { TaskRuntime } from "../../tasks/runtime.ts";
 
 /**
  * What an error maps to: a code (the error's own message is kept), a code with
@@ -95,6 +96,20 @@ export interface ResolveOptions {
    * 503), its siblings unharmed. Default: none.
    */
   readonly timeoutMs?: number;
+  /**
+   * Where long-running leaves' tasks run (`createTasks()`): pass the runtime
+   * the other surfaces share, so that each finds a task any of them started.
+   * Default: one of the schema's own, made with its first task.
+   */
+  readonly tasks?: TaskRuntime;
+  /**
+   * The identity a caller's tasks belong to, from its context. Default: the
+   * context's `user` (a string, or its `id` or `sub`), else the request's
+   * `Authorization` header, as on the HTTP surface.
+   */
+  readonly taskOwner?: (
+    context: HandlerContext,
+  ) => string | undefined | Promise<string | undefined>;
 }
 
 /**

@@ -22,6 +22,10 @@
  *   has no bytes: an output schema holding a file is refused, naming the leaf.
  * - `meta.graphql: false` keeps a leaf out of GraphQL (its schema, resolvers
  *   and clients), as for a leaf that answers with bytes.
+ * - A long-running leaf (tag `longRunning`) is a Mutation field answering a
+ *   `Task` (the handle of the task its call starts); a tree with one gets the
+ *   `Task` types and `Query.task`, `Subscription.task`, `Mutation.cancelTask`
+ *   (`tasks`), and may not use those names itself (docs/tasks.md).
  *
  * @example
  * ```ts
@@ -44,6 +48,10 @@ import { type CatalogueEntry, catalogueOf } from "../../tree/catalogue.ts";
 import { tagsOf } from "../../tree/tags.ts";
 import { fieldName } from "./_names.ts";
 import { holdsFile, isVoidSchema, type JsonSchema } from "../../tree/schema.ts";
+import { checkTaskFields, defineTaskTypes, TASK_FIELDS, TASK_TYPE } from "./_tasks.ts";
+import type { GraphQLTaskField } from "./_tasks.ts";
+
+export type { GraphQLTaskField } from "./_tasks.ts";
 import {
   type ArgumentDefinition,
   convertSchemas,
@@ -96,6 +104,8 @@ export interface GraphQLLeafField {
   readonly resultType: string;
   /** Whether the leaf's output is void, so the field answers `true` when done. */
   readonly voidResult: boolean;
+  /** Whether it is long-running: its call starts a task and the field answers its `Task`. */
+  readonly longRunning?: boolean;
   /** From `meta.description`. */
   readonly description?: string;
   /** The leaf. */
@@ -143,6 +153,8 @@ export interface ProjectGraphQLResult {
   readonly dispatch: ReadonlyMap<string, GraphQLLeafField>;
   /** The named types: results, inputs, enums, unions, scalars and namespaces. */
   readonly types: GraphQLTypeRegistry;
+  /** The root fields of tasks, for a tree with a long-running leaf; none otherwise. */
+  readonly tasks: readonly GraphQLTaskField[];
 }
 
 /**
@@ -209,13 +221,16 @@ export function projectGraphQL(
   // `meta.graphql: false` keeps a leaf out, as `meta.tools: false` does on the tool surface.
   const leaves: PreparedLeaf[] = [];
   const conversions: SchemaConversion[] = [];
-  for (const entry of catalogueOf(node).entries) {
-    if (entry.leaf.meta.graphql === false) continue;
+  const entries = catalogueOf(node).entries.filter((entry) => entry.leaf.meta.graphql !== false);
+  const tasks = entries.some((entry) => entry.longRunning) ? TASK_FIELDS : [];
+  // Before the tree's types, so that a type of its own named `Task` is numbered.
+  if (tasks.length > 0) defineTaskTypes(types);
+  for (const entry of entries) {
     const leaf = prepare(entry, readNames);
     leaves.push(leaf);
     conversions.push({ schema: leaf.input, as: "arguments", name: `${leaf.hint}Input` });
-    // A void output is `Boolean!`: nothing to convert.
-    if (!leaf.voidResult) {
+    // A void output is `Boolean!`, a long-running leaf's a `Task!`: nothing to convert.
+    if (!leaf.voidResult && !leaf.entry.longRunning) {
       conversions.push({
         schema: leaf.output,
         as: "output",
@@ -230,7 +245,11 @@ export function projectGraphQL(
   for (const leaf of leaves) {
     let args = converted[at++] as ArgumentDefinition[];
     if (leaf.open) args = args.map((arg) => ({ ...arg, spread: true }));
-    const resultType = leaf.voidResult ? "Boolean!" : converted[at++] as string;
+    const resultType = leaf.entry.longRunning
+      ? `${TASK_TYPE}!`
+      : leaf.voidResult
+      ? "Boolean!"
+      : converted[at++] as string;
     add(leafField(leaf, args, resultType));
   }
 
@@ -277,7 +296,15 @@ export function projectGraphQL(
   for (const [name, typeFields] of namespaceFields) {
     types.define({ kind: "object", name, fields: typeFields });
   }
-  return { fields, namespaces, dispatch, types };
+  if (tasks.length > 0) {
+    checkTaskFields((key) => {
+      const field = dispatch.get(key);
+      if (field !== undefined) return labelOf(field.steps);
+      const branch = namespaces.find((n) => `${n.parent}.${n.name}` === key);
+      return branch === undefined ? undefined : `the branch ${branch.name}`;
+    });
+  }
+  return { fields, namespaces, dispatch, types, tasks };
 }
 
 /** The SDL field definition of a leaf field. */
@@ -331,7 +358,8 @@ function prepare(entry: CatalogueEntry, readNames: readonly string[]): PreparedL
     }
   }
   const leafName = names.at(-1) ?? "root";
-  const kind = kindOf(node, leafName, readNames);
+  // Starting a task is never a read, whatever the leaf's tags say of its work.
+  const kind = entry.longRunning ? "mutation" : kindOf(node, leafName, readNames);
   const inQuery = kind === "query";
   const parent = !inQuery
     ? (kind === "mutation" ? "Mutation" : "Subscription")
@@ -383,21 +411,12 @@ function leafField(
   }
   const type = resultType.endsWith("!") ? resultType.slice(0, -1) : resultType;
   const description = node.meta?.description;
-  return description === undefined
-    ? { kind, parent, name, steps, captures, args, type, resultType, voidResult, node }
-    : {
-      kind,
-      parent,
-      name,
-      steps,
-      captures,
-      args,
-      type,
-      resultType,
-      voidResult,
-      description,
-      node,
-    };
+  const field = { kind, parent, name, steps, captures, args, type, resultType, voidResult, node };
+  return {
+    ...field,
+    ...(leaf.entry.longRunning ? { longRunning: true } : {}),
+    ...(description === undefined ? {} : { description }),
+  };
 }
 
 function kindOf(node: Node, name: string, readNames: readonly string[]): OperationKind {

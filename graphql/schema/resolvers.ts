@@ -27,6 +27,7 @@ import { eventPayload } from "./stream_events.ts";
 import { clientError } from "./errors.ts";
 import type { ResolveOptions } from "./errors.ts";
 import { scalarImplementations } from "./scalars.ts";
+import { taskResolvers } from "./_task_resolve.ts";
 
 /**
  * A resolver map: type name to field resolvers (or a scalar implementation).
@@ -76,6 +77,7 @@ export function resolversOf(projection: ProjectGraphQLResult, opts: ResolveOptio
   const on = (type: string) => map[type] ??= {};
   const inputs = inputTypesOf(projection.types.definitions);
   const toClient = clientError(opts);
+  const tasks = projection.tasks.length > 0 ? taskResolvers(opts, inputs, toClient) : undefined;
   for (const namespace of projection.namespaces) {
     on(namespace.parent)[namespace.name] = () => NAMESPACE;
   }
@@ -89,8 +91,15 @@ export function resolversOf(projection: ProjectGraphQLResult, opts: ResolveOptio
         },
       };
     } else {
-      on(field.parent)[field.name] = leafResolver(field, opts, inputs, toClient);
+      on(field.parent)[field.name] = tasks !== undefined && field.longRunning === true
+        ? tasks.start(field)
+        : leafResolver(field, opts, inputs, toClient);
     }
+  }
+  if (tasks !== undefined) {
+    on("Query").task = tasks.get;
+    on("Mutation").cancelTask = tasks.cancel;
+    on("Subscription").task = tasks.watch;
   }
   for (const definition of projection.types.definitions) {
     if (definition.kind === "object") {

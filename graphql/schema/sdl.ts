@@ -71,6 +71,7 @@ export function printProjection(projection: ProjectGraphQLResult): string {
       type: `${n.type}!`,
     })),
     ...projection.fields.filter((f) => f.parent === parent).map(fieldDefinition),
+    ...projection.tasks.filter((f) => f.parent === parent).map(({ parent: _, ...field }) => field),
   ];
   const query = rootFields("Query");
   const roots: NamedTypeDefinition[] = [{
