@@ -31,7 +31,9 @@ export class Run {
   #flushing: ReturnType<typeof setTimeout> | undefined;
   readonly #heartbeat: ReturnType<typeof setInterval>;
   #finished = false;
-  #asking: ((answer: AskResult) => void) | undefined;
+  /** The questions waiting for an answer, by key, in the order asked. */
+  readonly #asking = new Map<string, (answer: AskResult) => void>();
+  #asked = 0;
 
   constructor(record: TaskRecord, store: TaskStore, opts: RunOptions) {
     this.#record = record;
@@ -66,25 +68,42 @@ export class Run {
     });
   }
 
-  /** The handler's `ask`: `input_required` until an answer arrives, or the task ends. */
-  ask = (message: string, schema: FormSchema, signal?: AbortSignal): Promise<AskResult> => {
+  /**
+   * The handler's `ask`: `input_required` until an answer arrives, or the
+   * task ends. Questions asked together wait together, each under its key.
+   */
+  ask = (
+    message: string,
+    schema: FormSchema,
+    signal?: AbortSignal,
+    own?: string,
+  ): Promise<AskResult> => {
+    const key = own ?? `ask-${++this.#asked}`;
     const answer = new Promise<AskResult>((resolve, reject) => {
-      this.#asking = resolve;
+      this.#asking.set(key, resolve);
       signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
     });
-    this.#change({ status: "input_required", question: { message, schema } }, true);
+    this.#ask({ ...this.#record.questions, [key]: { message, schema } });
     return answer.finally(() => {
-      this.#asking = undefined;
-      const { question: _question, ...rest } = this.#record;
-      if (!this.#finished) {
-        this.#record = { ...rest, status: "working" };
-        this.#flush();
-      }
+      this.#asking.delete(key);
+      const { [key]: _answered, ...left } = this.#record.questions ?? {};
+      this.#ask(left);
     });
   };
 
-  answered(answer: AskResult): void {
-    this.#asking?.(answer);
+  answered(answer: AskResult, key?: string): void {
+    const resolve = key === undefined ? this.#asking.values().next().value : this.#asking.get(key);
+    resolve?.(answer);
+  }
+
+  /** The questions still waiting: `input_required` while any does, `working` once none. */
+  #ask(questions: NonNullable<TaskRecord["questions"]>): void {
+    const { question: _question, questions: _questions, ...rest } = this.#record;
+    const first = Object.values(questions)[0];
+    this.#record = first === undefined
+      ? { ...rest, status: "working" }
+      : { ...rest, status: "input_required", question: first, questions };
+    this.#flush();
   }
 
   /** Ends the task: its last write, tried again while the store is out of reach. */
@@ -93,7 +112,7 @@ export class Run {
     this.#finished = true;
     clearInterval(this.#heartbeat);
     clearTimeout(this.#flushing);
-    const { question: _question, ...rest } = this.#record;
+    const { question: _question, questions: _questions, ...rest } = this.#record;
     const last: TaskRecord = { ...rest, ...change, status, updatedAt: Date.now() };
     this.#record = last;
     const attempt = async (left: number): Promise<void> => {
@@ -113,11 +132,10 @@ export class Run {
     return this.#writing;
   }
 
-  #change(change: Partial<TaskRecord>, now = false): void {
+  #change(change: Partial<TaskRecord>): void {
     if (this.#finished) return;
     this.#record = { ...this.#record, ...change };
-    if (now) this.#flush();
-    else this.#flushing ??= setTimeout(() => this.#flush(), FLUSH_MS);
+    this.#flushing ??= setTimeout(() => this.#flush(), FLUSH_MS);
   }
 
   #flush(): void {

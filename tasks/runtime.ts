@@ -154,8 +154,16 @@ export interface TaskRuntime {
    * its handler's signal); a terminal one is returned as it is.
    */
   cancel(id: string, owner?: string): Promise<TaskRecord | undefined>;
-  /** Answers the question of a task that is `input_required`; any other is returned as it is. */
-  answer(id: string, owner: string | undefined, answer: AskResult): Promise<TaskRecord | undefined>;
+  /**
+   * Answers the question of a task that is `input_required` (the one `key`
+   * names in `questions`, else the first); any other is returned as it is.
+   */
+  answer(
+    id: string,
+    owner: string | undefined,
+    answer: AskResult,
+    key?: string,
+  ): Promise<TaskRecord | undefined>;
   /**
    * Calls `listener` with the record at each change of the task, from any
    * instance; resolves with the way to stop (undefined when not found).
@@ -202,7 +210,7 @@ export function createTasks(opts: TasksOptions = {}): TaskRuntime {
       const run = runs.get(id);
       if (run === undefined) return;
       if (signal.kind === "cancel") run.abort(new Cancelled());
-      else run.answered(signal.answer);
+      else run.answered(signal.answer, signal.key);
     },
   };
   let listening: Promise<() => Promise<void>> | undefined;
@@ -266,10 +274,13 @@ export function createTasks(opts: TasksOptions = {}): TaskRuntime {
       await store.signal(id, { kind: "cancel" });
       return await store.get(id);
     },
-    async answer(id, owner, answer) {
+    async answer(id, owner, answer, key) {
       const record = await find(id, owner);
       if (record === undefined || record.status !== "input_required") return record;
-      await store.signal(id, { kind: "answer", answer });
+      await store.signal(
+        id,
+        key === undefined ? { kind: "answer", answer } : { kind: "answer", answer, key },
+      );
       return record;
     },
     async watch(id, owner, onChange) {
@@ -375,7 +386,7 @@ function ended(
   status: "failed" | "cancelled",
   failure: TaskFailure,
 ): TaskRecord {
-  const { question: _question, ...rest } = record;
+  const { question: _question, questions: _questions, ...rest } = record;
   return { ...rest, status, failure, updatedAt: Date.now() };
 }
 

@@ -148,8 +148,16 @@ export interface TaskRecord {
   };
   /** Its handler's log lines, the latest kept. */
   readonly logs: readonly TaskLog[];
-  /** The question its handler asked, while `input_required`. */
+  /** The question its handler asked, while `input_required` (the first, when it asked several). */
   readonly question?: { readonly message: string; readonly schema: FormSchema };
+  /**
+   * Every question it waits on, by key (the question's own `key`, else
+   * `ask-1`, `ask-2`, ... in the order asked): questions asked together
+   * (`Promise.all`) are answered one by one.
+   */
+  readonly questions?: {
+    readonly [key: string]: { readonly message: string; readonly schema: FormSchema };
+  };
   /** The result, as JSON data, once `completed` (absent for a result of nothing). */
   readonly result?: unknown;
   /** The failure, once `failed` or `cancelled`. */
@@ -169,7 +177,7 @@ export interface TaskRecord {
  */
 export type TaskSignal =
   | { readonly kind: "cancel" }
-  | { readonly kind: "answer"; readonly answer: AskResult };
+  | { readonly kind: "answer"; readonly answer: AskResult; readonly key?: string };
 
 /**
  * What a {@linkcode TaskStore} tells its listeners, from every instance.
