@@ -135,8 +135,8 @@ export async function remoteTask(
   try {
     let state = first;
     let pause = 50;
-    while (!isTerminal(state.status)) {
-      draw(state.progress);
+    // The last progress is drawn too, as a change seen in process would be.
+    for (draw(state.progress); !isTerminal(state.status); draw(state.progress)) {
       await sleep(pause, command.signal);
       pause = Math.min(pause * 2, LONGEST_POLL_MS);
       state = await handle.status();
