@@ -46,6 +46,8 @@ import { splitUrl } from "../http/web/request.ts";
 import type { HttpGraphQLServerOptions } from "../graphql/transport/http.ts";
 import type { BunWebSocketHandler, WsHandlerOptions } from "../graphql/transport/ws.ts";
 import type { McpHandlerOptions } from "../tools/server/options.ts";
+import type { TaskRuntime } from "../tasks/runtime.ts";
+import { tasksOf } from "./_tasks.ts";
 import { assetOf } from "./_assets.ts";
 import { graphiqlInit, graphiqlPage, swaggerInit, swaggerPage } from "./_pages.ts";
 import { installed, WS_NEEDS_PACKAGE } from "./_peers.ts";
@@ -88,6 +90,8 @@ export interface HandlerOptions {
   readonly maxInputDepth?: number;
   /** Observes every surface's faults, with the request. Default: `console.error`. */
   readonly onError?: ErrorObserver;
+  /** Long-running leaves' tasks, one runtime REST and MCP share. Default: one in memory. */
+  readonly tasks?: TaskRuntime;
   /** The REST API and its document (`createFetch`'s options). Default on. */
   readonly rest?: false | CreateFetchOptions;
   /** GraphQL over HTTP and WebSocket, and GraphiQL. Default on, at `/graphql`. */
@@ -191,7 +195,10 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
   // What every surface is given unless its own options say otherwise.
   const given = (keys: readonly (keyof HandlerOptions)[]) =>
     Object.fromEntries(keys.flatMap((key) => opts[key] === undefined ? [] : [[key, opts[key]]]));
-  const calls = given(["context", "timeoutMs", "onError", "maxInputDepth"]);
+  // One runtime for REST and MCP: a task started on one is read and cancelled on the other.
+  const made = opts.tasks === undefined ? await tasksOf(tree) : undefined;
+  const calls = given(["context", "timeoutMs", "onError", "maxInputDepth", "tasks"]);
+  if (made !== undefined) calls.tasks = made;
   const bodies = given(["maxBodyBytes", "bodyTimeoutMs"]);
   const forms = given(["trustedOrigins"]);
   const shared = { ...calls, ...bodies, ...forms };
@@ -365,7 +372,7 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
     },
     websocket,
     paths,
-    close: () => closeMcp(),
+    close: () => closeMcp().then(() => made?.close()),
   };
 }
 
@@ -388,6 +395,7 @@ export const HANDLER_OPTIONS = knownKeys<HandlerOptions>()([
   "bodyTimeoutMs",
   "maxInputDepth",
   "onError",
+  "tasks",
   "rest",
   "graphql",
   "mcp",

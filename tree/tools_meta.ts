@@ -60,4 +60,11 @@ export interface ToolsMeta {
   readonly updates?: string;
   /** For each capture, the place of the leaf that completes it (no captures of its own). */
   readonly complete?: { readonly [capture: string]: string };
+  /**
+   * A long-running leaf's tasks over MCP (the tasks extension): `"required"`
+   * refuses a 2026-era call whose client did not declare the extension
+   * (`-32021`) rather than holding it open until the handler returns; with
+   * `"optional"`, the default, that call waits for the result as any other.
+   */
+  readonly task?: "optional" | "required";
 }

@@ -39,8 +39,8 @@ interface Revision {
 const NO_SAMPLING =
   "ramify offers no sampling: a handler has no way to ask the client's model for a completion";
 const NO_ROOTS = "ramify offers no roots: a handler has no way to ask for the client's roots";
-const TASKS =
-  "the tasks extension (io.modelcontextprotocol/tasks) is not served yet: its runtime is another piece of issue 47's work";
+const TASK_AT_CALL =
+  "a call of a long-running tool is a task from its start: its handler's questions are the task's (input_required on tasks/get, answered by tasks/update), never a round before the task as test_tool_with_task expects";
 
 const REVISIONS: Readonly<Record<"2025-11-25" | "2026-07-28", Revision>> = {
   "2025-11-25": {
@@ -136,6 +136,7 @@ const REVISIONS: Readonly<Record<"2025-11-25" | "2026-07-28", Revision>> = {
       "tasks-mrtr-input",
       "tasks-request-headers",
       "tasks-dispatch-and-envelope",
+      // The suite skips it (its harness moves to subscriptions/listen): one SKIPPED check.
       "tasks-status-notifications",
       "tasks-required-task-error",
       "tasks-mrtr-composition",
@@ -157,16 +158,7 @@ const REVISIONS: Readonly<Record<"2025-11-25" | "2026-07-28", Revision>> = {
       },
       // Passing needs a sampling input request for a client declaring sampling alone.
       "input-required-result-capability-check": { reason: NO_SAMPLING },
-      "tasks-lifecycle": { reason: TASKS },
-      "tasks-capability-negotiation": { reason: TASKS },
-      "tasks-wire-fields": { reason: TASKS },
-      "tasks-request-state-removal": { reason: TASKS },
-      "tasks-mrtr-input": { reason: TASKS },
-      "tasks-request-headers": { reason: TASKS },
-      "tasks-dispatch-and-envelope": { reason: TASKS },
-      "tasks-status-notifications": { reason: TASKS },
-      "tasks-required-task-error": { reason: TASKS },
-      "tasks-mrtr-composition": { reason: TASKS },
+      "tasks-mrtr-composition": { reason: TASK_AT_CALL },
     },
     mustSucceed: {
       "input-required-result-tampered-state": ["sep-2322-reject-tampered-state"],

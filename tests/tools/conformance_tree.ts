@@ -358,18 +358,36 @@ export const tree = api({
     log(context, "info", "Diagnostic trace logging activated");
     return "Logging evaluated";
   }, { description: "Logs only where the client set a level", tags: readOnly }),
-  // The tasks extension's fixtures (SEP-2663): the task-supporting ones are long-running leaves.
-  // Its slow_compute (up to 60 s a call) comes with the MCP tasks runtime: until a call of it
-  // answers with a task at once, each would hold the suite for as long.
+  // The tasks extension's fixtures (SEP-2663): the task-supporting ones are long-running leaves;
+  // those the suite registers with task support "required" say so in meta.tools.task.
   greet: op(({ name }) => `Hello, ${name}!`, {
     description: "Greets at once",
     input: z.object({ name: z.string() }),
     tags: readOnly,
   }),
+  // Sleeps on its signal, so that a cancelled task ends at once rather than after its seconds.
+  slow_compute: op(async ({ seconds, label }, context) => {
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(resolve, seconds * 1000);
+      context.signal?.addEventListener("abort", () => {
+        clearTimeout(timer);
+        reject(context.signal?.reason);
+      }, { once: true });
+    });
+    return `Computed ${label ?? "it"} in ${seconds} s`;
+  }, {
+    description: "Works for some seconds",
+    input: z.object({ seconds: z.number().min(0), label: z.string().optional() }),
+    tags: { readOnly: true, longRunning: true },
+  }),
   failing_job: op(async (): Promise<string> => {
     await sleep(1000);
     throw new HttpError(422, "The job failed");
-  }, { description: "Fails as a tool", tags: { readOnly: true, longRunning: true } }),
+  }, {
+    description: "Fails as a tool",
+    tags: { readOnly: true, longRunning: true },
+    tools: { task: "required" },
+  }),
   protocol_error_job: op((): string => {
     throw new Error("The job crashed");
   }, { description: "Crashes", tags: { readOnly: true, longRunning: true } }),
@@ -384,12 +402,18 @@ export const tree = api({
     input: z.object({ filename: z.string() }),
     tags: { readOnly: true, longRunning: true },
   }),
+  // The suite answers each of its questions with a name and a confirmation.
   multi_input: op(async (_input, context) => {
+    const schema: FormSchema = {
+      type: "object",
+      properties: { name: { type: "string" }, confirm: { type: "boolean" } },
+      required: ["name"],
+    };
     const [first, second] = await Promise.all([
-      answerOf(context, { key: "first", message: "First?", schema: oneField("value", "string") }),
-      answerOf(context, { key: "second", message: "Second?", schema: oneField("value", "string") }),
+      answerOf(context, { key: "first", message: "First?", schema }),
+      answerOf(context, { key: "second", message: "Second?", schema }),
     ]);
-    return `${first.value} and ${second.value}`;
+    return `${first.name} and ${second.name}`;
   }, { description: "Asks two questions at once", tags: { readOnly: true, longRunning: true } }),
   test_tool_with_task: op(async (_input, context) => {
     const { name } = await answerOf(context, {
@@ -398,7 +422,11 @@ export const tree = api({
       schema: oneField("name", "string"),
     });
     return `Task done for ${name}`;
-  }, { description: "Asks, then runs long", tags: { readOnly: true, longRunning: true } }),
+  }, {
+    description: "Asks, then runs long",
+    tags: { readOnly: true, longRunning: true },
+    tools: { task: "required" },
+  }),
 });
 
 /**

@@ -91,6 +91,13 @@ export interface ToolEntry {
   readonly confirms: boolean;
   /** The arguments a 2026-era client mirrors into `Mcp-Param-*` headers (SEP-2243). */
   readonly paramHeaders: readonly ParamHeader[];
+  /**
+   * A long-running leaf's (tag `longRunning`): whether a 2026-era client must
+   * take a task (`meta.tools.task`); absent for any other leaf.
+   */
+  readonly task?: "optional" | "required";
+  /** The leaf's label (`catalog/reindex`), which a task's record keeps. */
+  readonly label: string;
 }
 
 const HINTS = [
@@ -181,6 +188,8 @@ function toolOf(
     bytesType: soleMediaType(bytes),
     confirms: entry.confirms,
     paramHeaders,
+    ...(entry.longRunning ? { task: own?.task ?? "optional" } : {}),
+    label: entry.label,
   };
 }
 

@@ -17,7 +17,7 @@ import type { McpOptions } from "./options.ts";
 type Sdk = typeof import("@modelcontextprotocol/server");
 
 /** The client's capabilities: as the session's `initialize` declared them, or the request's envelope. */
-function capabilitiesOf(
+export function capabilitiesOf(
   loaded: Sdk,
   ctx: ServerContext,
   declared: ClientCapabilities | undefined,

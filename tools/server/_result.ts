@@ -113,7 +113,11 @@ export async function runTool(
 }
 
 /** The arguments as the call path's flat input; captures must be strings. */
-function inputOf(entry: ToolEntry, args: unknown, maxDepth: number): Record<string, unknown> {
+export function inputOf(
+  entry: ToolEntry,
+  args: unknown,
+  maxDepth: number,
+): Record<string, unknown> {
   if (args !== undefined && !isPlainObject(args)) {
     throw new InputError([{ message: "The arguments must be an object", path: [] }]);
   }
@@ -138,7 +142,7 @@ function jsonOf(value: unknown): unknown {
  * the output schema asks for structured content. A string, or a value whose
  * JSON is one (a `Date`), is that string, as text and as value.
  */
-function success(result: unknown, entry: ToolEntry): ToolResult {
+export function success(result: unknown, entry: ToolEntry): ToolResult {
   if (result === undefined) return { content: [] };
   let value: unknown = result;
   let text: string;
@@ -182,7 +186,12 @@ function failed(failure: Failure, onError: (error: unknown) => void): ToolResult
       // An observer that throws must not change what the client sees.
     }
   }
-  const line = failureLine(failure);
+  return failureResult(failure);
+}
+
+/** A failure as the tool's `isError` result: its one line, and a declared error's data below. */
+export function failureResult(failure: Omit<Failure, "error" | "headers">): ToolResult {
+  const line = failureLine(failure as Failure);
   const data = failure.data === undefined ? undefined : jsonText(failure.data);
   return {
     content: [{ type: "text", text: data === undefined ? line : `${line}\n${data}` }],

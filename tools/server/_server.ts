@@ -16,7 +16,9 @@ import type { Node } from "../../tree/node.ts";
 import { log, withInteraction } from "../../tree/interaction.ts";
 import type { HandlerContext } from "../../tree/node.ts";
 import { confirmation } from "./_confirm.ts";
-import { mcpInteraction, missingElicitation } from "./_elicit.ts";
+import { capabilitiesOf, mcpInteraction, missingElicitation } from "./_elicit.ts";
+import { isModern } from "./_logging.ts";
+import type { McpTasks } from "./_tasks.ts";
 import { requestStateKeysOf, stateSeal } from "./_request_state.ts";
 import type { Rounds } from "./_rounds.ts";
 import { registerLogging } from "./_logging.ts";
@@ -43,6 +45,8 @@ export interface McpSurface {
   readonly toolsByName: ReadonlyMap<string, ToolEntry>;
   readonly prompts: readonly PromptEntry[];
   readonly side?: ResourceSide;
+  /** Whether a tool is long-running: the tasks extension is served then, and only then. */
+  readonly longRunning: boolean;
 }
 
 /** The tree's tools, prompts and resources; a tree that cannot be described fails here. */
@@ -59,6 +63,7 @@ export function mcpSurface(tree: Node, caller: string, opts: McpOptions): McpSur
     toolsByName: new Map(tools.map((entry) => [entry.descriptor.name, entry])),
     prompts: collectPrompts(tree, caller),
     side: resourceSide(tree, caller, opts),
+    longRunning: tools.some((entry) => entry.task !== undefined),
   };
 }
 
@@ -72,6 +77,7 @@ export function serverMaker(
   loaded: Sdk,
   surface: McpSurface,
   opts: McpOptions,
+  tasks?: McpTasks,
 ): (declared?: ClientCapabilities) => Server {
   const { tools, toolsByName: byName, prompts, side } = surface;
   const pageSize = opts.pageSize ?? 100;
@@ -92,6 +98,7 @@ export function serverMaker(
       logging: {},
       ...(prompts.length === 0 ? {} : { prompts: { listChanged: false } }),
       ...sideCapabilities(side, prompts.length > 0),
+      ...(tasks === undefined ? {} : { extensions: tasks.extensions }),
     },
     cacheHints: listCacheHints(opts),
     ...(opts.instructions === undefined ? {} : { instructions: opts.instructions }),
@@ -176,6 +183,16 @@ export function serverMaker(
         if (refused !== undefined) return rounds?.pending() ?? refused as CallToolResult;
         // The confirmation's own question is no need of the handler's.
         unanswered?.();
+        // A long-running tool's 2026-era call is a task for a client of the extension.
+        if (entry.task !== undefined && tasks !== undefined && isModern(loaded, ctx)) {
+          const capabilities = capabilitiesOf(
+            loaded,
+            ctx,
+            declared ?? server.getClientCapabilities(),
+          );
+          const handle = await tasks.call(entry, args, { context, source, capabilities });
+          if (handle !== undefined) return handle as CallToolResult;
+        }
         result = await runTool(
           entry,
           args,
@@ -210,6 +227,12 @@ export function serverMaker(
         result as CallToolResult,
         entry.descriptor.outputSchema as Record<string, unknown> | undefined,
       );
+    });
+    tasks?.register(server, (ctx) => {
+      const { context, source, settled } = callContext(ctx);
+      settled();
+      const capabilities = capabilitiesOf(loaded, ctx, declared ?? server.getClientCapabilities());
+      return { context, source, capabilities };
     });
     registerLogging(server, loaded, opts);
     if (prompts.length > 0) {

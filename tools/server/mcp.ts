@@ -41,7 +41,8 @@ import {
   type McpOptions,
 } from "./options.ts";
 import { checkOptions } from "../../tree/options.ts";
-import { mcpSurface, type Sdk, serverMaker } from "./_server.ts";
+import { type McpSurface, mcpSurface, type Sdk, serverMaker } from "./_server.ts";
+import type { McpTasks } from "./_tasks.ts";
 import { modernSink, sessionHooks, withListen } from "./_resource_side.ts";
 import { type LegacySessions, legacySessions } from "../sessions/legacy.ts";
 import { resumeOf } from "../sessions/resume.ts";
@@ -124,7 +125,13 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
   const resume = opts.resumability === false ? undefined : resumeOf(opts.resumability, onError);
   const identify = identities(tree, opts.sessionOwner, onError);
   const authorization = authorizationGate(tree, surface);
-  let served: { modern: McpHttpHandler; calls: McpHttpHandler; legacy: LegacySessions } | undefined;
+  let served: {
+    modern: McpHttpHandler;
+    calls: McpHttpHandler;
+    legacy: LegacySessions;
+    tasks?: McpTasks;
+  } | undefined;
+  let loadingTasks: Promise<McpTasks | undefined> | undefined;
   const answer = async (received: Request): Promise<Response> => {
     const metadata = authorization?.metadata?.(received);
     if (metadata !== undefined) return metadata;
@@ -144,8 +151,11 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
     const refused = await authorization?.gate(request, parsed);
     if (refused !== undefined) return refused;
     if (served === undefined) {
-      const makeServer = serverMaker(loaded, surface, opts);
-      served = {
+      // Awaited: another first request may get here meanwhile, and keep what this one makes.
+      const tasks = await (loadingTasks ??= tasksOf(loaded, surface, opts));
+      const makeServer = serverMaker(loaded, surface, opts, tasks);
+      served ??= {
+        tasks,
         // 2026-07-28 clients: one instance per request; cancelling closes the request.
         modern: loaded.createMcpHandler(() => makeServer(), {
           legacy: "reject",
@@ -210,6 +220,7 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
       await served?.modern.close();
       await served?.calls.close();
       await served?.legacy.close();
+      await served?.tasks?.close();
       side?.sessions.close();
       side?.feeds.close();
     },
@@ -239,8 +250,22 @@ export async function serveMcpStdio(
   const surface = mcpSurface(tree, "serveMcpStdio", opts);
   const loaded = await loadSdk();
   const { serveStdio } = await import("@modelcontextprotocol/server/stdio");
-  const makeServer = serverMaker(loaded, surface, opts);
+  const makeServer = serverMaker(loaded, surface, opts, await tasksOf(loaded, surface, opts));
   return serveStdio(() => makeServer());
+}
+
+/**
+ * The tasks extension, for a tree with a long-running tool: its code loaded
+ * then only, so that a server without one pays nothing for it.
+ */
+async function tasksOf(
+  loaded: Sdk,
+  surface: McpSurface,
+  opts: McpOptions,
+): Promise<McpTasks | undefined> {
+  if (!surface.longRunning) return undefined;
+  const { mcpTasks } = await import("./_tasks.ts");
+  return mcpTasks(loaded, surface.tools, opts);
 }
 
 /**

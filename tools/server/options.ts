@@ -10,6 +10,8 @@ import type { RateLimit } from "../../http/web/rate_limit.ts";
 import type { ToolsOptions } from "../projection/describe.ts";
 import type { McpCancellations, McpResumability, McpSessionStore } from "../sessions/store.ts";
 import { knownKeys } from "../../tree/options.ts";
+import type { HandlerContext } from "../../tree/node.ts";
+import type { TaskRuntime } from "../../tasks/runtime.ts";
 import type { ErrorObserver } from "../../tree/options.ts";
 
 /**
@@ -109,6 +111,23 @@ export interface McpOptions extends ToolsOptions {
    * every round.
    */
   readonly requestStateKeys?: readonly (string | Uint8Array)[];
+  /**
+   * Where the tasks of long-running leaves (tag `longRunning`) run and are
+   * kept, for clients of the tasks extension (`io.modelcontextprotocol/tasks`):
+   * share one (`createTasks` of `@ramify/api/tasks`) with the other surfaces
+   * and between instances. Default: one of the server's own, in memory, made
+   * on its first task.
+   */
+  readonly tasks?: TaskRuntime;
+  /**
+   * Who a call speaks for, for its tasks (only the same identity reads,
+   * answers or cancels one), from its context once the `context` option has
+   * added to it. Default: as over HTTP, the context's `user` (a string, or
+   * its `id` or `sub`), else the `Authorization` header.
+   */
+  readonly taskOwner?: (
+    context: HandlerContext,
+  ) => string | undefined | Promise<string | undefined>;
 }
 
 /**
@@ -212,6 +231,8 @@ export const MCP_OPTIONS = knownKeys<McpOptions>()([
   "context",
   "headers",
   "confirmDestructive",
+  "tasks",
+  "taskOwner",
   "resourceScheme",
   "listTtlMs",
   "requestStateKeys",
