@@ -145,7 +145,7 @@ Deno.test("example with AUTH_ISSUER: the official MCP client completes its OAuth
         resource: url,
         authorization_servers: [provider.issuer],
         bearer_methods_supported: ["header"],
-        scopes_supported: ["books:write"],
+        scopes_supported: ["books:write", "catalog:admin"],
       });
     });
   });
