@@ -295,11 +295,12 @@ interface HandlerExtras {
 
 /** The handler options, with what the shared state adds. */
 function handlerOptions(extras: HandlerExtras = {}) {
-  const tasks = extras.tasks ?? createTasks();
   return {
     ...HANDLER_OPTIONS,
-    rest: { ...HANDLER_OPTIONS.rest, tasks, ...extras.rest },
-    graphql: { tasks, ...extras.graphql },
+    // Given to every surface; without one, the handler makes one in memory.
+    ...(extras.tasks === undefined ? {} : { tasks: extras.tasks }),
+    rest: { ...HANDLER_OPTIONS.rest, ...extras.rest },
+    graphql: extras.graphql ?? {},
     mcp: { ...SERVER_INFO, ...extras.mcp },
   };
 }
@@ -315,7 +316,7 @@ export async function bookstoreHandler(
   tokens: Readonly<Record<string, string>> = { [DEV_TOKEN]: "dev" },
   events?: BookEvents,
 ): Promise<ServeHandler> {
-  const handler = await createHandler(bookstore(store, { tokens, events }), handlerOptions());
+  const handler = await createHandler(bookstore(store, { tokens, events }), HANDLER_OPTIONS);
   return withRootPage(handler, TITLE);
 }
 

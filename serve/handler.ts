@@ -90,7 +90,7 @@ export interface HandlerOptions {
   readonly maxInputDepth?: number;
   /** Observes every surface's faults, with the request. Default: `console.error`. */
   readonly onError?: ErrorObserver;
-  /** Long-running leaves' tasks, one runtime REST and MCP share. Default: one in memory. */
+  /** Long-running leaves' tasks, one runtime REST, GraphQL and MCP share. Default: in memory. */
   readonly tasks?: TaskRuntime;
   /** The REST API and its document (`createFetch`'s options). Default on. */
   readonly rest?: false | CreateFetchOptions;
@@ -195,7 +195,7 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
   // What every surface is given unless its own options say otherwise.
   const given = (keys: readonly (keyof HandlerOptions)[]) =>
     Object.fromEntries(keys.flatMap((key) => opts[key] === undefined ? [] : [[key, opts[key]]]));
-  // One runtime for REST and MCP: a task started on one is read and cancelled on the other.
+  // One runtime for every surface: a task started on one is read and cancelled on another.
   const made = opts.tasks === undefined ? await tasksOf(tree) : undefined;
   const calls = given(["context", "timeoutMs", "onError", "maxInputDepth", "tasks"]);
   if (made !== undefined) calls.tasks = made;
@@ -258,7 +258,8 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
         serverOwn[key] = value;
       }
     }
-    const server = createGraphQLServer(tree, under(given(["timeoutMs", "onError"]), serverOwn));
+    const served = { ...given(["timeoutMs", "onError"]), tasks: calls.tasks };
+    const server = createGraphQLServer(tree, under(served, serverOwn));
     const http = createHttpGraphQLServer(server, {
       ...under(
         { ...given(["context", "onError", "maxInputDepth"]), ...bodies, ...forms },

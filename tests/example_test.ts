@@ -415,6 +415,16 @@ Deno.test("example: catalog.reindex is a task: REST 202 and its status, progress
     const long = await call(base, "PUT", "/catalog/reindex", { shelves: 40 });
     const cancelled = await call(base, "DELETE", long.headers.get("location")!);
     assert.deepEqual([cancelled.status, cancelled.body.status], [200, "cancelled"]);
+    // GraphQL starts it in the same runtime: its handle is read at /.tasks/{id} too.
+    const graphql = await fetch(`${base}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${DEV_TOKEN}` },
+      body: JSON.stringify({ query: "mutation { catalogReindex(shelves: 1) { id status } }" }),
+    });
+    const { data } = await graphql.json();
+    assert.equal(data.catalogReindex.status, "WORKING");
+    const read = await call(base, "GET", `/.tasks/${data.catalogReindex.id}`);
+    assert.deepEqual([read.status, read.body.operation], [200, "catalog/reindex"]);
     const io = memoryIo();
     const code = await runCli(bookstore(), [
       "catalog",
