@@ -2,14 +2,14 @@
 // run to its end, to a declared error, to a fault, and cancelled, through
 // every surface that starts tasks: HTTP (the 202 and its status resource),
 // the typed HTTP client, GraphQL (the Task handle, in process and over HTTP),
-// the typed GraphQL client, and the command line in process and with --url.
+// the typed GraphQL client, the command line in process and with --url, and
+// MCP's tasks extension (tools/call, tasks/get, tasks/cancel, 2026-07-28).
 // Each reads the same outcome: the status, the progress, the result, the
 // failure's status and declared code; a fault leaks nothing and reaches the
-// surface's onError; a cancel aborts the handler.
-//
-// MCP's place: the MCP tasks extension (createMcpHandler running a
-// long-running leaf as a task) joins as one more entry of SURFACES, reading
-// its outcome from tasks/get as the others read theirs.
+// surface's onError; a cancel aborts the handler. MCP's task carries less
+// (`mcpView`): its progress is the message alone (`statusMessage`), a
+// cancelled task has no failure, and a failure the tool reports is a
+// completed call with `isError`, read here as failed.
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { api, LeafError, op, progress } from "@ramify/api/tree";
@@ -22,6 +22,7 @@ import {
 } from "@ramify/api/graphql";
 import { type GraphQLClientError, httpTransport } from "@ramify/api/graphql/client";
 import { runCli } from "@ramify/api/cli";
+import { createMcpHandler } from "@ramify/api/tools";
 import { createTasks } from "@ramify/api/tasks";
 import { memoryIo } from "./support/cli_io.ts";
 
@@ -100,6 +101,7 @@ const onError = (error: unknown) => void faults.push(error);
 const rest = createFetch(tree, { tasks, onError });
 const graphql = createGraphQLServer(tree, { tasks, onError });
 const graphqlHttp = createHttpGraphQLServer(tree, { tasks, onError });
+const mcp = createMcpHandler(tree, { tasks, onError });
 const BASE = "http://agree.test";
 
 /** A failure's status, and its code only where the leaf declares it. */
@@ -246,7 +248,88 @@ const SURFACES: Record<string, (end: Case) => Promise<Outcome>> = {
   },
   cli: (end) => cliOutcome(end, []),
   "cli --url": (end) => cliOutcome(end, ["--url", BASE]),
+  async mcp(end) {
+    const started = await mcpCall("tools/call", { name: "job", arguments: inputOf(end) });
+    assert.equal(started.resultType, "task");
+    const taskId = started.taskId as string;
+    if (end === "cancelled") {
+      // tasks/cancel answers an empty result; the task says how it ended.
+      await mcpCall("tasks/cancel", { taskId });
+      return fromMcp(await mcpCall("tasks/get", { taskId }))!;
+    }
+    return await settled(async () => fromMcp(await mcpCall("tasks/get", { taskId })));
+  },
 };
+
+const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
+/** One 2026-07-28 request from a client declaring the tasks extension; its result. */
+async function mcpCall(method: string, params: Record<string, unknown>) {
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS_EXTENSION]: {} } },
+  };
+  const name = params.name ?? params.taskId;
+  const response = await mcp(
+    new Request(`${BASE}/mcp`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": method,
+        "mcp-name": String(name),
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } }),
+    }),
+  );
+  const text = await response.text();
+  const message = text.startsWith("{")
+    ? JSON.parse(text)
+    : JSON.parse(text.split("\n").find((line) => line.startsWith("data: "))!.slice(6));
+  assert.equal(message.error, undefined, JSON.stringify(message.error));
+  return message.result as Record<string, unknown>;
+}
+
+/** MCP's detailed task as an outcome; undefined while it runs. */
+function fromMcp(task: Record<string, unknown>): Outcome | undefined {
+  if (task.status === "working") return undefined;
+  const message = task.statusMessage as string | undefined;
+  const progress = message === undefined ? {} : { progress: { done: -1, message } };
+  const result = task.result as
+    | { isError?: boolean; structuredContent?: unknown; content: { text: string }[] }
+    | undefined;
+  if (task.status === "failed") {
+    const line = (task.error as { message: string }).message;
+    return { status: "failed", ...progress, error: errorOf(...lineOf(line)) };
+  }
+  if (result?.isError === true) {
+    return { status: "failed", ...progress, error: errorOf(...lineOf(result.content[0].text)) };
+  }
+  return {
+    status: task.status as Outcome["status"],
+    ...progress,
+    ...(result === undefined ? {} : { result: result.structuredContent }),
+  };
+}
+
+/** What MCP's task carries of an outcome. */
+function mcpView(outcome: Outcome): Outcome {
+  const { progress, error, ...rest } = outcome;
+  return {
+    ...rest,
+    ...(progress?.message === undefined
+      ? {}
+      : { progress: { done: -1, message: progress.message } }),
+    ...(error === undefined || outcome.status === "cancelled" ? {} : { error }),
+  };
+}
+
+/** A failure's line (`409 Conflict [SOLD_OUT]: Sold out`): its status and code. */
+function lineOf(line: string): [number, string | undefined] {
+  const [, status, code] = /^(\d+) [^[\n]*(?:\[(\w+)\])?/.exec(line) ?? [];
+  return [Number(status), code];
+}
 
 /** The command line: waits for the task (or, to cancel, detaches and cancels it by id). */
 async function cliOutcome(end: Case, url: readonly string[]): Promise<Outcome> {
@@ -280,7 +363,7 @@ for (const [surface, outcome] of Object.entries(SURFACES)) {
       faults.length = 0;
       aborts.length = 0;
       const read = await outcome(end);
-      assert.deepEqual(read, EXPECTED[end]);
+      assert.deepEqual(read, surface === "mcp" ? mcpView(EXPECTED[end]) : EXPECTED[end]);
       assert.doesNotMatch(JSON.stringify(read), /secret/);
       if (end === "fault") {
         assert.ok(
@@ -297,5 +380,6 @@ for (const [surface, outcome] of Object.entries(SURFACES)) {
 }
 
 Deno.test("agreement tasks: the runtime closes", async () => {
+  await mcp.close();
   await tasks.close();
 });
