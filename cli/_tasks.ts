@@ -269,7 +269,7 @@ function progressDrawer(io: CliIo): (progress: TaskRecord["progress"]) => void {
     const text = message === undefined ? count : `${count} ${message}`;
     if (text === last) return;
     last = text;
-    if (!terminal) return io.err(`progress ${text}\n`);
+    if (!terminal) return io.err(`progress: ${text}\n`);
     const share = total === undefined || total <= 0 ? 0 : Math.min(1, Math.max(0, done / total));
     const filled = Math.round(share * BAR_CELLS);
     io.err(`\r\x1b[K[${"#".repeat(filled)}${"-".repeat(BAR_CELLS - filled)}] ${text}`);

@@ -345,8 +345,8 @@ async function cliOutcome(end: Case, url: readonly string[]): Promise<Outcome> {
     return { status: line.status, error: errorOf(line.error.status, line.error.code) };
   }
   const { code, out, err } = await run([...flags, "--json"]);
-  const lines = err.split("\n").filter((line) => line.startsWith("progress "));
-  const [, done, total, message] = /^progress (\d+)\/(\d+) (.*)$/.exec(lines.at(-1) ?? "") ?? [];
+  const lines = err.split("\n").filter((line) => line.startsWith("progress: "));
+  const [, done, total, message] = /^progress: (\d+)\/(\d+) (.*)$/.exec(lines.at(-1) ?? "") ?? [];
   const shown = done === undefined
     ? {}
     : { progress: { done: Number(done), total: Number(total), message } };

@@ -438,7 +438,7 @@ Deno.test("example: catalog.reindex is a task: REST 202 and its status, progress
       DEV_TOKEN,
     ], { io });
     assert.deepEqual([code, io.stdout.join("")], [0, '{"indexed":1,"shelves":1}\n']);
-    assert.match(io.stderr.join(""), /^progress 1\/1 shelf 1 of 1\n$|^$/);
+    assert.match(io.stderr.join(""), /^progress: 1\/1 shelf 1 of 1\n$/);
   } finally {
     await server.close();
   }

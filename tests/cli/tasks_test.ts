@@ -50,7 +50,7 @@ async function run(argv: string[], opts: Parameters<typeof runCli>[2] = {}, io =
 Deno.test("cli tasks: waits by default, progress as lines in a pipe, then the result", async () => {
   const done = await run(["reindex", "--shelves", "3", "--json"]);
   assert.deepEqual([done.code, done.out], [0, '{"indexed":3}\n']);
-  assert.match(done.err, /progress 3\/3 shelf 3\n/);
+  assert.match(done.err, /progress: 3\/3 shelf 3\n/);
   assert.doesNotMatch(done.err, /\r/);
 });
 
@@ -111,16 +111,16 @@ Deno.test("cli tasks: --url waits through the client's handle; --detach, status 
     const local = await run(["reindex", "--shelves", "6", "--json"]);
     const remote = await run(["--url", base, "reindex", "--shelves", "6", "--json"]);
     assert.deepEqual([remote.code, remote.out], [0, local.out]);
-    assert.match(remote.err, /progress \d\/6 shelf \d\n/);
+    assert.match(remote.err, /progress: \d\/6 shelf \d\n/);
     const declared = await run(["--url", base, "reindex", "--shelves", "1", "--fail", "declared"]);
     assert.deepEqual([declared.code, declared.err], [
       1,
-      "progress 1/1 shelf 1\nerror: 409 Conflict [LOCKED]: The index is locked\n",
+      "progress: 1/1 shelf 1\nerror: 409 Conflict [LOCKED]: The index is locked\n",
     ]);
     const fault = await run(["--url", base, "reindex", "--shelves", "1", "--fail", "fault"]);
     assert.deepEqual([fault.code, fault.err], [
       1,
-      "progress 1/1 shelf 1\nerror: 500 Internal Server Error\n",
+      "progress: 1/1 shelf 1\nerror: 500 Internal Server Error\n",
     ]);
     const started = await run(["--url", base, "reindex", "--shelves", "50", "--detach", "--json"]);
     const { id } = JSON.parse(started.out);
