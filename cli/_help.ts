@@ -18,6 +18,12 @@ const GLOBAL_HELP = [
   ["--help, -h", "this help"],
 ] as const;
 
+/** The flags of a long-running command, whose call runs as a task. */
+const TASK_HELP = [
+  ["--wait", "wait for the task, showing its progress, and write its result (the default)"],
+  ["--detach", "write the task's handle and return; then `status <id>`, `cancel <id>`"],
+] as const;
+
 /** The help of a node reached by `command` (the words so far). */
 export function helpOf(
   program: string,
@@ -41,6 +47,7 @@ export function helpOf(
         "",
       );
     }
+    if (tagsOf(node).longRunning === true) lines.push("Task flags:", ...table(TASK_HELP), "");
   }
   const children = Object.entries(node.children ?? {});
   if (children.length > 0 || node.fallback !== undefined) {

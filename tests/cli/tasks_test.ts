@@ -143,3 +143,10 @@ Deno.test("cli tasks: a tree without a long-running leaf has no status command",
   const io = memoryIo();
   assert.equal(await runCli(api({ ping: tree.children!.ping }), ["status", "x"], { io }), 2);
 });
+
+Deno.test("cli tasks: a long-running command's help lists --wait and --detach", async () => {
+  const help = await run(["reindex", "--help"]);
+  assert.match(help.out, /Task flags:\n {2}--wait {4}wait for the task/);
+  assert.match(help.out, /--detach {2}write the task's handle/);
+  assert.doesNotMatch((await run(["ping", "--help"])).out, /Task flags/);
+});
