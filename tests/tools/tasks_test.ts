@@ -4,8 +4,9 @@
 // MCP sharing one task runtime). A long-running leaf's call is a task: its
 // progress, a question answered through tasks/update, its result; a cancel
 // that aborts the handler; another identity refused; the task started over
-// MCP read over REST (`/.tasks/{id}`), the same record; and a 2025-era
-// client, which waits for the result as for any tool.
+// MCP read over REST (`/.tasks/{id}`), the same record, and one started over
+// REST read and cancelled over MCP; and a 2025-era client, which waits for the
+// result as for any tool.
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import {
@@ -215,6 +216,29 @@ Deno.test("MCP tasks: the ext-tasks requester drives a long-running leaf over HT
         } finally {
           await legacy.close();
         }
+      });
+
+      await t.step("started over REST, read and cancelled over MCP", async () => {
+        aborted = false;
+        // A read-only leaf's route is a GET.
+        const started = await fetch(`${base}/wait`, { headers: { authorization: ANN } });
+        assert.equal(started.status, 202);
+        const { id } = await started.json();
+        const meta = {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": capabilities,
+        };
+        const read = await post(
+          url,
+          { method: "tasks/get", params: { taskId: id, _meta: meta } },
+          ANN,
+        );
+        assert.equal((read.result as { status: string }).status, "working");
+        await post(url, { method: "tasks/cancel", params: { taskId: id, _meta: meta } }, ANN);
+        const after = await fetch(`${base}/.tasks/${id}`, { headers: { authorization: ANN } });
+        assert.equal((await after.json()).status, "cancelled");
+        await sleep(20);
+        assert.equal(aborted, true);
       });
 
       await t.step("cancelled: the handler's signal aborts, the task ends cancelled", async () => {
