@@ -41,8 +41,10 @@ const BUDGETS: readonly Budget[] = [
   {
     // @ramify/api/graphql/client: the manifest-driven GraphQL client over HTTP.
     file: "graphql_client.ts",
-    minified: 7_150,
-    gzip: 3_150,
+    // +1.8 KB (issue 47; 6,828 / 2,987 before, 8,586 / 3,724 after): a long-running leaf's call
+    // awaits its task's result (reading task(id) with backoff) or gives its handle.
+    minified: 9_450,
+    gzip: 4_100,
     absent: ['from"graphql"', "openapi", "No route matches", "GraphQLSchema", "zod", "Deno."],
     present: ["application/graphql-response+json"],
   },
@@ -78,8 +80,10 @@ const BUDGETS: readonly Budget[] = [
     // Raised 2026-11-26 for the transport loaded on first request (issue 35): 142,267 /
     // 50,091: esbuild wraps each module the transport reaches, to evaluate it on demand.
     // +14.0 KB (issue 47; 156,828 / 54,388 before, 170,823 / 59,316 after): as the REST worker's.
-    minified: 170_500,
-    gzip: 60_100,
+    // +4.8 KB (issue 47; 170,823 / 60,039 before, 175,614 / 61,805 after): GraphQL's Task types,
+    // fields and resolvers, in the schema of a tree with a long-running leaf.
+    minified: 177_500,
+    gzip: 62_500,
     absent: [],
     present: ["No route matches", 'from"graphql"', 'from"zod"'],
   },
