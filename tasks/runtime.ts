@@ -42,7 +42,7 @@
  * @module
  */
 
-import type { LeafCall } from "../tree/call.ts";
+import { type LeafCall, onAdmitted } from "../tree/call.ts";
 import { extended } from "../tree/context.ts";
 import { Cancelled, classify } from "../tree/failure.ts";
 import { HttpError } from "../tree/http_error.ts";
@@ -181,6 +181,7 @@ export interface TaskRuntime {
 
 /** The failure of a task whose instance stopped before it finished. */
 const STOPPED = "The instance running the task stopped before it finished";
+const UNREACHABLE = "Tasks are unavailable; try again";
 
 /**
  * Makes a task runtime.
@@ -248,21 +249,41 @@ export function createTasks(opts: TasksOptions = {}): TaskRuntime {
         lease: now + 3 * heartbeatMs,
         logs: [],
       };
-      await store.create(record);
       const report = startOpts.onError ?? opts.onError ?? defaultOnError;
+      try {
+        await store.create(record);
+      } catch (error) {
+        report(error);
+        throw new HttpError(503, UNREACHABLE, { headers: { "retry-after": "1" } });
+      }
       const run = new Run(record, store, { heartbeatMs, maxLogs });
       runs.set(record.id, run);
-      const taskContext = withInteraction(extended(context, { signal: run.signal }), {
-        log: (level, message, data) => run.log(level, message, data),
-        progress: (done, total, message) => run.progress(done, total, message),
-        ...(startOpts.answers === true ? { ask: run.ask } : {}),
-      });
+      let began = false;
+      let admit = () => {};
+      const admitted = new Promise<true>((resolve) => admit = () => resolve(began = true));
+      const taskContext = withInteraction(
+        onAdmitted(extended(context, { signal: run.signal }), admit),
+        {
+          log: (level, message, data) => run.log(level, message, data),
+          progress: (done, total, message) => run.progress(done, total, message),
+          ...(startOpts.answers === true ? { ask: run.ask } : {}),
+        },
+      );
       // Begun after the record is kept, so that its first change finds it.
-      queueMicrotask(() => {
-        settle(leaf.call, input, taskContext, startOpts.timeoutMs, report).then((end) =>
-          run.finish(end.status, end.change)
-        ).finally(() => runs.delete(record.id));
-      });
+      const ending = settle(
+        leaf.call,
+        input,
+        taskContext,
+        startOpts.timeoutMs,
+        report,
+        () => began,
+      );
+      ending.then((end) => run.finish(end.status, end.change))
+        .finally(() => runs.delete(record.id));
+      // A task is made of a call its guards and input schema let through: one
+      // they refuse is the caller's answer, as for any call.
+      const first = await Promise.race([admitted, ending]);
+      if (first !== true && first.refused !== undefined) throw first.refused;
       return record;
     },
     get: find,
@@ -335,10 +356,14 @@ export function createTasks(opts: TasksOptions = {}): TaskRuntime {
   return runtime;
 }
 
-/** How a task ended: its terminal status, and the result or the failure. */
+/**
+ * How a task ended: its terminal status, and the result or the failure; a
+ * call refused before its handler began also holds what it threw.
+ */
 interface End {
   readonly status: "completed" | "failed" | "cancelled";
   readonly change: Partial<TaskRecord>;
+  readonly refused?: unknown;
 }
 
 async function settle(
@@ -347,12 +372,17 @@ async function settle(
   context: HandlerContext,
   timeoutMs: number | undefined,
   report: (error: unknown) => void,
+  began: () => boolean,
 ): Promise<End> {
   try {
     const value = await runCall(call, input, context, timeoutMs);
     return { status: "completed", change: jsonResult(value) };
   } catch (error) {
     const failure = failureOf(error, context);
+    // Refused before the handler: the starter answers it (and reports a fault) as any call's.
+    if (!began()) {
+      return { status: "failed", change: { failure: stored(failure) }, refused: error };
+    }
     if (failure.kind === "fault") {
       try {
         report(error);

@@ -52,6 +52,7 @@ import { positioned, StreamEvent, StreamGap } from "./stream_events.ts";
 import { chained, middlewareOf } from "./middleware.ts";
 import { declared, type ErrorDeclarations } from "./errors.ts";
 import { Reply } from "./reply.ts";
+import { tagsOf } from "./tags.ts";
 
 /**
  * The input did not satisfy the leaf's `meta.input`: the caller's fault, with
@@ -212,13 +213,50 @@ export function timesPrepared(leaf: Node): number {
   return prepared.get(leaf)?.size ?? 0;
 }
 
+/** Where a context holds the hook of {@linkcode onAdmitted}. */
+const ADMITTED = Symbol("ramify.admitted");
+
+/** A context that may hold the {@linkcode onAdmitted} hook. */
+type Admitting = HandlerContext & { readonly [ADMITTED]?: () => void };
+
+/**
+ * The context, told to call `admitted` once the leaf's guards and input
+ * schema have let a call of a long-running leaf through, just before its
+ * handler runs: what a task runtime waits on, so that a caller they refuse
+ * is answered as for any call, not with a task. Kept through middleware
+ * that extends the context; read only by long-running leaves' calls.
+ *
+ * @example
+ * ```ts
+ * import { op } from "@ramify/api/tree";
+ * import { createCall } from "@ramify/api/tree/catalogue";
+ * import { onAdmitted } from "./call.ts";
+ *
+ * let admitted = false;
+ * const call = createCall(op(() => "done", { tags: { longRunning: true } }));
+ * await call({}, onAdmitted({}, () => admitted = true));
+ * console.log(admitted); // true
+ * ```
+ */
+export function onAdmitted<C extends HandlerContext>(context: C, admitted: () => void): C {
+  Object.defineProperty(context, ADMITTED, { value: admitted, configurable: true });
+  return context;
+}
+
 function prepare(leaf: Node, captures: readonly string[]): Prepared {
-  const handler = leaf.handler as
+  const own = leaf.handler as
     | ((input: unknown, context: HandlerContext) => unknown)
     | undefined;
-  if (typeof handler !== "function") {
+  if (typeof own !== "function") {
     throw new TypeError("createCall(): the node has no handler");
   }
+  // Only a long-running leaf's call tells when its handler begins: others pay nothing.
+  const handler = tagsOf(leaf).longRunning === true
+    ? (input: unknown, context: Admitting) => {
+      context[ADMITTED]?.();
+      return own(input, context);
+    }
+    : own;
   const input = leaf.meta?.input;
   const output = leaf.meta?.output;
   const errors = leaf.meta?.errors;

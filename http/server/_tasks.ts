@@ -86,16 +86,12 @@ export function taskRoutes(opts: TaskRoutesOptions): TaskRoutes {
     const request = context.request as Request;
     const prefer = preferenceOf(request.headers.get("prefer"));
     const owner = await ownerOf(context);
-    let record: TaskRecord;
-    try {
-      record = await runtime().start(leaf, input, context, {
-        owner,
-        onError: (error) => opts.report(error, request),
-      });
-    } catch (error) {
-      opts.report(error, request);
-      return unavailable();
-    }
+    // A store out of reach is the runtime's 503; a call its guards or input schema
+    // refuse throws what any call of the route would, for the router to answer.
+    const record: TaskRecord = await runtime().start(leaf, input, context, {
+      owner,
+      onError: (error) => opts.report(error, request),
+    });
     if (prefer.wait !== undefined && !prefer.async) {
       const done = await runtime().settled(record.id, owner, prefer.wait * 1000).catch(() =>
         record

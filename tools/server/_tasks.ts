@@ -115,19 +115,27 @@ export function mcpTasks(loaded: Sdk, tools: readonly ToolEntry[], opts: McpOpti
       }
       const owner = await callerOf(request);
       const http = request.source.surface === "mcp" ? request.source.request : undefined;
-      const record = await runtime().start(
-        { label: entry.label, call: entry.call },
-        input,
-        request.context,
-        {
-          owner,
-          answers: true,
-          timeoutMs: opts.timeoutMs,
-          ...(onError === undefined ? {} : {
-            onError: (error: unknown) => http === undefined ? onError(error) : onError(error, http),
-          }),
-        },
-      );
+      let record: TaskRecord;
+      try {
+        record = await runtime().start(
+          { label: entry.label, call: entry.call },
+          input,
+          request.context,
+          {
+            owner,
+            answers: true,
+            timeoutMs: opts.timeoutMs,
+            ...(onError === undefined ? {} : {
+              onError: (error: unknown) =>
+                http === undefined ? onError(error) : onError(error, http),
+            }),
+          },
+        );
+      } catch {
+        // Refused before its handler began (a guard, the input schema), or no store to keep
+        // a task: the call answers, as any call.
+        return undefined;
+      }
       return { ...handleOf(record), resultType: "task" };
     },
     register(server, requestOf) {
