@@ -7,6 +7,7 @@
 // one of this command's own, which only waiting can use); with `--url`, on the
 // server through the typed HTTP client's task handle and `{base}/.tasks/{id}`.
 
+import { defaultTaskOwner } from "../tasks/owner.ts";
 import type { HandlerContext } from "../tree/node.ts";
 import type { Failure } from "../tree/failure.ts";
 import { failureLine } from "../tree/failure.ts";
@@ -51,20 +52,12 @@ export interface TaskLine {
 }
 
 /**
- * The identity a command's tasks belong to, as the HTTP surface names it by
- * default: the context's user, else the bearer token; so a command in
- * process sharing a store with a server finds the same caller's tasks.
+ * The identity a command's tasks belong to: the default of every surface
+ * (the context's user, else the bearer token), so a command in process
+ * sharing a store with a server finds the same caller's tasks.
  */
 export function ownerOf(context: HandlerContext, headers: Headers): string | undefined {
-  const user = context.user as unknown;
-  if (typeof user === "string") return `user:${user}`;
-  if (typeof user === "object" && user !== null) {
-    const { id, sub } = user as { id?: unknown; sub?: unknown };
-    const named = id ?? sub;
-    if (typeof named === "string" || typeof named === "number") return `user:${named}`;
-  }
-  const authorization = headers.get("authorization");
-  return authorization === null ? undefined : `authorization:${authorization}`;
+  return defaultTaskOwner(context, headers);
 }
 
 /** A long-running command in process: started in `tasks`, then waited for or detached. */

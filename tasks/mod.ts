@@ -20,6 +20,7 @@
  */
 
 export { createTasks } from "./runtime.ts";
+export { defaultTaskOwner } from "./owner.ts";
 export type { StartOptions, TaskLeaf, TaskRuntime, TasksOptions } from "./runtime.ts";
 export { isTerminal, memoryTasks } from "./store.ts";
 export type {

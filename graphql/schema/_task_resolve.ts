@@ -7,6 +7,7 @@
 // task that cannot be found is `NOT_FOUND` (404), cancelling one that ended is
 // `CONFLICT` (409), a store out of reach is 503: the HTTP surface's answers.
 
+import { defaultTaskOwner } from "../../tasks/owner.ts";
 import type { HandlerContext } from "../../tree/node.ts";
 import { createCall } from "../../tree/call.ts";
 import { labelOf } from "../../tree/leaves.ts";
@@ -52,7 +53,7 @@ export function taskResolvers(
     opts.tasks === undefined
       ? made ??= import("../../tasks/runtime.ts").then(({ createTasks }) => createTasks())
       : Promise.resolve(opts.tasks);
-  const ownerOf = opts.taskOwner ?? defaultOwner;
+  const ownerOf = opts.taskOwner ?? defaultTaskOwner;
   const report = observer(opts.onError, "ramify: a GraphQL task failed:");
   // Each resolver's failure rendered as any field's; a store out of reach is a 503.
   const resolver = (
@@ -185,24 +186,4 @@ function taskObject(record: TaskRecord): TaskObject {
       ? null
       : { status: failure.status, code: failure.code, message: failure.detail ?? failure.title },
   };
-}
-
-/**
- * The identity of a caller by default, as the HTTP surface names it: the
- * context's `user` (a string, or its `id` or `sub`), else the request's
- * `Authorization` header; so one runtime shared by both finds a caller's
- * tasks from either.
- */
-function defaultOwner(context: HandlerContext): string | undefined {
-  const user = context.user as unknown;
-  if (typeof user === "string") return `user:${user}`;
-  if (typeof user === "object" && user !== null) {
-    const { id, sub } = user as { id?: unknown; sub?: unknown };
-    const named = id ?? sub;
-    if (typeof named === "string" || typeof named === "number") return `user:${named}`;
-  }
-  const authorization = (context.request as Request | undefined)?.headers.get("authorization");
-  return authorization === null || authorization === undefined
-    ? undefined
-    : `authorization:${authorization}`;
 }

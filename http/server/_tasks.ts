@@ -16,6 +16,7 @@
 // in `Preference-Applied`. This module is loaded only by a router whose tree
 // has a long-running leaf.
 
+import { defaultTaskOwner } from "../../tasks/owner.ts";
 import type { HandlerContext } from "../../tree/node.ts";
 import { assignOwn, type ContextFunction, type RequestContextSource } from "../../tree/context.ts";
 import type { LeafCall } from "../../tree/call.ts";
@@ -79,7 +80,7 @@ export interface TaskRoutes {
 export function taskRoutes(opts: TaskRoutesOptions): TaskRoutes {
   let made: TaskRuntime | undefined = opts.tasks;
   const runtime = () => made ??= createTasks();
-  const ownerOf = opts.taskOwner ?? defaultOwner;
+  const ownerOf = opts.taskOwner ?? defaultTaskOwner;
   const locationOf = (id: string) => `${opts.basePath}/${TASKS_SEGMENT}/${id}`;
 
   const starter = (leaf: TaskLeaf, status: number): LeafCall => async (input, context) => {
@@ -151,26 +152,6 @@ export function taskRoutes(opts: TaskRoutesOptions): TaskRoutes {
   };
 
   return { starter, answer: answerHead };
-}
-
-/**
- * The identity of a request by default: the context's `user` (a string, or
- * its `id` or `sub`), else the request's `Authorization` header; none for an
- * anonymous request (its tasks are found by anyone holding the id).
- */
-function defaultOwner(context: HandlerContext): string | undefined {
-  const user = context.user as unknown;
-  if (typeof user === "string") return `user:${user}`;
-  if (typeof user === "object" && user !== null) {
-    const { id, sub } = user as { id?: unknown; sub?: unknown };
-    const named = id ?? sub;
-    if (typeof named === "string" || typeof named === "number") return `user:${named}`;
-  }
-  const request = context.request as Request | undefined;
-  const authorization = request?.headers.get("authorization");
-  return authorization === null || authorization === undefined
-    ? undefined
-    : `authorization:${authorization}`;
 }
 
 /** The context of a request to a status resource, made as a call's is. */

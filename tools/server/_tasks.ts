@@ -15,6 +15,7 @@
 // `failed`, with a JSON-RPC error. This module is loaded only by a server
 // whose tree has a long-running tool, so that no other call pays for it.
 
+import { defaultTaskOwner } from "../../tasks/owner.ts";
 import type { ClientCapabilities, Server, ServerContext } from "@modelcontextprotocol/server";
 import { createTasks, type TaskRuntime } from "../../tasks/runtime.ts";
 import type { TaskRecord } from "../../tasks/store.ts";
@@ -69,7 +70,7 @@ export function mcpTasks(loaded: Sdk, tools: readonly ToolEntry[], opts: McpOpti
   let made: TaskRuntime | undefined;
   const runtime = (): TaskRuntime => opts.tasks ?? (made ??= createTasks());
   const byLabel = new Map(tools.map((entry) => [entry.label, entry]));
-  const ownerOf = opts.taskOwner ?? defaultOwner;
+  const ownerOf = opts.taskOwner ?? defaultTaskOwner;
   const onError = opts.onError;
   const maxDepth = opts.maxInputDepth ?? opts.maxArgumentsDepth ?? MAX_INPUT_DEPTH;
   const needed = (what: string) =>
@@ -177,27 +178,6 @@ export function mcpTasks(loaded: Sdk, tools: readonly ToolEntry[], opts: McpOpti
 function declaresTasks(capabilities: ClientCapabilities | undefined): boolean {
   const extensions = (capabilities as { extensions?: unknown } | undefined)?.extensions;
   return isPlainObject(extensions) && isPlainObject(extensions[TASKS_EXTENSION]);
-}
-
-/**
- * Who a call speaks for, as HTTP's task routes say it, so that a task
- * started over one surface is the same caller's over the other: the
- * context's `user` (a string, or its `id` or `sub`), else the
- * `Authorization` header.
- */
-function defaultOwner(context: HandlerContext): string | undefined {
-  const user = context.user as unknown;
-  if (typeof user === "string") return `user:${user}`;
-  if (typeof user === "object" && user !== null) {
-    const { id, sub } = user as { id?: unknown; sub?: unknown };
-    const named = id ?? sub;
-    if (typeof named === "string" || typeof named === "number") return `user:${named}`;
-  }
-  const request = context.request as Request | undefined;
-  const authorization = request?.headers.get("authorization");
-  return authorization === null || authorization === undefined
-    ? undefined
-    : `authorization:${authorization}`;
 }
 
 /** The status MCP reports: a failure the tool reported is a completed call with `isError`. */
