@@ -7,6 +7,7 @@
 // one of this command's own, which only waiting can use); with `--url`, on the
 // server through the typed HTTP client's task handle and `{base}/.tasks/{id}`.
 
+import { delay } from "../tree/deadline.ts";
 import { defaultTaskOwner } from "../tasks/owner.ts";
 import type { HandlerContext } from "../tree/node.ts";
 import type { Failure } from "../tree/failure.ts";
@@ -130,7 +131,7 @@ export async function remoteTask(
     let pause = 50;
     // The last progress is drawn too, as a change seen in process would be.
     for (draw(state.progress); !isTerminal(state.status); draw(state.progress)) {
-      await sleep(pause, command.signal);
+      await delay(pause, command.signal);
       pause = Math.min(pause * 2, LONGEST_POLL_MS);
       state = await handle.status();
     }
@@ -267,21 +268,6 @@ function progressDrawer(io: CliIo): (progress: TaskRecord["progress"]) => void {
     const filled = Math.round(share * BAR_CELLS);
     io.err(`\r\x1b[K[${"#".repeat(filled)}${"-".repeat(BAR_CELLS - filled)}] ${text}`);
   };
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    signal?.throwIfAborted();
-    const aborted = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", aborted);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", aborted, { once: true });
-  });
 }
 
 const NO_SHARED_RUNTIME = (what: string) =>

@@ -159,3 +159,33 @@ export function isCancellation(error: unknown): boolean {
   return error instanceof DOMException &&
     (error.name === "AbortError" || error.name === "TimeoutError");
 }
+
+/**
+ * Waits `ms`, or rejects with the signal's reason once it aborts (at once,
+ * when it already has): the pause between polls and retries of the clients
+ * and the command line.
+ *
+ * @example
+ * ```ts
+ * import { delay } from "./deadline.ts";
+ *
+ * await delay(1);
+ * const stop = new AbortController();
+ * stop.abort(new Error("stopped"));
+ * await delay(1_000, stop.signal).catch((error) => console.log(error.message)); // "stopped"
+ * ```
+ */
+export function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const aborted = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", aborted);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", aborted, { once: true });
+  });
+}

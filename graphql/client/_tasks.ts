@@ -6,6 +6,7 @@
 // own error would; an abort of the call's signal cancels the task. With
 // `{ async: true }` it resolves at once with a `TaskHandle`.
 
+import { delay } from "../../tree/deadline.ts";
 import type { CallOptions } from "../../http/client/extension.ts";
 import type { TaskHandle, TaskState } from "../../http/client/client_types.ts";
 
@@ -80,7 +81,7 @@ async function settled(
     if (task.status === "FAILED" || task.status === "CANCELLED") {
       throw io.fail(task.error ?? { status: 500, code: "INTERNAL_SERVER_ERROR", message: "" });
     }
-    await sleep(pause, signal);
+    await delay(pause, signal);
     pause = Math.min(pause * 2, LONGEST_POLL_MS);
   }
 }
@@ -104,18 +105,4 @@ function stateOf(task: GraphQLTask): TaskState {
       error: { status: error.status, title: error.message, code: error.code },
     }),
   };
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const aborted = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", aborted);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", aborted, { once: true });
-  });
 }

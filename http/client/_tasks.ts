@@ -4,6 +4,7 @@
 // a value, or a `ClientError` of the problem). A caller's abort while it
 // awaits cancels the task, as a caller leaving a call aborts its handler.
 
+import { delay } from "../../tree/deadline.ts";
 import type { TaskHandle, TaskState } from "./client_types.ts";
 
 /** The first and the longest pause between polls, in milliseconds. */
@@ -72,7 +73,7 @@ async function poll(url: string, io: TaskIo, signal: AbortSignal | undefined): P
     const response = await io.send("GET", resultUrl);
     if (response.status !== 202) return await io.decode(response, resultUrl);
     await response.body?.cancel();
-    await sleep(pause, signal);
+    await delay(pause, signal);
     pause = Math.min(pause * 2, LONGEST_POLL_MS);
   }
 }
@@ -87,18 +88,4 @@ function settledHandle(answer: Promise<unknown>): TaskHandle<unknown, unknown> {
       (): TaskState => ({ status: "failed", logs: [] }),
     );
   return { id: undefined, location: undefined, status: state, result: () => answer, cancel: state };
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", aborted);
-      resolve();
-    }, ms);
-    const aborted = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener("abort", aborted, { once: true });
-  });
 }

@@ -30,6 +30,7 @@
  * @module
  */
 
+import { delay } from "../../../tree/deadline.ts";
 import type { ClientExtension, ClientRequest } from "../extension.ts";
 
 /**
@@ -136,7 +137,7 @@ export function retry(options: RetryOptions = {}): ClientExtension {
   }
   const statuses = new Set(options.statuses ?? DEFAULT_STATUSES);
   const when = options.when ?? isSafeToRepeat;
-  const sleep = options.sleep ?? abortableSleep;
+  const sleep = options.sleep ?? delay;
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
 
@@ -224,19 +225,4 @@ function retryAfter(value: string | null, now: number): number | undefined {
   if (/^\d+$/.test(text)) return Number(text) * 1000;
   const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
