@@ -88,24 +88,49 @@ const NAMED = new Set(["properties", "patternProperties", "$defs", "dependentSch
 /**
  * A schema moved to `properties.result`: its references to the root (`#`) or
  * below it follow it there; references into `$defs`, which stay at the root,
- * are kept.
+ * are kept. A part holding no such reference is the original part, not a copy:
+ * most schemas hold none, and copying every output schema made the tools list
+ * pay for each leaf.
  */
 function movedRefs(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(movedRefs);
+  if (Array.isArray(schema)) {
+    const moved = schema.map(movedRefs);
+    return moved.some((member, at) => member !== schema[at]) ? moved : schema;
+  }
   if (!isPlainObject(schema)) return schema;
-  const moved: Record<string, unknown> = {};
+  let moved: Record<string, unknown> | undefined;
   for (const [key, value] of Object.entries(schema)) {
     let next = value;
     if (key === "$ref" && typeof value === "string") next = movedRef(value);
-    else if (NAMED.has(key) && isPlainObject(value)) {
-      next = {};
-      for (const [name, member] of Object.entries(value)) {
-        setOwn(next as Record<string, unknown>, name, movedRefs(member));
-      }
-    } else if (!DATA.has(key)) next = movedRefs(value);
+    else if (NAMED.has(key) && isPlainObject(value)) next = movedMembers(value);
+    else if (!DATA.has(key)) next = movedRefs(value);
+    if (next === value && moved === undefined) continue;
+    moved ??= copyBefore(schema, key);
     setOwn(moved, key, next);
   }
-  return moved;
+  return moved ?? schema;
+}
+
+/** A map of names to schemas, each moved; the original map when none changed. */
+function movedMembers(members: Record<string, unknown>): Record<string, unknown> {
+  let moved: Record<string, unknown> | undefined;
+  for (const [name, member] of Object.entries(members)) {
+    const next = movedRefs(member);
+    if (next === member && moved === undefined) continue;
+    moved ??= copyBefore(members, name);
+    setOwn(moved, name, next);
+  }
+  return moved ?? members;
+}
+
+/** A copy of an object's own entries up to (not including) `key`. */
+function copyBefore(object: Record<string, unknown>, key: string): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(object)) {
+    if (name === key) break;
+    setOwn(copy, name, value);
+  }
+  return copy;
 }
 
 function movedRef(ref: string): string {

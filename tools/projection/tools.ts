@@ -183,7 +183,11 @@ function toolOf(
       annotations,
       ...securityMeta(leaf),
     },
-    call: entry.call,
+    // Read on the first call: the catalogue prepares a leaf's call only when
+    // asked, and a list of tools (`toTools`) never calls one.
+    get call() {
+      return entry.call;
+    },
     captures,
     bytesType: soleMediaType(bytes),
     confirms: entry.confirms,
