@@ -49,8 +49,11 @@ const ELSEWHERE = [
 export function paramHeadersOf(schema: JsonSchema | undefined): readonly ParamHeader[] {
   const found: ParamHeader[] = [];
   const names = new Map<string, string>();
-  const visit = (node: unknown, path: string[], reachable: boolean) => {
-    if (Array.isArray(node)) return node.forEach((member) => visit(member, path, false));
+  // One path, extended and shortened in place, copied only for a declaration:
+  // most properties declare none.
+  const path: string[] = [];
+  const visit = (node: unknown, reachable: boolean) => {
+    if (Array.isArray(node)) return node.forEach((member) => visit(member, false));
     if (!isPlainObject(node)) return;
     if (Object.hasOwn(node, KEY)) {
       const at = path.length === 0 ? "the root" : path.join(".");
@@ -69,23 +72,25 @@ export function paramHeadersOf(schema: JsonSchema | undefined): readonly ParamHe
       const other = names.get(name.toLowerCase());
       if (other !== undefined) throw new TypeError(`${KEY} "${name}" is given twice (${other})`);
       names.set(name.toLowerCase(), at);
-      found.push({ path, name, type: node.type as ParamHeader["type"] });
+      found.push({ path: [...path], name, type: node.type as ParamHeader["type"] });
     }
     if (isPlainObject(node.properties)) {
       for (const [key, child] of Object.entries(node.properties)) {
-        visit(child, [...path, key], reachable);
+        path.push(key);
+        visit(child, reachable);
+        path.pop();
       }
     }
     for (const keyword of ELSEWHERE) {
       const sub = node[keyword];
       // Most schemas hold few of these keywords: nothing is made for an absent one.
       if (sub === undefined) continue;
-      if (!NAMED.has(keyword)) visit(sub, path, false);
+      if (!NAMED.has(keyword)) visit(sub, false);
       else if (isPlainObject(sub)) {
-        for (const part of Object.values(sub)) visit(part, path, false);
+        for (const part of Object.values(sub)) visit(part, false);
       }
     }
   };
-  visit(schema, [], true);
+  visit(schema, true);
   return found;
 }
