@@ -47,19 +47,6 @@ const ELSEWHERE = [
  * @throws {TypeError} naming the property of an invalid declaration.
  */
 export function paramHeadersOf(schema: JsonSchema | undefined): readonly ParamHeader[] {
-  if (schema === undefined) return [];
-  let found = declaredIn.get(schema);
-  if (found === undefined) declaredIn.set(schema, found = declarationsOf(schema));
-  return found;
-}
-
-/**
- * The declarations of each input JSON Schema: leaves sharing a model without
- * captures share its JSON Schema (cached per schema), and each walked it again.
- */
-const declaredIn = new WeakMap<JsonSchema, readonly ParamHeader[]>();
-
-function declarationsOf(schema: JsonSchema): readonly ParamHeader[] {
   const found: ParamHeader[] = [];
   const names = new Map<string, string>();
   // One path, extended and shortened in place, copied only for a declaration:

@@ -28,19 +28,6 @@ const wrapping = new WeakSet<JsonSchema>();
  * ```
  */
 export function structuredSchema(output: JsonSchema): JsonSchema {
-  let advertised = advertisedFor.get(output);
-  if (advertised === undefined) advertisedFor.set(output, advertised = advertise(output));
-  return advertised;
-}
-
-/**
- * The schema each output JSON Schema advertises: leaves sharing a model share
- * its JSON Schema (cached per schema), and each reading walked it again. The
- * result is only read, as the output schema itself is.
- */
-const advertisedFor = new WeakMap<JsonSchema, JsonSchema>();
-
-function advertise(output: JsonSchema): JsonSchema {
   if (describesObjectOnly(output, output, new Set())) {
     return output.type === "object" ? output : { ...output, type: "object" };
   }
