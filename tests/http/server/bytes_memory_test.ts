@@ -50,13 +50,14 @@ async function drain(response: Response): Promise<number> {
   return length;
 }
 
-Deno.test("memory: a 20 MB stream to 20 concurrent clients grows the server's RSS under 50 MiB", async () => {
+Deno.test("memory: a 20 MB stream to 20 concurrent clients grows the server's RSS under 100 MiB", async () => {
   await withServerProcess(async (base) => {
     // Warm up (compilation, buffers), then measure from a collected heap.
     assert.equal(await drain(await fetch(`${base}/big`)), SIZE);
     // Three rounds, and the median: when V8 collects the chunks already sent
     // moves the peak by tens of MiB from one round to the next, while a
-    // stream held in memory would put every round past 400 MiB.
+    // stream held in memory would put every round past 400 MiB: 100 MiB tells
+    // the two apart with room for a loaded machine (medians of 50-57 MiB seen).
     const growths: number[] = [];
     for (let round = 0; round < 3; round++) {
       const before = await peak(base);
@@ -70,7 +71,7 @@ Deno.test("memory: a 20 MB stream to 20 concurrent clients grows the server's RS
     const growth = growths.sort((a, b) => a - b)[1];
     const shown = growths.map((bytes) => (bytes / MiB).toFixed(1)).join(", ");
     console.log(`server RSS growth serving 20 × 20 MB, three rounds: ${shown} MiB`);
-    assert.ok(growth < 50 * MiB, `grew ${(growth / MiB).toFixed(1)} MiB (median of ${shown})`);
+    assert.ok(growth < 100 * MiB, `grew ${(growth / MiB).toFixed(1)} MiB (median of ${shown})`);
   });
 });
 
