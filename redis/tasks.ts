@@ -38,6 +38,7 @@
 
 import type { TaskRecord, TaskSignal, TaskStore } from "../tasks/store.ts";
 import type { Redis } from "./connection.ts";
+import { answered } from "./_answered.ts";
 
 /**
  * Options of {@linkcode redisTasks}.
@@ -93,16 +94,7 @@ export function redisTasks(redis: Redis, opts: RedisTasksOptions = {}): TaskStor
   }
   const keyOf = (id: string) => `${redis.prefix}task:${id}`;
   const channel = `${redis.prefix}tasks`;
-  const ask = <T>(asking: Promise<T>): Promise<T> => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`Redis did not answer within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-    });
-    return Promise.race([asking, late]).finally(() => clearTimeout(timer));
-  };
+  const ask = <T>(asking: Promise<T>): Promise<T> => answered(asking, timeoutMs);
   const ttlOf = (record: TaskRecord) => String(Math.max(1, Math.round(record.ttlMs)));
   return {
     async create(record) {
