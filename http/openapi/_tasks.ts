@@ -2,8 +2,9 @@
 // takes `Prefer` (RFC 7240) and answers `202 Accepted` with the `Location` of
 // the task's status resource beside its normal answers (a call done within
 // `Prefer: wait` is answered as one); and, once for a document with any, the
-// status resources themselves, `/.tasks/{id}` and `/.tasks/{id}/result`, with
-// the `TaskStatus` schema. The router serves what this describes
+// status resources themselves, `/.tasks/{id}`, `/.tasks/{id}/result` and
+// `/.tasks/{id}/input` (the answer to its question), with the `TaskStatus`
+// schema. The router serves what this describes
 // (http/server/_tasks.ts).
 
 import type { JsonSchema } from "../../tree/schema.ts";
@@ -12,6 +13,28 @@ import type { ComponentRegistry } from "./_components.ts";
 import { problem } from "./_shared.ts";
 
 const STATUS_REF = { $ref: "#/components/schemas/TaskStatus" } as const;
+
+const QUESTION_SCHEMA: JsonSchema = {
+  type: "object",
+  required: ["key", "message", "schema"],
+  properties: {
+    key: { type: "string", description: "What names it in an answer" },
+    message: { type: "string" },
+    schema: { type: "object", description: "The JSON Schema (a flat form) of the answer" },
+  },
+};
+
+const ANSWER_SCHEMA: JsonSchema = {
+  type: "object",
+  required: ["answer"],
+  properties: {
+    answer: {
+      type: "object",
+      description: "The answer: an object that fits the question's schema",
+    },
+    key: { type: "string", description: "The question answered (default the first)" },
+  },
+};
 
 const TASK_STATUS_SCHEMA: JsonSchema = {
   type: "object",
@@ -50,9 +73,13 @@ const TASK_STATUS_SCHEMA: JsonSchema = {
       },
     },
     question: {
-      type: "object",
-      description: "What the operation asks, while `input_required`",
-      properties: { message: { type: "string" }, schema: { type: "object" } },
+      ...QUESTION_SCHEMA,
+      description: "What the operation asks first, while `input_required`",
+    },
+    questions: {
+      type: "array",
+      description: "Every question it waits on, while `input_required`, in the order asked",
+      items: QUESTION_SCHEMA,
     },
     result: { description: "The result, once `completed`, as the operation answers it" },
     error: {
@@ -62,7 +89,11 @@ const TASK_STATUS_SCHEMA: JsonSchema = {
     links: {
       type: "object",
       required: ["self", "result"],
-      properties: { self: { type: "string" }, result: { type: "string" } },
+      properties: {
+        self: { type: "string" },
+        result: { type: "string" },
+        input: { type: "string", description: "Where its question is answered, while asked" },
+      },
     },
   },
 };
@@ -142,6 +173,28 @@ export function addTaskPaths(
         "200": { ...status, description: "The task, cancelled" },
         "404": NO_TASK,
         "409": problem("The task has already ended"),
+        "503": UNAVAILABLE,
+      },
+    },
+  };
+  paths["/.tasks/{id}/input"] = {
+    post: {
+      operationId: "answerTask",
+      summary: "Answers the question an `input_required` task asks",
+      tags: ["tasks"],
+      parameters: [TASK_ID],
+      requestBody: {
+        required: true,
+        content: { "application/json": { schema: ANSWER_SCHEMA } },
+      },
+      responses: {
+        "200": { ...status, description: "The task, once it took the answer in" },
+        "400": problem("The body is not JSON, or has no `answer`"),
+        "404": NO_TASK,
+        "409": problem("The task is not waiting for an answer, or asks no question of that key"),
+        "413": problem("The body is larger than the limit"),
+        "415": problem("The body is not JSON"),
+        "422": problem("The answer does not fit the question's schema"),
         "503": UNAVAILABLE,
       },
     },

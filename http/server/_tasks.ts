@@ -8,7 +8,10 @@
 // - `GET {base}/.tasks/{id}/result`: the answer the route would have given
 //   (the result as JSON, a failure as problem+json with its status), `202`
 //   with the status document while it runs;
-// - `DELETE {base}/.tasks/{id}`: cancels it (its handler's signal aborts).
+// - `DELETE {base}/.tasks/{id}`: cancels it (its handler's signal aborts);
+// - `POST {base}/.tasks/{id}/input`: answers the question its handler asked
+//   (`{ "answer": ..., "key"?: ... }`), as `answerTask` (tasks/answer.ts)
+//   does for every surface.
 //
 // `Prefer` (RFC 7240): `respond-async` asks for the handle at once, as does no
 // preference; `wait=N` waits up to N seconds (at most MAX_WAIT_S) for the
@@ -22,8 +25,12 @@ import { assignOwn, type ContextFunction, type RequestContextSource } from "../.
 import type { LeafCall } from "../../tree/call.ts";
 import type { Failure } from "../../tree/failure.ts";
 import { HttpError } from "../../tree/http_error.ts";
+import { MAX_INPUT_DEPTH } from "../../tree/plain_data.ts";
+import { answerTask, taskQuestions } from "../../tasks/answer.ts";
 import { createTasks, type TaskLeaf, type TaskRuntime } from "../../tasks/runtime.ts";
 import { isTerminal, type TaskRecord } from "../../tasks/store.ts";
+import { BODY_TIMEOUT_MS, mediaType } from "../web/body.ts";
+import { type BodyLimits, readBody } from "../web/request.ts";
 import { failureResponse, problemOf } from "../web/problem.ts";
 import { errorResponse, problem, valueResponse } from "../web/respond.ts";
 import { TASKS_SEGMENT } from "./_compiled.ts";
@@ -50,7 +57,17 @@ export interface TaskRoutesOptions {
   readonly report: (error: unknown, request: Request) => void;
   /** The success status of each long-running leaf, by label (200 where not declared). */
   readonly statuses: ReadonlyMap<string, number>;
+  /** What an answer's body may be: the router's own limits. Default the router's defaults. */
+  readonly limits?: BodyLimits;
 }
+
+/** The router's default body limits, for a router that does not pass its own. */
+const DEFAULT_LIMITS: BodyLimits = {
+  maxBytes: 1024 * 1024,
+  maxDepth: MAX_INPUT_DEPTH,
+  maxKeys: 256,
+  timeoutMs: BODY_TIMEOUT_MS,
+};
 
 /** The router's long-running leaves and status resources. */
 export interface TaskRoutes {
@@ -91,6 +108,8 @@ export function taskRoutes(opts: TaskRoutesOptions): TaskRoutes {
     // refuse throws what any call of the route would, for the router to answer.
     const record: TaskRecord = await runtime().start(leaf, input, context, {
       owner,
+      // Its questions are answered at `{location}/input`.
+      answers: true,
       onError: (error) => opts.report(error, request),
     });
     if (prefer.wait !== undefined && !prefer.async) {
@@ -108,17 +127,26 @@ export function taskRoutes(opts: TaskRoutesOptions): TaskRoutes {
   const answer = async (request: Request, rest: string): Promise<Response> => {
     const [id, tail, extra] = rest.split("/");
     const result = tail === "result";
-    if (id === undefined || id === "" || extra !== undefined || (tail !== undefined && !result)) {
+    const input = tail === "input";
+    if (
+      id === undefined || id === "" || extra !== undefined ||
+      (tail !== undefined && !result && !input)
+    ) {
       return problem(404, "No task resource at this path");
     }
-    const allow = result ? "GET, HEAD" : "GET, HEAD, DELETE";
-    const method = request.method === "HEAD" ? "GET" : request.method;
-    if (!(method === "GET" || (method === "DELETE" && !result))) {
+    const allow = input ? "POST" : result ? "GET, HEAD" : "GET, HEAD, DELETE";
+    const method = request.method === "HEAD" && !input ? "GET" : request.method;
+    if (!allow.split(", ").includes(method)) {
       return problem(405, `${request.method} is not allowed here; allowed: ${allow}`, { allow });
     }
     try {
       const owner = await ownerOf(await contextOf(request, opts.context));
       const location = locationOf(id);
+      if (input) {
+        const { answer, key } = await answerBody(request, opts.limits ?? DEFAULT_LIMITS);
+        const answered = await answerTask(runtime(), id, owner, answer, key);
+        return statusResponse(answered, 200, location);
+      }
       if (method === "DELETE") {
         const before = await runtime().get(id, owner);
         if (before !== undefined && isTerminal(before.status)) {
@@ -163,6 +191,31 @@ async function contextOf(
   return make === undefined
     ? context
     : assignOwn(context, await make({ surface: "http", request }));
+}
+
+/**
+ * The body of `POST .../input`: JSON `{ "answer": ..., "key"?: "..." }`,
+ * read within the router's limits (413, 408, 400 as for any body).
+ */
+async function answerBody(
+  request: Request,
+  limits: BodyLimits,
+): Promise<{ answer: unknown; key: string | undefined }> {
+  const type = mediaType(request.headers.get("content-type"));
+  if (type !== "application/json" && !(type.startsWith("application/") && type.endsWith("+json"))) {
+    throw new HttpError(415, 'An answer is JSON: { "answer": ..., "key"?: "..." }', {
+      headers: { "accept-post": "application/json" },
+    });
+  }
+  const body = await readBody(request, limits);
+  if (body === undefined || !Object.hasOwn(body.values, "answer")) {
+    throw new HttpError(400, 'The body needs "answer": the answer to the task\'s question');
+  }
+  const { answer, key } = body.values;
+  if (key !== undefined && typeof key !== "string") {
+    throw new HttpError(400, '"key" names the question answered: a string');
+  }
+  return { answer, key };
 }
 
 /** What `Prefer` asks for (RFC 7240): `respond-async`, and `wait` in seconds. */
@@ -214,13 +267,23 @@ function documentOf(record: TaskRecord, location: string): Record<string, unknow
     updatedAt: new Date(record.updatedAt).toISOString(),
     ...(record.progress === undefined ? {} : { progress: record.progress }),
     logs: record.logs.map((line) => ({ ...line, at: new Date(line.at).toISOString() })),
-    ...(record.question === undefined ? {} : { question: record.question }),
+    ...questionsOf(record),
     ...(record.status === "completed" && record.result !== undefined
       ? { result: record.result }
       : {}),
     ...(record.failure === undefined ? {} : { error: problemOf(failureOf(record)) }),
-    links: { self: location, result: `${location}/result` },
+    links: {
+      self: location,
+      result: `${location}/result`,
+      ...(record.status === "input_required" ? { input: `${location}/input` } : {}),
+    },
   };
+}
+
+/** The questions a task waits on: the first as `question`, each with its key. */
+function questionsOf(record: TaskRecord): Record<string, unknown> {
+  const questions = taskQuestions(record);
+  return questions.length === 0 ? {} : { question: questions[0], questions };
 }
 
 function applied(response: Response, preference: string): Response {
