@@ -3,6 +3,7 @@
 // by polling `{Location}/result` with backoff (the same decoding as any call:
 // a value, or a `ClientError` of the problem). A caller's abort while it
 // awaits cancels the task, as a caller leaving a call aborts its handler.
+// The handle answers the task's question at `{Location}/input`.
 
 import { delay } from "../../tree/deadline.ts";
 import type { TaskHandle, TaskState } from "./client_types.ts";
@@ -13,8 +14,11 @@ const LONGEST_POLL_MS = 2_000;
 
 /** What the call lends a task's requests: its transport, and its decoding. */
 export interface TaskIo {
-  /** Sends a GET or a DELETE to `url` with the call's headers and extensions. */
-  send(method: "GET" | "DELETE", url: string): Promise<Response>;
+  /**
+   * Sends a GET, a DELETE or (with a JSON `body`) a POST to `url` with the
+   * call's headers and extensions.
+   */
+  send(method: "GET" | "DELETE" | "POST", url: string, body?: string): Promise<Response>;
   /** Decodes a response as the call's answer (rejects with a `ClientError` when not OK). */
   decode(response: Response, url: string): Promise<unknown>;
   /** Reads a status document (rejects with a `ClientError` when not OK). */
@@ -61,6 +65,11 @@ function taskHandle(
     status: async () => io.state(await io.send("GET", url), url),
     result: () => poll(url, io, undefined),
     cancel: async () => io.state(await io.send("DELETE", url), url),
+    answer: async (answer, key) => {
+      const input = `${url}/input`;
+      const body = JSON.stringify(key === undefined ? { answer } : { answer, key });
+      return io.state(await io.send("POST", input, body), input);
+    },
   };
 }
 
@@ -87,5 +96,12 @@ function settledHandle(answer: Promise<unknown>): TaskHandle<unknown, unknown> {
       (): TaskState => ({ status: "completed", logs: [] }),
       (): TaskState => ({ status: "failed", logs: [] }),
     );
-  return { id: undefined, location: undefined, status: state, result: () => answer, cancel: state };
+  return {
+    id: undefined,
+    location: undefined,
+    status: state,
+    result: () => answer,
+    cancel: state,
+    answer: () => Promise.reject(new Error("The server answered the call at once: no task asks")),
+  };
 }

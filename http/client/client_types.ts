@@ -361,8 +361,10 @@ export interface TaskState {
     readonly message: string;
     readonly data?: unknown;
   }[];
-  /** What its handler asks, while `input_required`. */
-  readonly question?: { readonly message: string; readonly schema: Record<string, unknown> };
+  /** What its handler asks first, while `input_required`. */
+  readonly question?: TaskQuestionState;
+  /** Every question it waits on, while `input_required`, in the order asked. */
+  readonly questions?: readonly TaskQuestionState[];
   /** The problem (RFC 9457), once `failed` or `cancelled`. */
   readonly error?: {
     readonly status: number;
@@ -370,6 +372,26 @@ export interface TaskState {
     readonly detail?: string;
     readonly code?: string;
   };
+}
+
+/**
+ * A question a task waits on: `key` names it in {@linkcode TaskHandle.answer},
+ * `schema` is the JSON Schema (a flat form) of the answer.
+ *
+ * @example
+ * ```ts
+ * import type { TaskQuestionState } from "@ramify/api/client";
+ *
+ * const prompt = (question: TaskQuestionState) => `${question.message} (${question.key})`;
+ * ```
+ */
+export interface TaskQuestionState {
+  /** What names it in an answer. */
+  readonly key: string;
+  /** What the handler asks. */
+  readonly message: string;
+  /** The answer's form, as JSON Schema. */
+  readonly schema: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -399,4 +421,12 @@ export interface TaskHandle<T, D> {
   result(): ClientPromise<T, D>;
   /** Cancels it (its handler's signal aborts); where it stands after. */
   cancel(): Promise<TaskState>;
+  /**
+   * Answers the question its handler asked while it is `input_required`:
+   * the one `key` names, else the first (`status().questions`), with the
+   * form's content; where it stands after. Rejects with a `ClientError`:
+   * `409` when it is not waiting on that question, `422` when the answer does
+   * not fit the question's schema, `404` when it cannot be found.
+   */
+  answer(answer: Readonly<Record<string, unknown>>, key?: string): Promise<TaskState>;
 }

@@ -59,5 +59,6 @@ export type {
   ResultOf,
   TaskHandle,
   TaskHandleOf,
+  TaskQuestionState,
   TaskState,
 } from "./client_types.ts";

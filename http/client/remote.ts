@@ -286,18 +286,20 @@ function taskIo(request: ClientRequest, prepared: Prepared, context: CallContext
   const headers = new Headers(request.headers);
   for (const name of ["content-type", "prefer", "idempotency-key"]) headers.delete(name);
   headers.set("accept", "application/json, application/problem+json");
-  const asked = (method: "GET" | "DELETE", url: string): ClientRequest => ({
+  const asked = (method: "GET" | "DELETE" | "POST", url: string, body?: string): ClientRequest => ({
     ...request,
     method,
     url,
-    headers: new Headers(headers),
-    body: undefined,
+    headers: body === undefined
+      ? new Headers(headers)
+      : new Headers([...headers, ["content-type", "application/json"]]),
+    body,
     // A cancel is sent when the caller aborts: the caller's signal must not stop it.
     signal: method === "DELETE" ? undefined : request.signal,
   });
   const document: Prepared = { ...prepared, streams: false, dates: [] };
   return {
-    send: (method, url) => context.send(asked(method, url)),
+    send: (method, url, body) => context.send(asked(method, url, body)),
     decode: (response, url) => decoded(response, asked("GET", url), prepared),
     state: async (response, url) =>
       await decode(response, asked("GET", url), document) as TaskState,
