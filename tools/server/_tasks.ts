@@ -28,6 +28,7 @@ import { isPlainObject, MAX_INPUT_DEPTH } from "../../tree/plain_data.ts";
 import type { ToolEntry } from "../projection/tools.ts";
 import { failureResult, inputOf, success } from "./_result.ts";
 import type { McpOptions } from "./options.ts";
+import { listenForTasks } from "./_task_listen.ts";
 
 /** The SDK's module, loaded on the first request. */
 type Sdk = typeof import("@modelcontextprotocol/server");
@@ -58,6 +59,16 @@ export interface McpTasks {
   call(entry: ToolEntry, args: unknown, request: TaskRequest): Promise<object | undefined>;
   /** Serves `tasks/get`, `tasks/update` and `tasks/cancel` on one SDK server. */
   register(server: Server, requestOf: (ctx: ServerContext) => TaskRequest): void;
+  /**
+   * Serves a 2026-07-28 `subscriptions/listen` naming `taskIds`: the
+   * caller's tasks' status notifications (_task_listen.ts); any other request
+   * goes to `next` as it came.
+   */
+  listen(
+    request: Request,
+    parsed: unknown,
+    next: (request: Request, parsed: unknown) => Promise<Response>,
+  ): Promise<Response>;
   /** Closes the runtime the handler made (its tasks still running end `failed`); a given one is the caller's. */
   close(): Promise<void>;
 }
@@ -99,9 +110,21 @@ export function mcpTasks(loaded: Sdk, tools: readonly ToolEntry[], opts: McpOpti
     return { record, owner };
   };
 
+  const listenDeps = {
+    loaded,
+    get: (id: string, owner: string | undefined) => runtime().get(id, owner),
+    watch: (id: string, owner: string | undefined, listener: (record: TaskRecord) => void) =>
+      runtime().watch(id, owner, listener),
+    callerOf,
+    detailOf: (record: TaskRecord) => detailed(record, byLabel.get(record.leaf)),
+    declares: (capabilities: unknown) => declaresTasks(capabilities as ClientCapabilities),
+    serverInfo: { name: opts.name ?? "ramify", version: opts.version ?? "0.0.0" },
+  };
+
   return {
     extensions: { [TASKS_EXTENSION]: {} },
     close: async () => await made?.close(),
+    listen: (request, parsed, next) => listenForTasks(listenDeps, request, parsed, next),
     async call(entry, args, request) {
       if (!declaresTasks(request.capabilities)) {
         if (entry.task === "required") throw needed(`"${entry.descriptor.name}"`);
