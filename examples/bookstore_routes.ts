@@ -644,7 +644,7 @@ export const graphqlRoutes: GraphQLClientManifest = {
       ],
       "kind": "mutation",
       "query":
-        "mutation CatalogReindex($shelves: Int) { catalogReindex(shelves: $shelves) { id status operation progress { done total message } result error { status code message } } }",
+        "mutation CatalogReindex($shelves: Int) { catalogReindex(shelves: $shelves) { id status operation progress { done total message } question questions result error { status code message } } }",
       "operationName": "CatalogReindex",
       "path": [
         "catalogReindex",
@@ -711,6 +711,14 @@ export const graphqlRoutes: GraphQLClientManifest = {
         {
           "name": "progress",
           "type": "TaskProgress",
+        },
+        {
+          "name": "question",
+          "type": "JSON",
+        },
+        {
+          "name": "questions",
+          "type": "[JSON!]",
         },
         {
           "name": "result",

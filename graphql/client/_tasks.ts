@@ -4,11 +4,12 @@
 // then resolves with the result (dates revived) or rejects with a
 // `GraphQLClientError` carrying the failure's code and status, as the call's
 // own error would; an abort of the call's signal cancels the task. With
-// `{ async: true }` it resolves at once with a `TaskHandle`.
+// `{ async: true }` it resolves at once with a `TaskHandle`, whose `answer`
+// answers the task's question through `answerTask`.
 
 import { delay } from "../../tree/deadline.ts";
 import type { CallOptions } from "../../http/client/extension.ts";
-import type { TaskHandle, TaskState } from "../../http/client/client_types.ts";
+import type { TaskHandle, TaskQuestionState, TaskState } from "../../http/client/client_types.ts";
 
 /** The first and the longest pause between reads, in milliseconds. */
 const FIRST_POLL_MS = 50;
@@ -16,10 +17,13 @@ const LONGEST_POLL_MS = 2_000;
 
 /** What the client reads of a `Task`. */
 export const TASK_SELECTION =
-  "id status operation progress { done total message } result error { status code message }";
+  "id status operation progress { done total message } question questions result error { status code message }";
 
 const READ = `query Task($id: ID!) { task(id: $id) { ${TASK_SELECTION} } }`;
 const CANCEL = `mutation CancelTask($id: ID!) { cancelTask(id: $id) { ${TASK_SELECTION} } }`;
+const ANSWER = `mutation AnswerTask($id: ID!, $answer: JSON!, $key: String) {
+  answerTask(id: $id, answer: $answer, key: $key) { ${TASK_SELECTION} }
+}`;
 
 /** A `Task` as the server answers it. */
 export interface GraphQLTask {
@@ -27,14 +31,21 @@ export interface GraphQLTask {
   readonly status: "WORKING" | "INPUT_REQUIRED" | "COMPLETED" | "FAILED" | "CANCELLED";
   readonly operation: string;
   readonly progress: { done: number; total: number | null; message: string | null } | null;
+  readonly question: TaskQuestionState | null;
+  readonly questions: readonly TaskQuestionState[] | null;
   readonly result: unknown;
   readonly error: { status: number; code: string; message: string } | null;
 }
 
 /** What the call lends its task: its transport, and its decoding. */
 export interface GraphQLTaskIo {
-  /** Sends one of the task documents with `{ id }`; the field's value, or a rejection. */
-  send(query: string, operationName: string, field: string, id: string): Promise<GraphQLTask>;
+  /** Sends one of the task documents with its variables; the field's value, or a rejection. */
+  send(
+    query: string,
+    operationName: string,
+    field: string,
+    variables: { readonly id: string; readonly [name: string]: unknown },
+  ): Promise<GraphQLTask>;
   /** The call's error for a task's failure. */
   fail(error: NonNullable<GraphQLTask["error"]>): Error;
   /** The result as the call gives it (dates revived). */
@@ -47,14 +58,23 @@ export async function taskAnswer(
   options: CallOptions,
   io: GraphQLTaskIo,
 ): Promise<unknown> {
-  const read = () => io.send(READ, "Task", "task", first.id);
+  const id = first.id;
+  const read = () => io.send(READ, "Task", "task", { id });
   const handle: TaskHandle<unknown, unknown> = {
     id: first.id,
     // No URL: the task is read through `task(id)`.
     location: undefined,
     status: async () => stateOf(await read()),
     result: () => settled(read, io, undefined),
-    cancel: async () => stateOf(await io.send(CANCEL, "CancelTask", "cancelTask", first.id)),
+    cancel: async () => stateOf(await io.send(CANCEL, "CancelTask", "cancelTask", { id })),
+    answer: async (answer, key) =>
+      stateOf(
+        await io.send(ANSWER, "AnswerTask", "answerTask", {
+          id,
+          answer,
+          ...(key === undefined ? {} : { key }),
+        }),
+      ),
   };
   if (options.async === true) return handle;
   const signal = options.signal;
@@ -88,7 +108,7 @@ async function settled(
 
 /** A `Task` as the HTTP client's `TaskState`, so that a handle reads the same from either. */
 function stateOf(task: GraphQLTask): TaskState {
-  const { progress, error } = task;
+  const { progress, error, question, questions } = task;
   return {
     id: task.id,
     status: task.status.toLowerCase() as TaskState["status"],
@@ -101,6 +121,8 @@ function stateOf(task: GraphQLTask): TaskState {
       },
     }),
     logs: [],
+    ...(question === null ? {} : { question }),
+    ...(questions === null ? {} : { questions }),
     ...(error === null ? {} : {
       error: { status: error.status, title: error.message, code: error.code },
     }),

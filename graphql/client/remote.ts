@@ -235,8 +235,8 @@ async function run(
   const result = resultOf(response, field, context);
   if (field.longRunning !== true) return result;
   return await taskAnswer(result as GraphQLTask, options, {
-    async send(query, operationName, name, id) {
-      const read = await context.transport.request({ query, operationName, variables: { id } });
+    async send(query, operationName, name, variables) {
+      const read = await context.transport.request({ query, operationName, variables });
       if (read.errors !== undefined && read.errors.length > 0) {
         throw new GraphQLClientError(read.errors, read.data);
       }

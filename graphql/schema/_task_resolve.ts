@@ -6,12 +6,15 @@
 // call, owned by the caller's identity; any other identity finds no task. A
 // task that cannot be found is `NOT_FOUND` (404), cancelling one that ended is
 // `CONFLICT` (409), a store out of reach is 503: the HTTP surface's answers.
+// Answering a question is `answerTask` (tasks/answer.ts), as on every surface:
+// `CONFLICT` for a task not waiting on it, 422 for an answer that does not fit.
 
 import { defaultTaskOwner } from "../../tasks/owner.ts";
 import type { HandlerContext } from "../../tree/node.ts";
 import { createCall } from "../../tree/call.ts";
 import { labelOf } from "../../tree/leaves.ts";
 import { HttpError } from "../../tree/http_error.ts";
+import { answerTask, type TaskQuestion, taskQuestions } from "../../tasks/answer.ts";
 import type { TaskRuntime } from "../../tasks/runtime.ts";
 import { isTerminal, type TaskRecord } from "../../tasks/store.ts";
 import type { GraphQLLeafField } from "./projection.ts";
@@ -26,6 +29,8 @@ interface TaskObject {
   readonly status: string;
   readonly operation: string;
   readonly progress: TaskRecord["progress"] | null;
+  readonly question: TaskQuestion | null;
+  readonly questions: readonly TaskQuestion[] | null;
   readonly result: unknown;
   readonly error: { status: number; code: string; message: string } | null;
 }
@@ -38,6 +43,8 @@ export interface TaskResolvers {
   readonly get: Resolver;
   /** `Mutation.cancelTask`. */
   readonly cancel: Resolver;
+  /** `Mutation.answerTask`. */
+  readonly answer: Resolver;
   /** `Subscription.task`. */
   readonly watch: { subscribe: Resolver; resolve: (payload: unknown) => unknown };
 }
@@ -89,6 +96,8 @@ export function taskResolvers(
         taskObject(
           await tasks.start(leaf, inputOf(field, args, inputs), ctx, {
             owner,
+            // Its questions are answered with `answerTask`.
+            answers: true,
             onError: (error) => report(error, ctx.request as Request | undefined),
           }),
         )
@@ -102,6 +111,17 @@ export function taskResolvers(
       }
       return taskObject((await tasks.cancel(before.id, owner)) ?? before);
     }),
+    answer: resolver(async (tasks, owner, { id, answer, key }) =>
+      taskObject(
+        await answerTask(
+          tasks,
+          String(id),
+          owner,
+          answer,
+          typeof key === "string" ? key : undefined,
+        ),
+      )
+    ),
     watch: {
       subscribe: resolver(async (tasks, owner, { id }) => {
         const stream = new TaskStream();
@@ -176,11 +196,14 @@ class TaskStream implements AsyncIterableIterator<TaskObject> {
 /** A record as the `Task` type: the status as its enum value; a fault's error says only its status. */
 function taskObject(record: TaskRecord): TaskObject {
   const failure = record.failure;
+  const questions = taskQuestions(record);
   return {
     id: record.id,
     status: record.status.toUpperCase(),
     operation: record.leaf,
     progress: record.progress ?? null,
+    question: questions[0] ?? null,
+    questions: questions.length === 0 ? null : questions,
     result: record.status === "completed" ? record.result ?? null : null,
     error: failure === undefined
       ? null

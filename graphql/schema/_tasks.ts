@@ -1,12 +1,14 @@
 // Long-running leaves in GraphQL (tag `longRunning`, see docs/tasks.md): such
 // a leaf is a Mutation field answering a `Task`, the handle of the task its
-// call started. A tree with one gets, and only then, the task types and three
+// call started. A tree with one gets, and only then, the task types and four
 // root fields, named so that a tree's own field is refused rather than
 // shadowed (`projectGraphQL` throws naming the leaf):
 //
 //   Query.task(id: ID!): Task           the task as it stands
 //   Subscription.task(id: ID!): Task    the task at each change, until it ends
 //   Mutation.cancelTask(id: ID!): Task  cancels it (its handler's signal aborts)
+//   Mutation.answerTask(id: ID!, answer: JSON!, key: String): Task
+//                                       answers the question its handler asked
 //
 // The types are defined before the tree's, so that a tree's own type named
 // `Task` is numbered (`Task2`) as any clash of names is.
@@ -52,6 +54,21 @@ export const TASK_FIELDS: readonly GraphQLTaskField[] = [
     description: "Cancels a live task: it ends CANCELLED and its handler's signal aborts",
   },
   {
+    parent: "Mutation",
+    name: "answerTask",
+    type: TASK_TYPE,
+    args: [
+      ...ID_ARGUMENT,
+      {
+        name: "answer",
+        type: `${JSON_SCALAR}!`,
+        description: "The answer: an object that fits the question's schema",
+      },
+      { name: "key", type: "String", description: "The question answered (default the first)" },
+    ],
+    description: "Answers the question an INPUT_REQUIRED task asks; the task once it took it in",
+  },
+  {
     parent: "Subscription",
     name: "task",
     type: TASK_TYPE,
@@ -71,6 +88,16 @@ export function defineTaskTypes(types: GraphQLTypeRegistry): void {
       { name: "status", type: "TaskStatus!" },
       { name: "operation", type: "String!", description: "The operation's label" },
       { name: "progress", type: "TaskProgress", description: "The last progress reported" },
+      {
+        name: "question",
+        type: JSON_SCALAR,
+        description: "What it asks first, while INPUT_REQUIRED: { key, message, schema }",
+      },
+      {
+        name: "questions",
+        type: `[${JSON_SCALAR}!]`,
+        description: "Every question it waits on, while INPUT_REQUIRED, in the order asked",
+      },
       { name: "result", type: JSON_SCALAR, description: "The result, once COMPLETED" },
       { name: "error", type: "TaskError", description: "The failure, once FAILED or CANCELLED" },
     ],

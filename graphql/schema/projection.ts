@@ -24,8 +24,9 @@
  *   and clients), as for a leaf that answers with bytes.
  * - A long-running leaf (tag `longRunning`) is a Mutation field answering a
  *   `Task` (the handle of the task its call starts); a tree with one gets the
- *   `Task` types and `Query.task`, `Subscription.task`, `Mutation.cancelTask`
- *   (`tasks`), and may not use those names itself (docs/tasks.md).
+ *   `Task` types and `Query.task`, `Subscription.task`, `Mutation.cancelTask`,
+ *   `Mutation.answerTask` (`tasks`), and may not use those names itself
+ *   (docs/tasks.md).
  *
  * @example
  * ```ts

@@ -99,6 +99,7 @@ export function resolversOf(projection: ProjectGraphQLResult, opts: ResolveOptio
   if (tasks !== undefined) {
     on("Query").task = tasks.get;
     on("Mutation").cancelTask = tasks.cancel;
+    on("Mutation").answerTask = tasks.answer;
     on("Subscription").task = tasks.watch;
   }
   for (const definition of projection.types.definitions) {
