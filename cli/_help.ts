@@ -21,7 +21,10 @@ const GLOBAL_HELP = [
 /** The flags of a long-running command, whose call runs as a task. */
 const TASK_HELP = [
   ["--wait", "wait for the task, showing its progress, and write its result (the default)"],
-  ["--detach", "write the task's handle and return; then `status <id>`, `cancel <id>`"],
+  [
+    "--detach",
+    "write the task's handle and return; then `status <id>`, `cancel <id>`, `answer <id>`",
+  ],
 ] as const;
 
 /** The help of a node reached by `command` (the words so far). */

@@ -34,7 +34,15 @@ export function cliInteraction(io: CliIo, logLevel: LogLevel | "off" = "info"): 
   };
 }
 
-async function askOnTerminal(io: CliIo, message: string, form: FormSchema): Promise<AskResult> {
+/**
+ * Asks a question on the terminal, field by field: a handler's `ask()` in
+ * process, and a waiting command's task that became `input_required`.
+ */
+export async function askOnTerminal(
+  io: CliIo,
+  message: string,
+  form: FormSchema,
+): Promise<AskResult> {
   io.err(`${message}\n`);
   const content: Record<string, unknown> = {};
   const required = new Set(form.required ?? []);

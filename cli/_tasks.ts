@@ -3,7 +3,8 @@
 // standard error (a bar redrawn in place on a terminal, a line per change
 // otherwise) and writes its result as any command's; `--detach` writes the
 // task's id instead, and `status <id>` / `cancel <id>` read or cancel it
-// later. In process the task runs in a task runtime (`CliOptions.tasks`, else
+// later, `answer <id>` answers its question (a waiting command asks it on a
+// terminal itself, see `_task_questions.ts`). In process the task runs in a task runtime (`CliOptions.tasks`, else
 // one of this command's own, which only waiting can use); with `--url`, on the
 // server through the typed HTTP client's task handle and `{base}/.tasks/{id}`.
 
@@ -14,10 +15,12 @@ import type { Failure } from "../tree/failure.ts";
 import { failureLine } from "../tree/failure.ts";
 import type { TaskHandle, TaskState } from "../http/client/client_types.ts";
 import { ClientError } from "../http/client/client_error.ts";
+import { answerTask, taskQuestions } from "../tasks/answer.ts";
 import { createTasks, type TaskLeaf, type TaskRuntime } from "../tasks/runtime.ts";
 import { isTerminal, type TaskRecord } from "../tasks/store.ts";
 import type { CliIo } from "./io.ts";
 import { UsageError } from "./_usage.ts";
+import { questionsHandler } from "./_task_questions.ts";
 
 /** The longest pause between two reads of a remote task's status, in milliseconds. */
 const LONGEST_POLL_MS = 1_000;
@@ -42,12 +45,22 @@ export interface TaskCommand {
   readonly timeoutMs: number | undefined;
 }
 
+/** The task commands beside the tree's: `status <id>`, `cancel <id>`, `answer <id>`. */
+export type TaskVerb = "status" | "cancel" | "answer";
+
+/** What `answer <id>` sends: the answer (`--json`) and the question's key (`--key`). */
+export interface TaskAnswer {
+  readonly answer: unknown;
+  readonly key: string | undefined;
+}
+
 /** A task's state as the command line writes it (`status`, `cancel`, `--detach --json`). */
 export interface TaskLine {
   readonly id: string;
   readonly status: TaskState["status"];
   readonly operation?: string;
   readonly progress?: TaskState["progress"];
+  readonly questions?: TaskState["questions"];
   readonly result?: unknown;
   readonly error?: TaskState["error"];
 }
@@ -76,12 +89,27 @@ export async function localTask(
   try {
     const started = await runtime.start(leaf, input, context, {
       owner,
+      // Asked on this terminal, or answered by another command sharing the runtime.
+      answers: command.io.stdinIsTerminal || tasks !== undefined,
       onError: onFault,
       ...(command.timeoutMs === undefined ? {} : { timeoutMs: command.timeoutMs }),
     });
     if (command.detach) return detached(lineOf(started), command);
     const draw = progressDrawer(command.io);
-    const stop = await runtime.watch(started.id, owner, (record) => draw(record.progress));
+    const asked = questionsHandler(started.id, command, {
+      answer: (content, key) => answerTask(runtime, started.id, owner, content, key),
+      // Input ended at the prompt: the handler hears `cancel`, as its `ask()` in process would.
+      refuse: (key) => runtime.answer(started.id, owner, { action: "cancel" }, key),
+    }, () => draw(undefined));
+    // No bar is drawn while a question is asked: a prompt may be on the terminal.
+    const seen = (record: TaskRecord) => {
+      if (record.status !== "input_required") draw(record.progress);
+      asked(taskQuestions(record));
+    };
+    const stop = await runtime.watch(started.id, owner, seen);
+    // A question asked before the watch began is not missed.
+    const now = await runtime.get(started.id, owner);
+    if (now !== undefined) seen(now);
     const cancel = () => void runtime.cancel(started.id, owner).catch(() => {});
     command.signal?.addEventListener("abort", cancel, { once: true });
     let record: TaskRecord | undefined;
@@ -103,14 +131,19 @@ export async function localTask(
   }
 }
 
-/** `status <id>` or `cancel <id>` in process. */
+/** `status <id>`, `cancel <id>` or `answer <id>` in process. */
 export async function localTaskCommand(
   tasks: TaskRuntime | undefined,
-  verb: "status" | "cancel",
+  verb: TaskVerb,
   id: string,
   owner: string | undefined,
+  given?: TaskAnswer,
 ): Promise<TaskLine> {
   if (tasks === undefined) throw new UsageError(NO_SHARED_RUNTIME(verb));
+  // An answer's refusals (404, 409, 422) are `HttpError`s: each command's line and exit code.
+  if (verb === "answer") {
+    return lineOf(await answerTask(tasks, id, owner, given?.answer, given?.key));
+  }
   const record = verb === "status" ? await tasks.get(id, owner) : await tasks.cancel(id, owner);
   if (record === undefined) throw new TaskFailed(failureOfRecord(undefined));
   return lineOf(record);
@@ -126,11 +159,20 @@ export async function remoteTask(
   if (handle.id === undefined) return await handle.result();
   if (command.detach) return detached(remoteLine(first), command);
   const draw = progressDrawer(command.io);
+  const asked = questionsHandler(handle.id, command, {
+    answer: (content, key) => handle.answer(content, key),
+    // The server takes answers only: a person who gives none leaves the task waiting.
+    refuse: () => Promise.resolve(command.io.err(`no answer given; the task still waits\n`)),
+  }, () => draw(undefined));
+  const seen = (state: TaskState) => {
+    if (state.status !== "input_required") draw(state.progress);
+    asked(state.questions ?? []);
+  };
   try {
     let state = first;
     let pause = 50;
     // The last progress is drawn too, as a change seen in process would be.
-    for (draw(state.progress); !isTerminal(state.status); draw(state.progress)) {
+    for (seen(state); !isTerminal(state.status); seen(state)) {
       await delay(pause, command.signal);
       pause = Math.min(pause * 2, LONGEST_POLL_MS);
       state = await handle.status();
@@ -145,18 +187,30 @@ export async function remoteTask(
   return await handle.result();
 }
 
-/** `status <id>` or `cancel <id>` against a server: its status resource, with the call's headers. */
+/**
+ * `status <id>`, `cancel <id>` or `answer <id>` against a server: its status
+ * resource (`answer`: its `/input`), with the call's headers.
+ */
 export async function remoteTaskCommand(
   fetcher: (request: Request) => Promise<Response>,
   baseUrl: string,
-  verb: "status" | "cancel",
+  verb: TaskVerb,
   id: string,
   headers: Headers,
+  given?: TaskAnswer,
 ): Promise<TaskLine> {
   const base = baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`;
-  const url = new URL(`.tasks/${encodeURIComponent(id)}`, base).href;
-  const method = verb === "status" ? "GET" : "DELETE";
-  const response = await fetcher(new Request(url, { method, headers }));
+  const resource = `.tasks/${encodeURIComponent(id)}${verb === "answer" ? "/input" : ""}`;
+  const url = new URL(resource, base).href;
+  const method = verb === "status" ? "GET" : verb === "cancel" ? "DELETE" : "POST";
+  const sent = new Headers(headers);
+  let sending: string | undefined;
+  if (verb === "answer") {
+    sent.set("content-type", "application/json");
+    const { answer, key } = given ?? { answer: undefined, key: undefined };
+    sending = JSON.stringify(key === undefined ? { answer } : { answer, key });
+  }
+  const response = await fetcher(new Request(url, { method, headers: sent, body: sending }));
   const body = await response.json().catch(() => undefined);
   if (!response.ok) {
     throw new ClientError({
@@ -173,7 +227,9 @@ export async function remoteTaskCommand(
 
 function detached(line: TaskLine, command: TaskCommand): TaskLine {
   const { io, program } = command;
-  io.err(`task started: ${program} status ${line.id}; ${program} cancel ${line.id}\n`);
+  io.err(
+    `task started: ${program} status ${line.id}; ${program} cancel ${line.id}; ${program} answer ${line.id} --json '<answer>'\n`,
+  );
   return line;
 }
 
@@ -184,6 +240,7 @@ function lineOf(record: TaskRecord): TaskLine {
     status: record.status,
     operation: record.leaf,
     ...(record.progress === undefined ? {} : { progress: record.progress }),
+    ...(record.status === "input_required" ? { questions: taskQuestions(record) } : {}),
     ...(record.status === "completed" && record.result !== undefined
       ? { result: record.result }
       : {}),
@@ -205,6 +262,7 @@ function remoteLine(state: TaskState & { readonly result?: unknown }): TaskLine 
     status: state.status,
     ...(state.operation === undefined ? {} : { operation: state.operation }),
     ...(state.progress === undefined ? {} : { progress: state.progress }),
+    ...(state.questions === undefined ? {} : { questions: state.questions }),
     ...(state.result === undefined ? {} : { result: state.result }),
     ...(state.error === undefined ? {} : {
       error: {

@@ -67,9 +67,11 @@ import {
   ownerOf,
   remoteTask,
   remoteTaskCommand,
+  type TaskAnswer,
   type TaskCommand,
   TaskFailed,
   taskFailureLine,
+  type TaskVerb,
 } from "./_tasks.ts";
 
 /**
@@ -178,11 +180,12 @@ export async function runCli(
     if (verb !== undefined) {
       const { values, positionals } = parseArgs({
         args: [...argv],
-        options: GLOBAL_OPTIONS,
+        options: verb === "answer" ? ANSWER_OPTIONS : GLOBAL_OPTIONS,
         strict: true,
         allowPositionals: true,
       });
       if (positionals.length !== 2) throw new UsageError(`${verb} takes one task id`);
+      const given = verb === "answer" ? answerOf(values) : undefined;
       const url = typeof values.url === "string" ? values.url : opts.baseUrl;
       const headers = authorized(opts, values);
       remote = url !== undefined;
@@ -192,9 +195,11 @@ export async function runCli(
           verb,
           positionals[1],
           ownerOf(await cliContext(headers, { ...opts, io }), headers),
+          given,
         )
-        : await remoteTaskCommand(opts.fetch ?? fetch, url, verb, positionals[1], headers);
+        : await remoteTaskCommand(opts.fetch ?? fetch, url, verb, positionals[1], headers, given);
       await writeResult(line, io, {
+        // `answer`'s `--json` is the answer it sends.
         compact: values.json === true,
         file: undefined,
         signal: opts.signal,
@@ -338,18 +343,40 @@ function authorized(opts: CliOptions, values: Record<string, unknown>): Headers 
   return headers;
 }
 
+/** `answer <id>`'s flags: `--json` is the answer (not compact output), `--key` its question. */
+const ANSWER_OPTIONS = {
+  ...GLOBAL_OPTIONS,
+  json: { type: "string" },
+  key: { type: "string" },
+} as const;
+
+/** `answer <id> --json '<answer>' [--key <key>]`: the answer parsed, or a usage error. */
+function answerOf(values: Record<string, unknown>): TaskAnswer {
+  if (typeof values.json !== "string") {
+    throw new UsageError("answer takes the answer as --json '<answer>' (and --key <question>)");
+  }
+  let answer: unknown;
+  try {
+    answer = JSON.parse(values.json);
+  } catch {
+    throw new UsageError(`answer: --json is not JSON: ${values.json}`);
+  }
+  return { answer, key: typeof values.key === "string" ? values.key : undefined };
+}
+
 /**
- * `status` or `cancel` when it is the command line's first word and names no
- * child of the root, in a tree with a long-running leaf (where a task can be).
+ * `status`, `cancel` or `answer` when it is the command line's first word and
+ * names no child of the root, in a tree with a long-running leaf (where a
+ * task can be).
  */
-function taskVerb(tree: Node, argv: readonly string[]): "status" | "cancel" | undefined {
+function taskVerb(tree: Node, argv: readonly string[]): TaskVerb | undefined {
   const [word] = parseArgs({
     args: [...argv],
     options: GLOBAL_OPTIONS,
     strict: false,
     allowPositionals: true,
   }).positionals;
-  if (word !== "status" && word !== "cancel") return undefined;
+  if (word !== "status" && word !== "cancel" && word !== "answer") return undefined;
   if (Object.hasOwn(tree.children ?? {}, word)) return undefined;
   return catalogueOf(tree).entries.some((entry) => entry.longRunning) ? word : undefined;
 }
