@@ -51,7 +51,7 @@ import {
   startupLines,
 } from "@ramify/api/serve";
 import { createPubSub, memoryStreams, type PubSub } from "@ramify/api/pubsub";
-import type { CreateFetchOptions, RateLimit } from "@ramify/api/http";
+import { type CreateFetchOptions, type Policy, rateLimit } from "@ramify/api/http";
 import type { McpHandlerOptions } from "@ramify/api/tools";
 import { http } from "@ramify/api/http/verbs";
 import { z } from "zod";
@@ -288,8 +288,9 @@ export interface Shared {
 interface HandlerExtras {
   /** Where `catalog.reindex` runs: one runtime for every surface, so each finds its tasks. */
   readonly tasks?: TaskRuntime;
+  /** Request policies in front of every surface (the rate limit on Redis). */
+  readonly policies?: readonly Policy[];
   readonly rest?: Partial<CreateFetchOptions>;
-  readonly graphql?: { readonly rateLimit?: RateLimit };
   readonly mcp?: Partial<McpHandlerOptions>;
 }
 
@@ -299,8 +300,8 @@ function handlerOptions(extras: HandlerExtras = {}) {
     ...HANDLER_OPTIONS,
     // Given to every surface; without one, the handler makes one in memory.
     ...(extras.tasks === undefined ? {} : { tasks: extras.tasks }),
+    ...(extras.policies === undefined ? {} : { policies: extras.policies }),
     rest: { ...HANDLER_OPTIONS.rest, ...extras.rest },
-    graphql: extras.graphql ?? {},
     mcp: { ...SERVER_INFO, ...extras.mcp },
   };
 }
@@ -409,21 +410,20 @@ export async function onRedis(
   const events = createPubSub<{ "books.added": Book }>({
     bus: redisStreams(redis, { maxLen: 10_000, maxAgeMs: 24 * 60 * 60_000 }),
   });
-  const rateLimit: RateLimit | undefined = perMinute === undefined ? undefined : {
+  // One limit for every surface: a client's REST, GraphQL and MCP requests count together.
+  const policies = perMinute === undefined ? undefined : [rateLimit({
     limiter: redisRateLimiter(redis, { limit: perMinute, windowMs: 60_000 }),
     key: rateKey,
-  };
-  const limited = rateLimit === undefined ? {} : { rateLimit };
+  })];
   const tasks = createTasks({ store: redisTasks(redis) });
   return {
     store,
     events,
     serving: {
       tasks,
-      rest: { ...limited, idempotency: redisIdempotency(redis) },
-      graphql: limited,
+      ...(policies === undefined ? {} : { policies }),
+      rest: { idempotency: redisIdempotency(redis) },
       mcp: {
-        ...limited,
         sessions: redisMcpSessions(redis),
         cancellations: redisMcpCancellations(redis),
       },

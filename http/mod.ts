@@ -40,11 +40,13 @@ export type {
 export { auth } from "./web/auth.ts";
 export type { AuthOptions, CredentialSource } from "./web/auth.ts";
 export { protectedResourceAnswer } from "./web/protected_resource.ts";
-export { corsPolicy, withCors } from "./web/cors.ts";
+export { applyPolicies, checkPolicies, withHeaders } from "./web/edge.ts";
+export type { EdgeHandler, EdgeSurface, Policy, Refusal } from "./web/edge.ts";
+export { cors, corsPolicy, withCors } from "./web/cors.ts";
 export type { CorsOptions, CorsPolicy } from "./web/cors.ts";
 // A `reply()`'s cookie as the header HTTP sends: for servers of their own.
 export { setCookieValue } from "./web/respond.ts";
-export { tokenBucket } from "./web/rate_limit.ts";
+export { rateLimit, tokenBucket } from "./web/rate_limit.ts";
 export type {
   RateDecision,
   RateLimit,

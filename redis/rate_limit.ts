@@ -21,15 +21,15 @@
  * @example
  * ```ts ignore
  * import { api, op } from "@ramify/api/tree";
- * import { createFetch } from "@ramify/api/http";
+ * import { createFetch, rateLimit } from "@ramify/api/http";
  * import { connectRedis, redisRateLimiter } from "@ramify/api/redis";
  *
  * const redis = await connectRedis({ url: Deno.env.get("REDIS_URL"), app: "bookstore" });
  * const handler = createFetch(api({ ping: op(() => "pong") }), {
- *   rateLimit: {
+ *   policies: [rateLimit({
  *     limiter: redisRateLimiter(redis, { limit: 100, windowMs: 60_000 }),
  *     key: (request) => request.headers.get("authorization") ?? "anonymous",
- *   },
+ *   })],
  * });
  * ```
  *

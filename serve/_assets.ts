@@ -7,6 +7,9 @@
 // JSR users too); on Node and Bun the installed packages (optional peers of
 // the npm package, at the same ranges).
 
+import { problem } from "../http/web/respond.ts";
+import { splitUrl } from "../http/web/request.ts";
+
 /** A file a UI page asks for: which package holds it, where, and its type. */
 interface Asset {
   readonly pkg: string;
@@ -83,4 +86,41 @@ async function read({ pkg, file }: Asset): Promise<Uint8Array> {
   const url = new URL(file, import.meta.resolve(manifest));
   const { readFile } = await import("node:fs/promises");
   return new Uint8Array(await readFile(url));
+}
+
+const FILE_CACHE = "public, max-age=86400";
+
+/**
+ * Answers a request under a UI's assets path (`prefix`): a page's own script
+ * (`scripts`, never cached), else a packaged file, else 404.
+ */
+export async function serveAsset(
+  request: Request,
+  prefix: string,
+  scripts: Readonly<Record<string, () => string>>,
+): Promise<Response> {
+  const name = splitUrl(request.url).path.slice(prefix.length + 1);
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    return problem(405, "Assets answer GET", { allow: "GET, HEAD" });
+  }
+  if (Object.hasOwn(scripts, name)) {
+    return new Response(scripts[name](), {
+      headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-cache" },
+    });
+  }
+  const asset = assetOf(name);
+  if (asset === undefined) return problem(404, "No such asset");
+  try {
+    const body = await asset.bytes;
+    return new Response(request.method === "HEAD" ? null : body.slice(), {
+      headers: {
+        "content-type": `${asset.type}; charset=utf-8`,
+        "cache-control": FILE_CACHE,
+        "x-content-type-options": "nosniff",
+      },
+    });
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    return problem(503, "The documentation UI's files are not installed on this server");
+  }
 }

@@ -41,14 +41,16 @@ import { assertImplemented } from "../tree/contract.ts";
 import { createFetch, type CreateFetchOptions } from "../http/server/fetch.ts";
 import type { ContextFunction } from "../tree/context.ts";
 import { httpProjection } from "../http/route/projection.ts";
-import { problem } from "../http/web/respond.ts";
+import { problem, restEdge } from "../http/web/respond.ts";
+import { checkPolicies, type Policy, POLICY_OPTIONS } from "../http/web/edge.ts";
 import { splitUrl } from "../http/web/request.ts";
 import type { HttpGraphQLServerOptions } from "../graphql/transport/http.ts";
 import type { BunWebSocketHandler, WsHandlerOptions } from "../graphql/transport/ws.ts";
 import type { McpHandlerOptions } from "../tools/server/options.ts";
 import type { TaskRuntime } from "../tasks/runtime.ts";
 import { tasksOf } from "./_tasks.ts";
-import { assetOf } from "./_assets.ts";
+import { serveAsset } from "./_assets.ts";
+import { edgeOf, type Mounted } from "./_edge.ts";
 import { graphiqlInit, graphiqlPage, swaggerInit, swaggerPage } from "./_pages.ts";
 import { installed, WS_NEEDS_PACKAGE } from "./_peers.ts";
 import { checkOptions, type ErrorObserver, knownKeys } from "../tree/options.ts";
@@ -90,6 +92,14 @@ export interface HandlerOptions {
   readonly maxInputDepth?: number;
   /** Observes every surface's faults, with the request. Default: `console.error`. */
   readonly onError?: ErrorObserver;
+  /**
+   * Request policies, applied once in front of every surface (REST, GraphQL,
+   * MCP, the docs and health), the first listed running first:
+   * `[cors(...), rateLimit(...)]` from `@ramify/api/http`. A refusal is
+   * written as the surface it guards writes one. A surface's own `policies`
+   * add to these (one of the same name is refused). Default none.
+   */
+  readonly policies?: readonly Policy[];
   /** Long-running leaves' tasks, one runtime REST, GraphQL and MCP share. Default: in memory. */
   readonly tasks?: TaskRuntime;
   /** The REST API and its document (`createFetch`'s options). Default on. */
@@ -168,7 +178,6 @@ export interface ServeHandler {
 }
 
 const ASSETS_AT = "/assets";
-const FILE_CACHE = "public, max-age=86400";
 
 /**
  * Builds the handler. GraphQL and MCP modules are loaded only when mounted;
@@ -188,7 +197,9 @@ const FILE_CACHE = "public, max-age=86400";
  * a leaf is a contract without a handler (see `implement`).
  */
 export async function createHandler(tree: Node, opts: HandlerOptions = {}): Promise<ServeHandler> {
-  checkOptions("createHandler", opts, HANDLER_OPTIONS);
+  checkOptions("createHandler", opts, HANDLER_OPTIONS, {}, POLICY_OPTIONS);
+  if (opts.policies !== undefined) checkPolicies(opts.policies);
+  const { guard, surfaceOwn } = edgeOf(opts.policies);
   checkOptions("createHandler (docs)", opts.docs || undefined, ["path", "title"]);
   checkOptions("createHandler (health)", opts.health || undefined, ["path"]);
   assertImplemented(tree, "createHandler");
@@ -202,26 +213,20 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
   const bodies = given(["maxBodyBytes", "bodyTimeoutMs"]);
   const forms = given(["trustedOrigins"]);
   const shared = { ...calls, ...bodies, ...forms };
-  const routes = new Map<
-    string,
-    (request: Request, server?: unknown) => Promise<Response | undefined>
-  >();
-  const claim = (
-    path: string,
-    what: string,
-    serve: (request: Request, server?: unknown) => Promise<Response | undefined>,
-  ) => {
+  const routes = new Map<string, Mounted>();
+  const claim = (path: string, what: string, serve: Mounted, surface = restEdge) => {
     if (!path.startsWith("/") || path.length < 2) {
       throw new TypeError(
         `createHandler: the ${what} path must start with "/" and name something, got "${path}"`,
       );
     }
     if (routes.has(path)) throw new TypeError(`createHandler: ${path} is claimed twice (${what})`);
-    routes.set(path, serve);
+    routes.set(path, guard(serve, surface));
   };
   const paths: Record<string, string> = {};
 
   const restOptions = opts.rest === false ? undefined : under(shared, opts.rest);
+  surfaceOwn("rest", restOptions?.policies);
   const rest = restOptions === undefined ? undefined : createFetch(tree, restOptions);
   if (rest !== undefined) {
     paths.api = restOptions?.basePath ?? "/";
@@ -244,6 +249,9 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
     // one, the rest (`onError` to both) to the server. Checked as the HTTP
     // server given a tree checks them.
     const { ws: _ws, graphiql: _graphiql, ...own } = mount;
+    surfaceOwn("graphql", own.policies);
+    surfaceOwn("graphql.ws", mount.ws === false ? undefined : mount.ws?.policies);
+    const { graphqlEdge } = await import("../graphql/transport/edge.ts");
     checkOptions(
       "createHttpGraphQLServer",
       own,
@@ -295,7 +303,7 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
         return html(graphiqlPage("GraphiQL", assets));
       }
       return await http(request);
-    });
+    }, graphqlEdge);
     if (graphiql) {
       claim(
         assets,
@@ -313,11 +321,13 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
     opts.mcp !== false && installed("MCP", ["@modelcontextprotocol/server"], "mcp: false")
   ) {
     const { path = "/mcp", ...own } = opts.mcp ?? {};
+    surfaceOwn("mcp", own.policies);
+    const { mcpEdge } = await import("../tools/server/edge.ts");
     const { createMcpHandler } = await import("../tools/server/mcp.ts");
     // MCP has no forms: its browser guard is `allowedOrigins` (see docs/limits.md).
     const mcp = createMcpHandler(tree, under({ ...calls, ...bodies }, own));
     closeMcp = () => mcp.close();
-    claim(path, "MCP", mcp);
+    claim(path, "MCP", mcp, mcpEdge);
     paths.mcp = path;
   }
 
@@ -355,6 +365,13 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
 
   checkTreeClaims(tree, restOptions, routes);
   const prefixes = [...routes.keys()].sort((a, b) => b.length - a.length);
+  const elsewhere = guard(
+    (request) =>
+      rest === undefined
+        ? Promise.resolve(problem(404, "No route matches this path"))
+        : rest(request),
+    restEdge,
+  );
   return {
     async fetch(request, server) {
       const path = splitUrl(request.url).path;
@@ -369,7 +386,7 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
           }
         }
       }
-      return rest === undefined ? problem(404, "No route matches this path") : await rest(request);
+      return await elsewhere(request);
     },
     websocket,
     paths,
@@ -389,6 +406,7 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
  * ```
  */
 export const HANDLER_OPTIONS = knownKeys<HandlerOptions>()([
+  "policies",
   "context",
   "timeoutMs",
   "trustedOrigins",
@@ -445,37 +463,6 @@ function html(text: string): Response {
       "x-content-type-options": "nosniff",
     },
   });
-}
-
-async function serveAsset(
-  request: Request,
-  prefix: string,
-  scripts: Readonly<Record<string, () => string>>,
-): Promise<Response> {
-  const name = splitUrl(request.url).path.slice(prefix.length + 1);
-  if (request.method !== "GET" && request.method !== "HEAD") {
-    return problem(405, "Assets answer GET", { allow: "GET, HEAD" });
-  }
-  if (Object.hasOwn(scripts, name)) {
-    return new Response(scripts[name](), {
-      headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-cache" },
-    });
-  }
-  const asset = assetOf(name);
-  if (asset === undefined) return problem(404, "No such asset");
-  try {
-    const body = await asset.bytes;
-    return new Response(request.method === "HEAD" ? null : body.slice(), {
-      headers: {
-        "content-type": `${asset.type}; charset=utf-8`,
-        "cache-control": FILE_CACHE,
-        "x-content-type-options": "nosniff",
-      },
-    });
-  } catch (error) {
-    console.error(error instanceof Error ? error.message : error);
-    return problem(503, "The documentation UI's files are not installed on this server");
-  }
 }
 
 /** A surface's path that the tree routes itself is a clash, named at build. */

@@ -58,7 +58,8 @@ export function knownKeys<T>(): <const K extends readonly (keyof T & string)[]>(
  * Refuses an options object holding a key that `known` does not list, with a
  * `TypeError` naming the caller and the key, and the closest known key where
  * one is close; and one holding both a deprecated name and the name it became
- * (`renamed` maps each old name to its new one). Keys whose value is
+ * (`renamed` maps each old name to its new one); an option that became
+ * something else (`moved`: what it is now) is refused saying so. Keys whose value is
  * `undefined` count as given: `{ timeOut: undefined }` is still a misspelling.
  *
  * @example
@@ -80,9 +81,13 @@ export function checkOptions(
   opts: object | undefined,
   known: readonly string[],
   renamed: Readonly<Record<string, string>> = {},
+  moved: Readonly<Record<string, string>> = {},
 ): void {
   if (opts === undefined || opts === null) return;
   for (const key of Object.keys(opts)) {
+    if (!known.includes(key) && Object.hasOwn(moved, key)) {
+      throw new TypeError(`${caller}: the option "${key}" is now ${moved[key]}`);
+    }
     if (!known.includes(key)) {
       // A deprecated name near it: the name it became.
       const nearest = closest(key, known);

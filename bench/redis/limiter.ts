@@ -12,7 +12,7 @@
  */
 
 import { api, op } from "@ramify/api/tree";
-import { createFetch, type RateLimiter, tokenBucket } from "@ramify/api/http";
+import { createFetch, rateLimit, type RateLimiter, tokenBucket } from "@ramify/api/http";
 import { connectRedis, redisRateLimiter } from "@ramify/api/redis";
 import { startRedis } from "../redis_server.ts";
 
@@ -34,7 +34,7 @@ const handlers: [string, (request: Request) => Promise<Response>][] = [
 
 function withLimit(limiter: RateLimiter) {
   return createFetch(tree, {
-    rateLimit: { limiter, key: (request) => request.headers.get("x-client")! },
+    policies: [rateLimit({ limiter, key: (request) => request.headers.get("x-client")! })],
   });
 }
 

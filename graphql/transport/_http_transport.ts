@@ -10,7 +10,6 @@ import { assignOwn } from "../../tree/context.ts";
 import { classify } from "../../tree/failure.ts";
 import { errorResponse, problem } from "../../http/web/respond.ts";
 import { splitUrl } from "../../http/web/request.ts";
-import { type CorsPolicy, withCors } from "../../http/web/cors.ts";
 import type { FormGuard } from "../../http/web/csrf.ts";
 import { observer } from "../schema/errors.ts";
 import { type GraphQLServer, type PreparedDocument, serveProjection } from "../execution/server.ts";
@@ -48,7 +47,6 @@ import {
 import { MULTIPART_FORM_DATA, readMultipart } from "./_http_multipart.ts";
 import { BODY_TIMEOUT_MS, declaredLength, mediaType, within } from "../../http/web/body.ts";
 import { MAX_INPUT_DEPTH } from "../../tree/plain_data.ts";
-import { rateLimited, withRateHeaders } from "../../http/web/rate_limit.ts";
 import { getSafety } from "./_http_safe.ts";
 
 const ALLOW = "GET, POST, OPTIONS";
@@ -61,7 +59,6 @@ export type Served =
 /** What `createHttpGraphQLServer` checked when it was made, the transport's other parts. */
 export interface Checked {
   readonly path: string;
-  readonly cors: CorsPolicy | undefined;
   readonly forms: FormGuard;
 }
 
@@ -69,7 +66,7 @@ export interface Checked {
 export function httpTransport(
   served: Served,
   opts: HttpGraphQLServerOptions,
-  { path, cors, forms }: Checked,
+  { path, forms }: Checked,
 ): (request: Request) => Promise<Response> {
   const server = "server" in served
     ? served.server
@@ -309,28 +306,10 @@ export function httpTransport(
       (error) => failure(error, media, request),
     );
   };
-  const rateLimit = opts.rateLimit;
-  const limited = rateLimit === undefined ? respond : async (request: Request) => {
-    const verdict = await rateLimited(rateLimit, request);
-    const { refused, headers } = verdict;
-    if (refused === undefined) return withRateHeaders(await respond(request), verdict);
-    return new Response(
-      JSON.stringify({
-        errors: [{ message: refused.message, extensions: { code: refused.code } }],
-      }),
-      { status: refused.status, headers: { "content-type": "application/json", ...headers } },
-    );
-  };
-  const corsed = async (request: Request, policy: NonNullable<typeof cors>) => {
-    if (request.method === "OPTIONS" && request.headers.has("access-control-request-method")) {
-      return policy.preflight(request, ALLOW);
-    }
-    return withCors(await limited(request), policy, request.headers.get("origin"));
-  };
-  // Not async: the common request's promise is the one `limited` gives, no layer around it.
+  // Not async: the common request's promise is the one `respond` gives, no layer around it.
   return (request) => {
     if (!atPath(request.url, path)) return Promise.resolve(problem(404));
-    return cors === undefined ? limited(request) : corsed(request, cors);
+    return respond(request);
   };
 }
 

@@ -52,7 +52,8 @@
 
 import type { Node } from "../../tree/node.ts";
 import { assertImplemented } from "../../tree/contract.ts";
-import { corsPolicy } from "../../http/web/cors.ts";
+import { applyPolicies, checkPolicies, POLICY_OPTIONS } from "../../http/web/edge.ts";
+import { graphqlEdge } from "./edge.ts";
 import { formGuard } from "../../http/web/csrf.ts";
 import { projectGraphQL } from "../schema/projection.ts";
 import type { GraphQLServer } from "../execution/server.ts";
@@ -160,6 +161,7 @@ export function createHttpGraphQLServer(
     opts,
     server ? HTTP_TRANSPORT_OPTIONS : HTTP_SERVER_OPTIONS,
     HTTP_TRANSPORT_RENAMED,
+    POLICY_OPTIONS,
   );
   const path = opts.path ?? "/graphql";
   if (!path.startsWith("/")) {
@@ -178,19 +180,19 @@ export function createHttpGraphQLServer(
       trusted: trustedDocumentsOf(opts, "createHttpGraphQLServer"),
     };
   }
-  const checked = {
-    path,
-    cors: opts.cors === undefined ? undefined : corsPolicy(opts.cors),
-    forms: formGuard(opts.trustedOrigins),
-  };
+  if (opts.policies !== undefined) checkPolicies(opts.policies);
+  const checked = { path, forms: formGuard(opts.trustedOrigins) };
   let serve: ((request: Request) => Promise<Response>) | undefined;
   let loading: Promise<(request: Request) => Promise<Response>> | undefined;
   const load = () =>
     loading ??= import("./_http_transport.ts").then(({ httpTransport }) =>
       serve = httpTransport(served, opts, checked)
     );
-  return (request) =>
-    serve === undefined ? load().then((handler) => handler(request)) : serve(request);
+  return applyPolicies(
+    (request) => serve === undefined ? load().then((handler) => handler(request)) : serve(request),
+    graphqlEdge,
+    opts.policies,
+  );
 }
 
 /** Every option of `createHttpGraphQLServer` given a tree: the GraphQL server's and the transport's. */

@@ -14,8 +14,7 @@
  */
 
 import type { ContextFunction, RequestContextSource } from "../../tree/context.ts";
-import type { CorsOptions } from "../../http/web/cors.ts";
-import type { RateLimit } from "../../http/web/rate_limit.ts";
+import type { Policy } from "../../http/web/edge.ts";
 import type { GraphQLServerOptions } from "../execution/server.ts";
 import { knownKeys } from "../../tree/options.ts";
 import type { ErrorObserver } from "../../tree/options.ts";
@@ -39,11 +38,12 @@ export interface HttpGraphQLTransportOptions {
   /** The path served; every other path is `404`. Default `/graphql`. */
   readonly path?: string;
   /**
-   * CORS, as `createFetch` takes it: `true` for any origin without credentials,
-   * or a policy. Preflights are answered; every response carries the headers.
-   * Default off.
+   * Request policies in front of the path, the first listed running first
+   * (`[cors(...), rateLimit(...)]`, from `@ramify/api/http`): the same option
+   * as the REST and MCP servers' and `serve()`'s. A refusal is a GraphQL error
+   * with the policy's status and code (`TOO_MANY_REQUESTS`). Default none.
    */
-  readonly cors?: true | CorsOptions;
+  readonly policies?: readonly Policy[];
   /** The largest `POST` body accepted, in bytes, a multipart request's files included (`413` above it). Default 1 MiB. */
   readonly maxBodyBytes?: number;
   /**
@@ -53,8 +53,6 @@ export interface HttpGraphQLTransportOptions {
   readonly maxResponseBytes?: number;
   /** Milliseconds the whole body may take to arrive: `408` after. Default 30,000. */
   readonly bodyTimeoutMs?: number;
-  /** A rate limit: over it, `429` with `Retry-After` and a `TOO_MANY_REQUESTS` error. Default none. */
-  readonly rateLimit?: RateLimit;
   /**
    * Origins besides the server's own whose pages may post forms to it: a
    * multipart (or other form) `POST` from any other site is a `403` problem
@@ -105,11 +103,10 @@ export interface HttpGraphQLTransportOptions {
  */
 export const HTTP_TRANSPORT_OPTIONS = knownKeys<HttpGraphQLTransportOptions>()([
   "path",
-  "cors",
+  "policies",
   "maxBodyBytes",
   "maxResponseBytes",
   "bodyTimeoutMs",
-  "rateLimit",
   "trustedOrigins",
   "maxQueryLength",
   "maxInputDepth",

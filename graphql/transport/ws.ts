@@ -109,7 +109,8 @@
 import { handleProtocols } from "graphql-ws";
 import { HttpError } from "../../http/web/problem.ts";
 import { errorResponse, problem } from "../../http/web/respond.ts";
-import { rateLimited, type RateVerdict, withRateHeaders } from "../../http/web/rate_limit.ts";
+import { applyPolicies, checkPolicies, POLICY_OPTIONS } from "../../http/web/edge.ts";
+import { graphqlWsEdge } from "./edge.ts";
 import type { GraphQLServer } from "../execution/server.ts";
 import { type Connect, createConnect, type ProtocolConnection } from "./_ws_protocol.ts";
 import { WS_OPTIONS, WS_RENAMED, type WsHandlerOptions } from "./ws_options.ts";
@@ -287,7 +288,7 @@ export function createWsHandler(
   server: GraphQLServer,
   opts: WsHandlerOptions = {},
 ): (request: Request) => Response | Promise<Response> {
-  checkOptions("createWsHandler", opts, WS_OPTIONS, WS_RENAMED);
+  checkOptions("createWsHandler", opts, WS_OPTIONS, WS_RENAMED, POLICY_OPTIONS);
   const upgrade = denoUpgrade();
   const connect = createConnect(server, opts);
   const open = (request: Request): Response => {
@@ -324,14 +325,9 @@ export function createWsHandler(
     socket.onerror = () => {};
     return response;
   };
-  const limit = opts.rateLimit;
-  if (limit === undefined) return open;
-  return async (request) => {
-    const verdict = await rateLimited(limit, request);
-    return verdict.refused === undefined
-      ? withRateHeaders(open(request), verdict)
-      : refusal(verdict);
-  };
+  const policies = opts.policies;
+  if (policies === undefined || policies.length === 0) return open;
+  return applyPolicies((request) => Promise.resolve(open(request)), graphqlWsEdge, policies);
 }
 
 function upgradeBun(request: Request, bunServer: BunServerLike): Response | undefined {
@@ -343,13 +339,6 @@ function upgradeBun(request: Request, bunServer: BunServerLike): Response | unde
     protocol === "" ? { data } : { data, headers: { "sec-websocket-protocol": protocol } },
   );
   return upgraded ? undefined : problem(400, "The WebSocket handshake is malformed");
-}
-
-function refusal({ refused, headers }: RateVerdict): Response {
-  const message = refused!.status === 429
-    ? "Too many connections; try again later"
-    : refused!.message;
-  return errorResponse(new HttpError(refused!.status, message, { headers }));
 }
 
 /**
@@ -387,18 +376,23 @@ export function handleBunWebSocket(
   server: GraphQLServer,
   opts: WsHandlerOptions = {},
 ): BunWebSocketHandler {
-  checkOptions("handleBunWebSocket", opts, WS_OPTIONS, WS_RENAMED);
+  checkOptions("handleBunWebSocket", opts, WS_OPTIONS, WS_RENAMED, POLICY_OPTIONS);
+  const policies = opts.policies;
+  if (policies !== undefined) checkPolicies(policies);
   const connect: Connect = createConnect(server, opts);
   const connections = new WeakMap<WsPeer, ProtocolConnection>();
   return {
     fetch(request, bunServer) {
       if (!isUpgrade(request)) return upgradeRequired();
-      const limit = opts.rateLimit;
-      // Without a limit the upgrade stays synchronous, as Bun prefers it.
-      if (limit === undefined) return upgradeBun(request, bunServer);
-      return rateLimited(limit, request).then((verdict) =>
-        verdict.refused === undefined ? upgradeBun(request, bunServer) : refusal(verdict)
-      );
+      // Without policies the upgrade stays synchronous, as Bun prefers it.
+      if (policies === undefined || policies.length === 0) return upgradeBun(request, bunServer);
+      // Bun answers an upgrade with nothing: a mark stands for it inside the chain.
+      const upgraded = new Response(null);
+      return applyPolicies(
+        (request) => Promise.resolve(upgradeBun(request, bunServer) ?? upgraded),
+        graphqlWsEdge,
+        policies,
+      )(request).then((answer) => answer === upgraded ? undefined : answer);
     },
     websocket: {
       open(ws) {

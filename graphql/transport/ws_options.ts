@@ -1,4 +1,4 @@
-import type { RateLimit } from "../../http/web/rate_limit.ts";
+import type { Policy } from "../../http/web/edge.ts";
 import type { ContextFunction } from "../../tree/context.ts";
 import { knownKeys } from "../../tree/options.ts";
 import type { ErrorObserver } from "../../tree/options.ts";
@@ -128,10 +128,12 @@ export interface WsHandlerOptions {
    */
   readonly maxTotalSubscriptions?: number;
   /**
-   * A rate limit on opening connections: over it, the upgrade is answered
-   * `429 Too Many Requests` with `Retry-After`. Default none.
+   * Request policies in front of the upgrade, the first listed running first
+   * (`[rateLimit(...)]` limits opening connections: over it, the upgrade is
+   * answered `429` problem+json with `Retry-After`). The same option as the
+   * HTTP servers' and `serve()`'s. Default none.
    */
-  readonly rateLimit?: RateLimit;
+  readonly policies?: readonly Policy[];
   /**
    * Observes what crashed in the transport: an `onConnect` that threw, an
    * error graphql-ws raised while streaming (the client sees only a masked
@@ -166,7 +168,7 @@ export const WS_OPTIONS = knownKeys<WsHandlerOptions>()([
   "maxBufferedBytes",
   "slowConsumerTimeout",
   "maxTotalSubscriptions",
-  "rateLimit",
+  "policies",
   "onError",
 ]);
 

@@ -143,7 +143,8 @@ function slotOf(
     methods ??= Object.create(null) as Partial<Record<string, Compiled>>;
     methods[operation.method] = new Compiled(operation, params, starter);
     allow += `${operation.method}, `;
-    if (operation.method === "GET") get = true;
+    // A HEAD of a long-running GET would start a task whose handle no one reads.
+    if (operation.method === "GET" && !operation.entry.longRunning) get = true;
   }
   if (methods === undefined) return undefined;
   return { methods, params, allow: `${allow}${get ? "HEAD, " : ""}OPTIONS` };

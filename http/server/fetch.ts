@@ -27,6 +27,8 @@ import { assertImplemented } from "../../tree/contract.ts";
 import { http } from "../verbs.ts";
 import { checkOptions, knownKeys } from "../../tree/options.ts";
 import { protectedResourceAnswer } from "../web/protected_resource.ts";
+import { applyPolicies, checkPolicies, POLICY_OPTIONS } from "../web/edge.ts";
+import { restEdge } from "../web/respond.ts";
 
 /**
  * Options of {@linkcode createFetch}: the router's, the projection's, and the
@@ -34,9 +36,9 @@ import { protectedResourceAnswer } from "../web/protected_resource.ts";
  *
  * @example
  * ```ts
- * import type { CreateFetchOptions } from "@ramify/api/http";
+ * import { cors, type CreateFetchOptions } from "@ramify/api/http";
  *
- * const opts: CreateFetchOptions = { openapi: false, basePath: "/api", cors: true };
+ * const opts: CreateFetchOptions = { openapi: false, basePath: "/api", policies: [cors(true)] };
  * ```
  */
 export interface CreateFetchOptions extends RouterOptions, HttpProjectionOptions {
@@ -56,11 +58,10 @@ const FETCH_OPTIONS = knownKeys<CreateFetchOptions>()([
   "maxBodyDepth",
   "maxParams",
   "onError",
-  "cors",
+  "policies",
   "heartbeatMs",
   "bodyTimeoutMs",
   "timeoutMs",
-  "rateLimit",
   "trustedOrigins",
   "context",
   "idempotency",
@@ -100,16 +101,19 @@ const DOCUMENT_SEGMENT = "openapi.json";
  * document is on, and for every route error of `httpProjection`.
  */
 export function createFetch(tree: Node, opts: CreateFetchOptions = {}): FetchHandler {
-  checkOptions("createFetch", opts, FETCH_OPTIONS, FETCH_RENAMED);
+  checkOptions("createFetch", opts, FETCH_OPTIONS, FETCH_RENAMED, POLICY_OPTIONS);
   assertImplemented(tree, "createFetch");
-  const handler = restHandler(tree, opts);
+  // The policies stand in front of the whole: the routes, the document and the metadata.
+  const { policies, ...own } = opts;
+  if (policies !== undefined) checkPolicies(policies);
+  const handler = restHandler(tree, own);
   // A tree with an OAuth guard publishes the metadata its challenges point to (RFC 9728).
   const metadata = protectedResourceAnswer(tree);
-  if (metadata === undefined) return handler;
-  return (request) => {
+  const served: FetchHandler = metadata === undefined ? handler : (request) => {
     const answer = metadata(request);
     return answer === undefined ? handler(request) : Promise.resolve(answer);
   };
+  return applyPolicies(served, restEdge, policies);
 }
 
 function restHandler(tree: Node, opts: CreateFetchOptions): FetchHandler {

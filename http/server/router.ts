@@ -32,7 +32,7 @@ import type { ErrorObserver } from "../../tree/options.ts";
 import type { HttpRoute } from "../route/route.ts";
 import type { MatcherStrategy, RouteDefinition } from "./matchers/types.ts";
 import { failureResponse } from "../web/problem.ts";
-import { type CorsOptions, type CorsPolicy, corsPolicy, withCors } from "../web/cors.ts";
+import { applyPolicies, type Policy } from "../web/edge.ts";
 import { formGuard } from "../web/csrf.ts";
 import { encodeSegment } from "../route/path.ts";
 import {
@@ -46,9 +46,15 @@ import {
 } from "../web/request.ts";
 import { coerceStrings } from "../web/coerce.ts";
 import { BODY_TIMEOUT_MS } from "../web/body.ts";
-import { headOf, problem, replyResponse, resultResponse, valueResponse } from "../web/respond.ts";
+import {
+  headOf,
+  problem,
+  replyResponse,
+  restEdge,
+  resultResponse,
+  valueResponse,
+} from "../web/respond.ts";
 import type { Reply } from "../../tree/reply.ts";
-import { type RateLimit, rateLimited, withRateHeaders } from "../web/rate_limit.ts";
 import { type IdempotencyOptions, keyedRun } from "./idempotency.ts";
 import {
   type Compiled,
@@ -99,8 +105,12 @@ export interface RouterOptions extends IdempotencyOptions {
    * request. Default: `console.error`.
    */
   readonly onError?: ErrorObserver;
-  /** CORS: `true` for any origin without credentials, or a policy. Default off. */
-  readonly cors?: true | CorsOptions;
+  /**
+   * Request policies in front of every route, the first listed running first
+   * (`[cors(...), rateLimit(...)]`; see `Policy`). The same option as the
+   * GraphQL and MCP servers' and `serve()`'s. Default none.
+   */
+  readonly policies?: readonly Policy[];
   /**
    * Milliseconds a Server-Sent Events stream may stay silent before a
    * heartbeat comment keeps the connection alive; 0 sends none. Default 15,000.
@@ -114,8 +124,6 @@ export interface RouterOptions extends IdempotencyOptions {
    * the GraphQL, MCP and command-line servers'. Default none.
    */
   readonly timeoutMs?: number;
-  /** A rate limit: over it, `429 Too Many Requests` with `Retry-After`. Default none. */
-  readonly rateLimit?: RateLimit;
   /** Origins besides its own whose pages may post forms (other sites' are `403`). Default none. */
   readonly trustedOrigins?: readonly string[];
   /**
@@ -183,7 +191,6 @@ export function createRouter(
   };
   const timeoutMs = opts.timeoutMs;
   const makeContext = opts.context;
-  const cors: CorsPolicy | undefined = opts.cors === undefined ? undefined : corsPolicy(opts.cors);
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
   const report = (error: unknown, request: Request) => {
     try {
@@ -295,43 +302,33 @@ export function createRouter(
   };
 
   // Not `async`: the common answer is `invoke`'s own promise, with no
-  // promise around it to wait on; CORS and HEAD add a step only when in play.
+  // promise around it to wait on; HEAD adds a step only when in play.
   const answer = (request: Request): Promise<Response> => {
     const { path: fullPath, query } = splitUrl(request.url);
     const path = basePath === "" ? fullPath : stripBase(fullPath, basePath);
-    const origin = cors === undefined ? undefined : request.headers.get("origin");
     const found = path === undefined ? undefined : matcher.match(path);
     if (found === undefined) {
       if (longRunning && path !== undefined && path.startsWith(TASKS_PREFIX)) {
         const rest = path.slice(TASKS_PREFIX.length);
-        return taskRoutes().then((routes) => routes.answer(request, rest))
-          .then((response) => withCors(response, cors, origin));
+        return taskRoutes().then((routes) => routes.answer(request, rest));
       }
-      return Promise.resolve(withCors(problem(404, "No route matches this path"), cors, origin));
+      return Promise.resolve(problem(404, "No route matches this path"));
     }
     const slot = found.value;
     const method = request.method;
     let compiled = slot.methods[method];
     let head = false;
     if (compiled === undefined) {
-      if (method === "HEAD" && slot.methods.GET !== undefined) {
-        compiled = slot.methods.GET;
-        head = true;
-      } else if (
-        method === "OPTIONS" && cors !== undefined &&
-        request.headers.has("access-control-request-method")
-      ) {
-        return Promise.resolve(cors.preflight(request, slot.allow));
-      } else {
-        return Promise.resolve(withCors(unmatchedMethod(method, slot), cors, origin));
+      compiled = method === "HEAD" ? slot.methods.GET : undefined;
+      // A HEAD of a long-running GET would start a task whose handle no one reads.
+      if (compiled === undefined || compiled.operation.entry.longRunning) {
+        return Promise.resolve(unmatchedMethod(method, slot));
       }
+      head = true;
     }
     const run = compiled.keyed === undefined ? invoke : keyed;
     const answered = run(request, compiled, slot.params, found.params, query);
-    if (head) return answered.then(headOf).then((response) => withCors(response, cors, origin));
-    return cors === undefined
-      ? answered
-      : answered.then((response) => withCors(response, cors, origin));
+    return head ? answered.then(headOf) : answered;
   };
   // Whatever goes wrong is a rejected promise, as from an `async` function.
   const dispatch = (request: Request): Promise<Response> => {
@@ -341,15 +338,7 @@ export function createRouter(
       return Promise.reject(error);
     }
   };
-  const rateLimit = opts.rateLimit;
-  if (rateLimit === undefined) return dispatch;
-  return async (request: Request): Promise<Response> => {
-    const verdict = await rateLimited(rateLimit, request);
-    const { refused, headers } = verdict;
-    if (refused === undefined) return withRateHeaders(await dispatch(request), verdict);
-    const origin = cors === undefined ? undefined : request.headers.get("origin");
-    return withCors(problem(refused.status, refused.message, headers), cors, origin);
-  };
+  return applyPolicies(dispatch, restEdge, opts.policies);
 }
 
 const TASKS_PREFIX = `/${TASKS_SEGMENT}/`;
@@ -358,7 +347,10 @@ function isTasksSegment(segment: RouteDefinition<Slot>["segments"][number] | und
   return segment?.kind === "static" && segment.value === TASKS_SEGMENT;
 }
 
-/** The allowed methods for OPTIONS, 405 for any other method the path has no operation for. */
+/**
+ * The allowed methods for OPTIONS (what a CORS preflight reads), 405 for any
+ * other method the path has no operation for.
+ */
 function unmatchedMethod(method: string, slot: Slot): Response {
   return method === "OPTIONS"
     ? new Response(null, { status: 204, headers: { allow: slot.allow } })

@@ -6,14 +6,65 @@
  * @example
  * ```ts
  * import { api, createFetch, http, op } from "@ramify/api";
+ * import { cors } from "@ramify/api/http";
  *
  * const handler = createFetch(api({ ping: op(() => "pong", http.get) }), {
- *   cors: { origin: ["https://app.example"], credentials: true },
+ *   policies: [cors({ origin: ["https://app.example"], credentials: true })],
  * });
  * ```
  *
  * @module
  */
+
+import type { Policy } from "./edge.ts";
+import { withHeaders } from "./edge.ts";
+
+/**
+ * CORS as a request policy, for any surface: every answer to an origin it
+ * allows carries its headers (refusals of later policies, 404s and failures
+ * too), and a preflight (`OPTIONS` with `Access-Control-Request-Method`) is
+ * answered with the methods the surface says it allows at that path (its own
+ * `Allow`, from its answer to `OPTIONS`). List it first so that every answer
+ * passes through it.
+ *
+ * @example
+ * ```ts
+ * import { api, op } from "@ramify/api/tree";
+ * import { cors, createFetch } from "@ramify/api/http";
+ * import { http } from "@ramify/api/http/verbs";
+ *
+ * const handler = createFetch(api({ ping: op(() => "pong", http.get) }), {
+ *   policies: [cors({ origin: "https://app.example", maxAge: 600 })],
+ * });
+ * const preflight = await handler(
+ *   new Request("http://localhost/ping", {
+ *     method: "OPTIONS",
+ *     headers: { origin: "https://app.example", "access-control-request-method": "GET" },
+ *   }),
+ * );
+ * console.log(preflight.headers.get("access-control-allow-methods")); // "GET, HEAD, OPTIONS"
+ * ```
+ *
+ * @throws {TypeError} for `origin: "*"` with `credentials: true`, which browsers refuse.
+ */
+export function cors(options: true | CorsOptions = true): Policy {
+  const policy = corsPolicy(options);
+  return {
+    name: "cors",
+    apply: (next) => async (request) => {
+      const origin = request.headers.get("origin");
+      const answer = await next(request);
+      if (
+        request.method === "OPTIONS" && request.headers.has("access-control-request-method") &&
+        answer.status === 204
+      ) {
+        const allow = answer.headers.get("allow");
+        if (allow !== null) return policy.preflight(request, allow);
+      }
+      return withCors(answer, policy, origin);
+    },
+  };
+}
 
 /**
  * CORS settings. `true` allows every origin without credentials.
@@ -136,22 +187,6 @@ export function withCors(
 ): Response {
   if (cors === undefined) return response;
   const headers = cors.headersFor(origin ?? null);
-  if (headers === undefined) return response;
-  try {
-    addCors(response.headers, headers);
-    return response;
-  } catch {
-    // A passed-through Response may have immutable headers: copy it.
-    const copy = new Response(response.body, response);
-    addCors(copy.headers, headers);
-    return copy;
-  }
-}
-
-/** Appends to `Vary` (a passed-through response may vary on more), sets the rest. */
-function addCors(target: Headers, cors: Headers): void {
-  for (const [name, value] of cors) {
-    if (name === "vary") target.append(name, value);
-    else target.set(name, value);
-  }
+  // `Vary` appended (a passed-through response may vary on more), the rest set.
+  return headers === undefined ? response : withHeaders(response, headers);
 }

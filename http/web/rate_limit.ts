@@ -1,8 +1,9 @@
 /**
  * Rate limiting, once for every surface: a {@linkcode RateLimiter} decides per
- * key (a client's address, a token), and each server given one (`createFetch`,
- * `createHttpGraphQLServer`, `createWsHandler`, `createMcpHandler`) answers
- * `429 Too Many Requests` with `Retry-After` when it says no. A limiter that
+ * key (a client's address, a token), and the policy {@linkcode rateLimit},
+ * given to any server (`serve`, `createFetch`, `createHttpGraphQLServer`,
+ * `createWsHandler`, `createMcpHandler`), answers `429 Too Many Requests`
+ * with `Retry-After`, in the surface's format, when it says no. A limiter that
  * tells its quota ({@linkcode RateLimiter.decide}) also has every response
  * carry the IETF `RateLimit-Policy` and `RateLimit` fields
  * (draft-ietf-httpapi-ratelimit-headers), allowed or refused.
@@ -12,13 +13,13 @@
  * @example
  * ```ts
  * import { api, op } from "@ramify/api/tree";
- * import { createFetch, tokenBucket } from "@ramify/api/http";
+ * import { createFetch, rateLimit, tokenBucket } from "@ramify/api/http";
  *
  * const handler = createFetch(api({ ping: op(() => "pong") }), {
- *   rateLimit: {
+ *   policies: [rateLimit({
  *     limiter: tokenBucket({ capacity: 20, refillPerSecond: 5 }),
  *     key: (request) => request.headers.get("authorization") ?? "anonymous",
- *   },
+ *   })],
  * });
  * const response = await handler(new Request("http://x/ping"));
  * console.log(response.headers.get("ratelimit")); // "default";r=19;t=1
@@ -26,6 +27,49 @@
  *
  * @module
  */
+
+import { type Policy, withHeaders } from "./edge.ts";
+
+/**
+ * A rate limit as a request policy: each request takes one from the limiter
+ * (one call) before its surface sees it; refused, it gets `429` (or `503`
+ * when the limiter cannot decide) with `Retry-After`, written as its surface
+ * writes refusals, and its body is left unread. Every answer carries the
+ * limiter's `RateLimit-Policy` and `RateLimit` fields when it tells them.
+ * Given to `serve()`, one limit counts every surface's requests.
+ *
+ * @example
+ * ```ts
+ * import { api, op } from "@ramify/api/tree";
+ * import { createFetch, rateLimit, tokenBucket } from "@ramify/api/http";
+ * import { http } from "@ramify/api/http/verbs";
+ *
+ * const handler = createFetch(api({ ping: op(() => "pong", http.get) }), {
+ *   policies: [rateLimit({ limiter: tokenBucket({ capacity: 1, refillPerSecond: 1 }) })],
+ * });
+ * await handler(new Request("http://localhost/ping"));
+ * const second = await handler(new Request("http://localhost/ping"));
+ * console.log(second.status, second.headers.get("retry-after")); // 429 "1"
+ * ```
+ */
+export function rateLimit(limit: RateLimit): Policy {
+  if (typeof limit?.limiter?.take !== "function") {
+    throw new TypeError(
+      "rateLimit: expected { limiter, key? }, with a limiter such as tokenBucket()",
+    );
+  }
+  return {
+    name: "rateLimit",
+    apply: (next, surface) => async (request) => {
+      const verdict = await rateLimited(limit, request);
+      const { refused, headers } = verdict;
+      if (refused === undefined) return withRateHeaders(await next(request), verdict);
+      // Unread: a body still arriving is not waited for (Node would hold it).
+      await request.body?.cancel().catch(() => {});
+      return surface.refuse({ ...refused, headers });
+    },
+  };
+}
 
 /**
  * Decides whether a key may make one more request.
@@ -274,14 +318,5 @@ function seconds1(ms: number): number {
 /** The response with the verdict's headers (a copy when its headers are immutable). */
 export function withRateHeaders(response: Response, verdict: RateVerdict): Response {
   const entries = Object.entries(verdict.headers);
-  if (entries.length === 0) return response;
-  try {
-    for (const [name, value] of entries) response.headers.set(name, value);
-    return response;
-  } catch {
-    // A passed-through Response (a fetch's, Response.redirect's) has immutable headers.
-    const copy = new Response(response.body, response);
-    for (const [name, value] of entries) copy.headers.set(name, value);
-    return copy;
-  }
+  return entries.length === 0 ? response : withHeaders(response, entries);
 }

@@ -12,6 +12,7 @@
  * @module
  */
 
+import type { EdgeSurface } from "./edge.ts";
 import { failureResponse, HttpError } from "./problem.ts";
 import { classify } from "../../tree/failure.ts";
 import { bytesOf } from "../../tree/bytes.ts";
@@ -34,6 +35,22 @@ export function problem(
 ): Response {
   return errorResponse(new HttpError(status, detail, { headers }));
 }
+
+/**
+ * REST behind the edge (`applyPolicies`): a policy's refusal is problem+json.
+ *
+ * @example
+ * ```ts
+ * import { restEdge } from "./respond.ts";
+ *
+ * const refused = restEdge.refuse({ status: 429, code: "TOO_MANY_REQUESTS", message: "Slow down" });
+ * console.log(refused.status, refused.headers.get("content-type")); // 429 "application/problem+json"
+ * ```
+ */
+export const restEdge: EdgeSurface = {
+  name: "http",
+  refuse: ({ status, message, headers }) => problem(status, message, headers),
+};
 
 /** How a result that is not a plain value is answered: a stream's settings, and bytes'. */
 export interface ResultOptions extends EventStreamOptions {

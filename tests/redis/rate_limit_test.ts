@@ -4,7 +4,7 @@
 // frozen in both failure modes; keys a client chose to be hostile.
 import assert from "node:assert/strict";
 import { api, op } from "@ramify/api/tree";
-import { createFetch, type RateLimiter } from "@ramify/api/http";
+import { createFetch, rateLimit, type RateLimiter } from "@ramify/api/http";
 import { createHttpGraphQLServer } from "@ramify/api/graphql";
 import { createMcpHandler } from "@ramify/api/tools";
 import { connectRedis, type Redis } from "../../redis/connection.ts";
@@ -118,10 +118,10 @@ Deno.test({
   fn: withConnections(2, async ([a, b]) => {
     const handler = (redis: Redis) =>
       createFetch(tree, {
-        rateLimit: {
+        policies: [rateLimit({
           limiter: redisRateLimiter(redis, { limit: 2, windowMs: 60_000 }),
           key: (request) => request.headers.get("x-client") ?? "anonymous",
-        },
+        })],
       });
     const one = handler(a);
     const two = handler(b);
@@ -176,7 +176,8 @@ Deno.test({
       onError: (error) => errors.push(error),
     });
     const closed = redisRateLimiter(redis, { limit: 1, windowMs: HOUR, onUnavailable: "refuse" });
-    const rest = (limiter: RateLimiter) => createFetch(tree, { rateLimit: { limiter } });
+    const rest = (limiter: RateLimiter) =>
+      createFetch(tree, { policies: [rateLimit({ limiter })] });
     await server.stop();
     await until("the connection down", () => !redis.isReady);
 
@@ -197,7 +198,9 @@ Deno.test({
 
     const refused = await ping(rest(closed));
     assert.deepEqual(refused, { status: 503, policy, limit: null, retryAfter: "1" });
-    const graphql = await createHttpGraphQLServer(tree, { rateLimit: { limiter: closed } })(
+    const graphql = await createHttpGraphQLServer(tree, {
+      policies: [rateLimit({ limiter: closed })],
+    })(
       new Request("http://x/graphql", {
         method: "POST",
         headers: { "content-type": "application/json" },
@@ -207,7 +210,10 @@ Deno.test({
     assert.equal(graphql.status, 503);
     assert.equal(graphql.headers.get("retry-after"), "1");
     assert.equal((await graphql.json()).errors[0].extensions.code, "SERVICE_UNAVAILABLE");
-    const mcp = createMcpHandler(tree, { warnMissingHints: false, rateLimit: { limiter: closed } });
+    const mcp = createMcpHandler(tree, {
+      warnMissingHints: false,
+      policies: [rateLimit({ limiter: closed })],
+    });
     await withServer(mcp, async (base) => {
       const response = await fetch(`${base}/mcp`, {
         method: "POST",

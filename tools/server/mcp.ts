@@ -49,8 +49,9 @@ import { resumeOf } from "../sessions/resume.ts";
 import { identities } from "./_session_owner.ts";
 import { memoryMcpSessions } from "../sessions/store.ts";
 import { namesLowerCase } from "../sessions/delivered.ts";
-import { rateLimited, withRateHeaders } from "../../http/web/rate_limit.ts";
-import { bodyLimitOf, checkedRequest, jsonRpcRefusal } from "./_request_body.ts";
+import { applyPolicies, checkPolicies, POLICY_OPTIONS } from "../../http/web/edge.ts";
+import { mcpEdge } from "./edge.ts";
+import { bodyLimitOf, checkedRequest } from "./_request_body.ts";
 import { BODY_TIMEOUT_MS } from "../../http/web/body.ts";
 import { paramHeadersRefusal } from "./_param_headers.ts";
 import { answeredSoon } from "./_call_answer.ts";
@@ -109,7 +110,8 @@ function loadSdk(): Promise<Sdk> {
  * ```
  */
 export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpFetchHandler {
-  checkOptions("createMcpHandler", opts, MCP_HANDLER_OPTIONS, MCP_RENAMED);
+  checkOptions("createMcpHandler", opts, MCP_HANDLER_OPTIONS, MCP_RENAMED, POLICY_OPTIONS);
+  if (opts.policies !== undefined) checkPolicies(opts.policies);
   assertImplemented(tree, "createMcpHandler");
   const surface = mcpSurface(tree, "createMcpHandler", opts);
   const side = surface.side;
@@ -135,6 +137,10 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
   const answer = async (received: Request): Promise<Response> => {
     const metadata = authorization?.metadata?.(received);
     if (metadata !== undefined) return metadata;
+    // What a CORS preflight reads (the `cors()` policy): the methods the transport takes.
+    if (received.method === "OPTIONS") {
+      return new Response(null, { status: 204, headers: { allow: "GET, POST, DELETE, OPTIONS" } });
+    }
     const loaded = await loadSdk();
     const rejected =
       (hosts === undefined
@@ -199,22 +205,11 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
       ? await fetchModern(request, parsed)
       : await withListen(side, request, parsed, modernSink(modern), fetchModern);
   };
-  const rateLimit = opts.rateLimit;
-  const fetch = async (request: Request) => {
-    if (rateLimit === undefined) return lowerCaseHeaders(await answer(request));
-    const verdict = await rateLimited(rateLimit, request);
-    if (verdict.refused === undefined) {
-      return withRateHeaders(lowerCaseHeaders(await answer(request)), verdict);
-    }
-    await request.body?.cancel().catch(() => {});
-    const { status, message } = verdict.refused;
-    return jsonRpcRefusal(
-      status,
-      -32000,
-      status === 429 ? "Too many requests" : message,
-      verdict.headers,
-    );
-  };
+  const fetch = applyPolicies(
+    async (request) => lowerCaseHeaders(await answer(request)),
+    mcpEdge,
+    opts.policies,
+  );
   return Object.assign(fetch, {
     close: async () => {
       await served?.modern.close();

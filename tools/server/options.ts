@@ -6,7 +6,7 @@
  */
 
 import type { ContextFunction } from "../../tree/context.ts";
-import type { RateLimit } from "../../http/web/rate_limit.ts";
+import type { Policy } from "../../http/web/edge.ts";
 import type { ToolsOptions } from "../projection/describe.ts";
 import type { McpCancellations, McpResumability, McpSessionStore } from "../sessions/store.ts";
 import { knownKeys } from "../../tree/options.ts";
@@ -194,8 +194,13 @@ export interface McpHandlerOptions extends McpOptions {
   readonly maxSessions?: number;
   /** With the default store: a session unused this long (ms) ends. Default 30 minutes. */
   readonly sessionIdleMs?: number;
-  /** A rate limit: over it, `429` with `Retry-After` and a JSON-RPC error. Default none. */
-  readonly rateLimit?: RateLimit;
+  /**
+   * Request policies in front of the endpoint, the first listed running first
+   * (`[cors(...), rateLimit(...)]`, from `@ramify/api/http`): the same option
+   * as the REST and GraphQL servers' and `serve()`'s. A refusal is a JSON-RPC
+   * error with the policy's status (`429` with `Retry-After`). Default none.
+   */
+  readonly policies?: readonly Policy[];
   /**
    * Resumable call streams of 2025-era sessions (SEP-1699): each message of a
    * call's SSE answer carries an event id, after a first priming event (for
@@ -259,7 +264,7 @@ export const MCP_HANDLER_OPTIONS = knownKeys<McpHandlerOptions>()([
   "sessionOwner",
   "maxSessions",
   "sessionIdleMs",
-  "rateLimit",
+  "policies",
   "resumability",
 ]);
 

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { api, type Middleware, op, use } from "@ramify/api/tree";
 import { createHttpGraphQLServer } from "@ramify/api/graphql";
+import { cors } from "@ramify/api/http";
 import { post, send, withServer } from "./http_support.ts";
 
 Deno.test("a body is read strictly as UTF-8: a replacement character sent as such is kept", async () => {
@@ -54,7 +55,9 @@ Deno.test("the handler's context keeps its lazy signal through a middleware's co
 
 Deno.test("the headers an answer is made from are its own: what one answer gains, the next has not", async () => {
   const tree = api({ ping: op(() => "pong", { tags: { readOnly: true } }) });
-  const handler = createHttpGraphQLServer(tree, { cors: { origin: ["https://app.example"] } });
+  const handler = createHttpGraphQLServer(tree, {
+    policies: [cors({ origin: ["https://app.example"] })],
+  });
   const ask = (headers: Record<string, string>) =>
     handler(
       new Request("http://localhost/graphql", {

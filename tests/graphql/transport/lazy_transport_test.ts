@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { api, op } from "@ramify/api/tree";
 import { createHttpGraphQLServer } from "@ramify/api/graphql";
+import { cors } from "@ramify/api/http";
 import { z } from "zod";
 
 interface ModuleInfo {
@@ -66,7 +67,7 @@ const tree = api({
 
 Deno.test("lazy transport: what is wrong throws when the handler is made, not on a request", () => {
   assert.throws(
-    () => createHttpGraphQLServer(tree, { cors: { origin: "*", credentials: true } }),
+    () => createHttpGraphQLServer(tree, { policies: [cors({ origin: "*", credentials: true })] }),
     TypeError,
   );
   assert.throws(

@@ -2,7 +2,7 @@
 // the GraphQL-over-HTTP server takes the same option.
 import assert from "node:assert/strict";
 import { api, op } from "@ramify/api/tree";
-import { createFetch } from "@ramify/api/http";
+import { cors, createFetch } from "@ramify/api/http";
 import { http } from "@ramify/api/http/verbs";
 import { createHttpGraphQLServer } from "@ramify/api/graphql";
 import { withServer } from "../../support/server.ts";
@@ -11,7 +11,7 @@ const APP = "https://app.example";
 const tree = api({ ping: op(() => "pong", http.get) });
 
 Deno.test("CORS: /openapi.json carries the policy's headers and answers its preflight", async () => {
-  const handler = createFetch(tree, { cors: { origin: APP, credentials: true } });
+  const handler = createFetch(tree, { policies: [cors({ origin: APP, credentials: true })] });
   await withServer(handler, async (base) => {
     const document = await fetch(`${base}/openapi.json`, { headers: { origin: APP } });
     assert.equal(document.status, 200);
@@ -45,7 +45,7 @@ Deno.test("CORS: /openapi.json carries the policy's headers and answers its pref
 Deno.test("CORS: createHttpGraphQLServer takes the same option", async () => {
   const graphql = createHttpGraphQLServer(
     api({ ping: op(() => "pong", { tags: { readOnly: true } }) }),
-    { cors: { origin: APP } },
+    { policies: [cors({ origin: APP })] },
   );
   await withServer(graphql, async (base) => {
     const response = await fetch(`${base}/graphql`, {

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { withServer } from "../../support/server.ts";
 import { api, op } from "@ramify/api/tree";
 import { http } from "@ramify/api/http/verbs";
-import { createFetch } from "@ramify/api/http";
+import { cors, createFetch } from "@ramify/api/http";
 import { z } from "zod";
 import { bookstoreTree } from "../../support/bookstore.ts";
 import { allowOf, jsonOf, problemOf } from "./fetch_support.ts";
@@ -50,7 +50,7 @@ Deno.test("basePath: routes only under it, the document at <base>/openapi.json",
 });
 
 Deno.test("CORS true: any origin as *, without Vary", async () => {
-  await withServer(createFetch(bookstoreTree(), { cors: true }), async (base) => {
+  await withServer(createFetch(bookstoreTree(), { policies: [cors(true)] }), async (base) => {
     const origin = { origin: "https://anywhere.example" };
     const response = await fetch(`${base}/books/list`, { headers: origin });
     assert.equal(response.headers.get("access-control-allow-origin"), "*");
@@ -79,7 +79,7 @@ Deno.test("CORS with credentials: reflects an allowed origin, never *", async ()
     ...bookstoreTree().children,
     away: op(() => Response.redirect("http://127.0.0.1/elsewhere", 302), http.get),
   });
-  const handler = createFetch(tree, { cors: { origin: [allowed], credentials: true } });
+  const handler = createFetch(tree, { policies: [cors({ origin: [allowed], credentials: true })] });
   await withServer(handler, async (base) => {
     const ok = await fetch(`${base}/books/list`, { headers: { origin: allowed } });
     assert.equal(ok.headers.get("access-control-allow-origin"), allowed);
@@ -136,11 +136,11 @@ Deno.test("CORS with credentials: reflects an allowed origin, never *", async ()
 
 Deno.test('CORS origin "*" with credentials throws at construction', () => {
   assert.throws(
-    () => createFetch(bookstoreTree(), { cors: { origin: "*", credentials: true } }),
+    () => createFetch(bookstoreTree(), { policies: [cors({ origin: "*", credentials: true })] }),
     TypeError,
   );
   assert.throws(
-    () => createFetch(bookstoreTree(), { cors: { credentials: true } }),
+    () => createFetch(bookstoreTree(), { policies: [cors({ credentials: true })] }),
     TypeError,
   );
 });
@@ -190,7 +190,7 @@ Deno.test("CORS keeps the Vary of a passed-through response, even with immutable
     // A proxied fetch() response: its headers are immutable.
     proxy: op(() => fetch(upstream), http.get),
   });
-  const handler = createFetch(tree, { cors: { origin: [allowed] } });
+  const handler = createFetch(tree, { policies: [cors({ origin: [allowed] })] });
   await withServer(handler, async (base) => {
     upstream = `${base}/origin`;
     for (const path of ["/origin", "/proxy"]) {

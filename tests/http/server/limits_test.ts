@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { api, op } from "@ramify/api/tree";
-import { createFetch, type RateLimit, tokenBucket } from "@ramify/api/http";
+import { createFetch, type RateLimit, rateLimit, tokenBucket } from "@ramify/api/http";
 import { createGraphQLServer, createHttpGraphQLServer } from "@ramify/api/graphql";
 import { createWsHandler } from "@ramify/api/graphql/ws";
 import { createMcpHandler } from "@ramify/api/tools";
@@ -79,7 +79,7 @@ const oneRequest = (): RateLimit => ({
 });
 
 Deno.test("HTTP: over the rate limit is a 429 problem with Retry-After, per key", async () => {
-  const handler = createFetch(tree, { rateLimit: oneRequest() });
+  const handler = createFetch(tree, { policies: [rateLimit(oneRequest())] });
   const ask = (client: string) =>
     handler(new Request("http://x/ping", { headers: { "x-client": client } }));
   assert.equal((await ask("a")).status, 200);
@@ -103,14 +103,14 @@ Deno.test("HTTP and GraphQL: a request whose key is undefined is left alone by t
     // Health checks are exempt; everything else is refused by this limiter.
     key: (request) => new URL(request.url).pathname === "/ping" ? undefined : "everyone",
   };
-  const rest = createFetch(tree, { rateLimit: limit });
+  const rest = createFetch(tree, { policies: [rateLimit(limit)] });
   for (let i = 0; i < 3; i++) {
     const response = await rest(new Request("http://x/ping"));
     assert.equal(response.status, 200);
     assert.equal(response.headers.get("ratelimit-policy"), null);
   }
   assert.equal(asked, 0, "the limiter is not asked");
-  const graphql = createHttpGraphQLServer(tree, { rateLimit: limit });
+  const graphql = createHttpGraphQLServer(tree, { policies: [rateLimit(limit)] });
   const refused = await graphql(
     new Request("http://x/graphql", {
       method: "POST",
@@ -123,7 +123,7 @@ Deno.test("HTTP and GraphQL: a request whose key is undefined is left alone by t
 });
 
 Deno.test("GraphQL over HTTP and WebSocket: over the rate limit is a 429 with Retry-After", async () => {
-  const graphql = createHttpGraphQLServer(tree, { rateLimit: oneRequest() });
+  const graphql = createHttpGraphQLServer(tree, { policies: [rateLimit(oneRequest())] });
   const post = () =>
     graphql(
       new Request("http://x/graphql", {
@@ -137,7 +137,7 @@ Deno.test("GraphQL over HTTP and WebSocket: over the rate limit is a 429 with Re
   assert.equal(limited.status, 429);
   assert.equal(limited.headers.get("retry-after"), "2");
   assert.equal((await limited.json()).errors[0].extensions.code, "TOO_MANY_REQUESTS");
-  const ws = createWsHandler(createGraphQLServer(tree), { rateLimit: oneRequest() });
+  const ws = createWsHandler(createGraphQLServer(tree), { policies: [rateLimit(oneRequest())] });
   await withServer(ws, async (base) => {
     const url = base.replace("http", "ws");
     const first = new WebSocket(url, "graphql-transport-ws");
@@ -163,10 +163,10 @@ Deno.test("MCP: a rate limit answers 429; a tool past timeoutMs is a 503 tool er
     // The tags here pick HTTP verbs for the other tests, not MCP hints.
     warnMissingHints: false,
     timeoutMs: 50,
-    rateLimit: {
+    policies: [rateLimit({
       limiter: tokenBucket({ capacity: 6, refillPerSecond: 0.001 }),
       key: (request) => request.headers.get("x-client") ?? "anonymous",
-    },
+    })],
     onError: () => assert.fail("logged"),
   });
   await withServer(mcp, async (base) => {
@@ -194,7 +194,7 @@ Deno.test("MCP: a rate limit answers 429; a tool past timeoutMs is a 503 tool er
     }
     assert.ok(limited !== undefined, "the limit was never reached");
     assert.ok(Number(limited.headers.get("retry-after")) >= 1);
-    assert.equal((await limited.json()).error.message, "Too many requests");
+    assert.equal((await limited.json()).error.message, "Too many requests; try again later");
     await client.close().catch(() => {});
   });
   await mcp.close();
@@ -239,7 +239,7 @@ async function handshake(port: number): Promise<string> {
 
 Deno.test("RateLimit fields on every surface, allowed and refused, from one take per request", async () => {
   const rest = counted();
-  const handler = createFetch(tree, { rateLimit: { limiter: rest } });
+  const handler = createFetch(tree, { policies: [rateLimit({ limiter: rest })] });
   const answers = [];
   for (let i = 0; i < 3; i++) {
     const response = await handler(new Request("http://x/ping"));
@@ -250,7 +250,7 @@ Deno.test("RateLimit fields on every surface, allowed and refused, from one take
   assert.equal(rest.calls, 3);
 
   const gql = counted();
-  const graphql = createHttpGraphQLServer(tree, { rateLimit: { limiter: gql } });
+  const graphql = createHttpGraphQLServer(tree, { policies: [rateLimit({ limiter: gql })] });
   answers.length = 0;
   for (let i = 0; i < 3; i++) {
     const response = await graphql(
@@ -268,7 +268,7 @@ Deno.test("RateLimit fields on every surface, allowed and refused, from one take
 
   const sockets = counted();
   await withServer(
-    createWsHandler(createGraphQLServer(tree), { rateLimit: { limiter: sockets } }),
+    createWsHandler(createGraphQLServer(tree), { policies: [rateLimit({ limiter: sockets })] }),
     async (base) => {
       const port = Number(new URL(base).port);
       const heads = [await handshake(port), await handshake(port), await handshake(port)];
@@ -283,7 +283,10 @@ Deno.test("RateLimit fields on every surface, allowed and refused, from one take
   assert.equal(sockets.calls, 3);
 
   const tools = counted();
-  const mcp = createMcpHandler(tree, { warnMissingHints: false, rateLimit: { limiter: tools } });
+  const mcp = createMcpHandler(tree, {
+    warnMissingHints: false,
+    policies: [rateLimit({ limiter: tools })],
+  });
   await withServer(mcp, async (base) => {
     answers.length = 0;
     for (let i = 0; i < 3; i++) {
@@ -304,7 +307,7 @@ Deno.test("RateLimit fields on every surface, allowed and refused, from one take
   assert.equal(tools.calls, 3);
 
   // A limiter that only says how long to wait: Retry-After alone.
-  const plain = createFetch(tree, { rateLimit: { limiter: { take: () => 5_000 } } });
+  const plain = createFetch(tree, { policies: [rateLimit({ limiter: { take: () => 5_000 } })] });
   const refused = await plain(new Request("http://x/ping"));
   await refused.body?.cancel();
   assert.deepEqual(fields(refused.headers), [null, null, "5"]);
@@ -314,7 +317,7 @@ Deno.test("RateLimit fields reach a passed-through Response whose headers are im
   const moved = api({
     old: op(() => Response.redirect("http://x/new", 308), { tags: { readOnly: true } }),
   });
-  const handler = createFetch(moved, { rateLimit: { limiter: counted() } });
+  const handler = createFetch(moved, { policies: [rateLimit({ limiter: counted() })] });
   const response = await handler(new Request("http://x/old"));
   assert.equal(response.status, 308);
   assert.equal(response.headers.get("location"), "http://x/new");
@@ -324,12 +327,12 @@ Deno.test("RateLimit fields reach a passed-through Response whose headers are im
 Deno.test("RateLimit fields: a policy name is written as a structured-field string", async () => {
   const policy = { name: 'per "user" \\ day', quota: 5, windowSeconds: 86_400 };
   const handler = createFetch(tree, {
-    rateLimit: {
+    policies: [rateLimit({
       limiter: {
         take: () => undefined,
         decide: () => ({ allowed: true, waitMs: 0, remaining: 4, resetMs: 17_280_000, policy }),
       },
-    },
+    })],
   });
   const response = await handler(new Request("http://x/ping"));
   await response.body?.cancel();
