@@ -4,8 +4,21 @@ import assert from "node:assert/strict";
 
 /** Type-checks a program on its own: no config, no import map, no lock file. */
 export async function assertChecksStandalone(file: string): Promise<void> {
+  await assertChecks(["--no-config", "--no-lock", file]);
+}
+
+/**
+ * Type-checks a program with this project's config, whose import map resolves
+ * `@ramify/api/...` as a user's would: for a generated module of a tree with a
+ * long-running leaf, which imports the package's task code.
+ */
+export async function assertChecksWithPackage(file: string): Promise<void> {
+  await assertChecks(["--config", new URL("../../deno.json", import.meta.url).pathname, file]);
+}
+
+async function assertChecks(args: readonly string[]): Promise<void> {
   const check = await new Deno.Command(Deno.execPath(), {
-    args: ["check", "--no-config", "--no-lock", file],
+    args: ["check", ...args],
     stdout: "piped",
     stderr: "piped",
   }).output();
