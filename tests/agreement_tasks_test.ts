@@ -9,7 +9,8 @@
 // surface's onError; a cancel aborts the handler. MCP's task carries less
 // (`mcpView`): its progress is the message alone (`statusMessage`), a
 // cancelled task has no failure, and a failure the tool reports is a
-// completed call with `isError`, read here as failed.
+// completed call with `isError`, read here as failed. A leaf that asks is
+// agreed on in agreement_task_answers_test.ts.
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { api, LeafError, op, progress } from "@ramify/api/tree";
@@ -25,6 +26,7 @@ import { runCli } from "@ramify/api/cli";
 import { createMcpHandler } from "@ramify/api/tools";
 import { createTasks } from "@ramify/api/tasks";
 import { memoryIo } from "./support/cli_io.ts";
+import { mcpTasksCall } from "./support/mcp_tasks.ts";
 
 /** How a run of the leaf ends: the cases every surface goes through. */
 type Case = "completed" | "declared" | "fault" | "cancelled";
@@ -261,35 +263,9 @@ const SURFACES: Record<string, (end: Case) => Promise<Outcome>> = {
   },
 };
 
-const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
-
 /** One 2026-07-28 request from a client declaring the tasks extension; its result. */
-async function mcpCall(method: string, params: Record<string, unknown>) {
-  const meta = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS_EXTENSION]: {} } },
-  };
-  const name = params.name ?? params.taskId;
-  const response = await mcp(
-    new Request(`${BASE}/mcp`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": method,
-        "mcp-name": String(name),
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } }),
-    }),
-  );
-  const text = await response.text();
-  const message = text.startsWith("{")
-    ? JSON.parse(text)
-    : JSON.parse(text.split("\n").find((line) => line.startsWith("data: "))!.slice(6));
-  assert.equal(message.error, undefined, JSON.stringify(message.error));
-  return message.result as Record<string, unknown>;
-}
+const mcpCall = (method: string, params: Record<string, unknown>) =>
+  mcpTasksCall(mcp, BASE, method, params);
 
 /** MCP's detailed task as an outcome; undefined while it runs. */
 function fromMcp(task: Record<string, unknown>): Outcome | undefined {
