@@ -17,6 +17,7 @@ import { createGraphQLServer, createHttpGraphQLServer } from "@ramify/api/graphq
 import { createWsHandler } from "@ramify/api/graphql/ws";
 import { createMcpHandler } from "@ramify/api/tools";
 import { withServer } from "../../support/server.ts";
+import { mcpPost } from "../../support/mcp_wire.ts";
 
 const tree = api({
   ping: op(() => "pong", http.get),
@@ -42,17 +43,6 @@ function recording(name: string, seen: string[]): Policy {
   };
 }
 
-const MCP_INIT = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-06-18",
-    capabilities: {},
-    clientInfo: { name: "edge-test", version: "1" },
-  },
-};
-
 Deno.test("edge: policies run once each, first listed first, on every surface", async () => {
   const seen: string[] = [];
   const policies = [recording("outer", seen), recording("inner", seen)];
@@ -68,14 +58,7 @@ Deno.test("edge: policies run once each, first listed first, on every surface", 
       assert.deepEqual(await response.json(), { data: { ping: "pong" } });
     });
     await withServer(mcp, async (base) => {
-      const response = await fetch(base, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-        },
-        body: JSON.stringify(MCP_INIT),
-      });
+      const response = await fetch(base, mcpPost());
       assert.equal(response.status, 200);
       await response.body?.cancel();
     });
@@ -118,14 +101,10 @@ Deno.test("edge: a refusal is written in each surface's format, before the surfa
   const mcp = createMcpHandler(counted, { policies, warnMissingHints: false });
   try {
     await withServer(mcp, async (base) => {
+      const post = mcpPost();
       const response = await fetch(base, {
-        method: "POST",
-        headers: {
-          ...refuse,
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-        },
-        body: JSON.stringify(MCP_INIT),
+        ...post,
+        headers: { ...refuse, ...post.headers as Record<string, string> },
       });
       assert.equal(response.status, 403);
       assert.deepEqual(await response.json(), {
