@@ -7,7 +7,16 @@
 
 import type { TaskQuestionState } from "../http/client/client_types.ts";
 import { askOnTerminal } from "./_interaction.ts";
-import type { TaskCommand } from "./_tasks.ts";
+import type { CliIo } from "./io.ts";
+
+/** What of a waiting command asking needs (a `TaskCommand` is one). */
+export interface Asking {
+  readonly io: CliIo;
+  /** The program's name, in the line that says how to answer. */
+  readonly program: string;
+  /** The caller's signal: no question is asked once it aborted. */
+  readonly signal: AbortSignal | undefined;
+}
 
 /** How a waiting command answers its task: an accepted answer, or a refusal (Ctrl-D). */
 export interface TaskAnswerer {
@@ -25,7 +34,7 @@ export interface TaskAnswerer {
  */
 export function questionsHandler(
   id: string,
-  command: TaskCommand,
+  command: Asking,
   answerer: TaskAnswerer,
   clear: () => void,
 ): (questions: readonly TaskQuestionState[]) => void {
@@ -55,7 +64,7 @@ export function questionsHandler(
 
 async function ask(
   question: TaskQuestionState,
-  command: TaskCommand,
+  command: Asking,
   answerer: TaskAnswerer,
   clear: () => void,
 ): Promise<void> {
