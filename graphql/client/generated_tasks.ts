@@ -130,9 +130,7 @@ export async function longRunningCall(
   // The typed client's io (graphql/client/remote.ts), with the module's error class.
   const io: GraphQLTaskIo = {
     async send(query, operationName, field, variables) {
-      // A task document's variables: `{ id }`, given as the id alone by an older `_tasks.ts`.
-      const sent = typeof variables === "string" ? { id: variables } : variables;
-      const read = await transport.request({ query, operationName, variables: sent });
+      const read = await transport.request({ query, operationName, variables });
       if (read.errors !== undefined && read.errors.length > 0) {
         throw error(read.errors, read.data, []);
       }

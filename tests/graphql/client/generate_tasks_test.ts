@@ -127,6 +127,8 @@ export async function run(url: string) {
   // @ts-expect-error the handle's result is typed too
   const none: number = finished.nothing;
   const { status, progress } = await handle.status();
+  // The handle is the typed client's own type, so what it gains (answer) the module has too.
+  const answer = handle.answer;
 
   // A cancel through the handle: its result rejects with the cancel's status.
   const long = await client.catalog.reindex({ shelves: 400 }, { async: true });
@@ -156,7 +158,7 @@ export async function run(url: string) {
 
   const compacted: undefined = await client.catalog.compact();
   const ping: string = await client.ping();
-  void [indexed, wrong, label, none];
+  void [indexed, wrong, label, none, answer];
   return {
     awaited,
     id: typeof handle.id,
