@@ -117,6 +117,7 @@ export async function nodeSuite(dir: string, major: string): Promise<Tally> {
     "node_serve_one.mjs",
     "node_hostile.mjs",
     "node_readme.mjs",
+    "node_tasks.mjs",
   ];
   const result = await run("node", [
     "--test",

@@ -85,6 +85,8 @@ export const CONSUMER_DEPENDENCIES = [
   "@types/node",
   "@modelcontextprotocol/server",
   "@modelcontextprotocol/client",
+  // The tasks extension's requester, which node_tasks.mjs drives a task with.
+  "@modelcontextprotocol/ext-tasks",
   "@opentelemetry/api",
   "@tanstack/query-core",
 ];
