@@ -38,5 +38,3 @@ export { httpTransport, wsTransport } from "./transports.ts";
 export type { HttpTransportOptions, WsClientLike } from "./transports.ts";
 export { safeGraphQL } from "./safe.ts";
 export type { GraphQLClientErrorFrom } from "./safe.ts";
-export { longRunningCall } from "./generated_tasks.ts";
-export type { LongRunningCallInit, LongRunningCallOptions } from "./generated_tasks.ts";

@@ -1,15 +1,16 @@
 // The generated client module's long-running operations (leaves tagged
-// `longRunning`): written to disk, type-checked (with this project's import
-// map, which resolves the task code the module imports from
-// @ramify/api/graphql/client), then run against a live GraphQL server over
-// HTTP: the result awaited, the `{ async: true }` handle, a cancel, an abort,
-// a declared error, and result types that are the leaf's output, not `Task`.
+// `longRunning`): written to disk, type-checked on its own (no config: the
+// module carries its task runtime and imports nothing), then run against a
+// live GraphQL server over HTTP: the result awaited, the `{ async: true }`
+// handle, a cancel, an abort, a declared error, and result types that are the
+// leaf's output, not `Task`. generate_tasks_agreement_test.ts holds it to the
+// typed client's task code.
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { api, LeafError, op, progress } from "@ramify/api/tree";
 import { createHttpGraphQLServer, generateGraphQLClient } from "@ramify/api/graphql";
 import { createTasks } from "@ramify/api/tasks";
-import { assertChecksWithPackage } from "../../support/standalone.ts";
+import { assertChecksStandalone } from "../../support/standalone.ts";
 
 const pause = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -50,8 +51,10 @@ Deno.test("the generated client's long-running calls: typed result, handle, canc
   assert.match(source, /export type CatalogReindexResult = \{ indexed: number; label: string \};/);
   assert.match(source, /export type CatalogCompactResult = undefined;/);
   assert.match(source, /export interface Task \{/);
-  assert.match(source, /^import \{ longRunningCall \} from "@ramify\/api\/graphql\/client";$/m);
-  assert.match(source, /^import type \{ TaskHandle \} from "@ramify\/api\/client";$/m);
+  // Standalone: the task runtime is the module's own.
+  assert.doesNotMatch(source, /^\s*import\b|\bfrom\s+["']|\bimport\(/m);
+  assert.match(source, /^export interface TaskHandle<T, D> \{$/m);
+  assert.match(source, /^function task<T, E = Record<never, never>>\($/m);
   assert.match(source, /as TaskCall<\[variables: CatalogReindexVariables\], /);
   assert.match(source, /as TaskCall<\[\], CatalogCompactResult>/);
   // A leaf that is not long-running keeps its plain call.
@@ -66,7 +69,7 @@ Deno.test("the generated client's long-running calls: typed result, handle, canc
   try {
     await Deno.writeTextFile(`${dir}/client.ts`, source);
     await Deno.writeTextFile(`${dir}/use.ts`, USE_PROGRAM);
-    await assertChecksWithPackage(`${dir}/use.ts`);
+    await assertChecksStandalone(`${dir}/use.ts`);
     const { run } = await import(`file://${dir}/use.ts`);
     const outcome = await run(`http://127.0.0.1:${server.addr.port}/graphql`);
     assert.deepEqual(outcome, {
@@ -127,7 +130,7 @@ export async function run(url: string) {
   // @ts-expect-error the handle's result is typed too
   const none: number = finished.nothing;
   const { status, progress } = await handle.status();
-  // The handle is the typed client's own type, so what it gains (answer) the module has too.
+  // The handle answers a task's question too (as the typed client's, see the agreement test).
   const answer = handle.answer;
 
   // A cancel through the handle: its result rejects with the cancel's status.
@@ -174,3 +177,8 @@ export async function run(url: string) {
   };
 }
 `;
+
+Deno.test("a tree without a long-running leaf gets no task runtime", () => {
+  const source = generateGraphQLClient(api({ ping: op(() => "pong", { output: z.string() }) }));
+  assert.doesNotMatch(source, /TaskHandle|TaskCall|TaskState|function task|TASK_/);
+});
