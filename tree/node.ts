@@ -23,10 +23,10 @@ import type { Reply } from "./reply.ts";
 import type { StreamEvent, StreamGap } from "./stream_events.ts";
 import type { Invalidates } from "./invalidation.ts";
 import type { Security } from "./security.ts";
-import type { ToolsMeta } from "./tools_meta.ts";
+import type { FirstQuestion, ToolsMeta } from "./tools_meta.ts";
 import type { PromptMeta } from "./prompt_meta.ts";
 
-export type { PromptMeta, ToolsMeta };
+export type { FirstQuestion, PromptMeta, ToolsMeta };
 
 /** An HTTP verb a directive can name. */
 export type HttpVerb =

@@ -8,6 +8,38 @@
  * @module
  */
 
+import type { StandardSchemaV1 } from "@standard-schema/spec";
+
+/**
+ * A question a long-running leaf's handler asks, named so that it can be
+ * asked before its task is made (`askFirst`): `ask()`'s `Question`, its key
+ * required. (Spelt out here: tree/interaction.ts imports the node types.)
+ *
+ * @example
+ * ```ts
+ * import type { FirstQuestion } from "@ramify/api/tree/node";
+ *
+ * const name: FirstQuestion = {
+ *   key: "user_name",
+ *   message: "What is your name?",
+ *   schema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+ * };
+ * ```
+ */
+export interface FirstQuestion {
+  /** The question's name, the one the handler's `ask()` gives it. */
+  readonly key: string;
+  /** What the person is asked. */
+  readonly message: string;
+  /** The answer's form: a flat JSON Schema object, or a Standard Schema. */
+  readonly schema: StandardSchemaV1 | {
+    readonly type: "object";
+    readonly properties: { readonly [name: string]: unknown };
+    readonly required?: readonly string[];
+    readonly [keyword: string]: unknown;
+  };
+}
+
 /**
  * How a leaf appears on the tool surface (`toTools`, the MCP server): its tool
  * name and title in place of the ones derived from the tree, its description
@@ -67,4 +99,13 @@ export interface ToolsMeta {
    * `"optional"`, the default, that call waits for the result as any other.
    */
   readonly task?: "optional" | "required";
+  /**
+   * A long-running leaf's questions asked before its task is made, over MCP:
+   * a 2026-era client taking a task is asked them in an input round of the
+   * call (`input_required`), and the task then starts with its answers, which
+   * the handler's `ask()` of the same `key` gets at once. Every other caller
+   * is asked them when the handler asks, as any question. Each needs its own
+   * `key`, and the handler asks it with the same one.
+   */
+  readonly askFirst?: readonly FirstQuestion[];
 }

@@ -39,8 +39,6 @@ interface Revision {
 const NO_SAMPLING =
   "ramify offers no sampling: a handler has no way to ask the client's model for a completion";
 const NO_ROOTS = "ramify offers no roots: a handler has no way to ask for the client's roots";
-const TASK_AT_CALL =
-  "a call of a long-running tool is a task from its start: its handler's questions are the task's (input_required on tasks/get, answered by tasks/update), never a round before the task as test_tool_with_task expects";
 
 const REVISIONS: Readonly<Record<"2025-11-25" | "2026-07-28", Revision>> = {
   "2025-11-25": {
@@ -158,7 +156,6 @@ const REVISIONS: Readonly<Record<"2025-11-25" | "2026-07-28", Revision>> = {
       },
       // Passing needs a sampling input request for a client declaring sampling alone.
       "input-required-result-capability-check": { reason: NO_SAMPLING },
-      "tasks-mrtr-composition": { reason: TASK_AT_CALL },
     },
     mustSucceed: {
       "input-required-result-tampered-state": ["sep-2322-reject-tampered-state"],

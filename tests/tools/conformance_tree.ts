@@ -78,6 +78,13 @@ async function answerOf(
   return said.content;
 }
 
+/** test_tool_with_task's question, asked before its task is made. */
+const USER_NAME = {
+  key: "user_name",
+  message: "What is your name?",
+  schema: oneField("name", "string"),
+} as const;
+
 /** SEP-1034: a default for every primitive type. */
 export const DEFAULTS: FormSchema = {
   type: "object",
@@ -415,17 +422,15 @@ export const tree = api({
     ]);
     return `${first.name} and ${second.name}`;
   }, { description: "Asks two questions at once", tags: { readOnly: true, longRunning: true } }),
+  // Its question is asked in an input round before the task is made (askFirst); the task then
+  // starts with the answer, which the handler's ask of the same key gets at once.
   test_tool_with_task: op(async (_input, context) => {
-    const { name } = await answerOf(context, {
-      key: "user_name",
-      message: "What is your name?",
-      schema: oneField("name", "string"),
-    });
+    const { name } = await answerOf(context, USER_NAME);
     return `Task done for ${name}`;
   }, {
     description: "Asks, then runs long",
     tags: { readOnly: true, longRunning: true },
-    tools: { task: "required" },
+    tools: { task: "required", askFirst: [USER_NAME] },
   }),
 });
 

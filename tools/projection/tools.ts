@@ -11,7 +11,7 @@
 
 import { type CatalogueEntry, catalogueOf } from "../../tree/catalogue.ts";
 import type { LeafCall } from "../../tree/call.ts";
-import type { Node } from "../../tree/node.ts";
+import type { FirstQuestion, Node } from "../../tree/node.ts";
 import { holdsFile, isVoidSchema, type JsonSchema } from "../../tree/schema.ts";
 import { soleMediaType } from "../../tree/bytes.ts";
 import { joinPath, TOOL_NAME } from "./_names.ts";
@@ -96,6 +96,8 @@ export interface ToolEntry {
    * take a task (`meta.tools.task`); absent for any other leaf.
    */
   readonly task?: "optional" | "required";
+  /** A long-running leaf's questions asked before its task is made (`meta.tools.askFirst`). */
+  readonly askFirst?: readonly FirstQuestion[];
   /** The leaf's label (`catalog/reindex`), which a task's record keeps. */
   readonly label: string;
 }
@@ -193,6 +195,9 @@ function toolOf(
     confirms: entry.confirms,
     paramHeaders,
     ...(entry.longRunning ? { task: own?.task ?? "optional" } : {}),
+    ...(own?.askFirst === undefined
+      ? {}
+      : { askFirst: firstQuestionsOf(own.askFirst, entry, caller) }),
     label: entry.label,
   };
 }
@@ -268,6 +273,26 @@ export function titleOf(names: readonly string[]): string {
   );
   const text = words.join(": ");
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * `meta.tools.askFirst`, checked: only a long-running leaf's call becomes a
+ * task to ask before, and each question needs a key of its own.
+ */
+function firstQuestionsOf(
+  questions: readonly FirstQuestion[],
+  entry: CatalogueEntry,
+  caller: string,
+): readonly FirstQuestion[] {
+  const wrong = (why: string) =>
+    new Error(`${caller}: ${placeOf(entry)}: meta.tools.askFirst ${why}`);
+  if (!entry.longRunning) throw wrong("is for a long-running leaf (tag longRunning)");
+  const keys = questions.map((question) => question?.key);
+  if (keys.some((key) => typeof key !== "string" || key === "")) {
+    throw wrong("needs a key for each question, the one the handler asks it with");
+  }
+  if (new Set(keys).size !== keys.length) throw wrong("names a key twice");
+  return questions;
 }
 
 /** "the leaf at books/{bookId}/read", or "the root leaf". */

@@ -190,7 +190,14 @@ export function serverMaker(
             ctx,
             declared ?? server.getClientCapabilities(),
           );
-          const handle = await tasks.call(entry, args, { context, source, capabilities });
+          const handle = await tasks.call(entry, args, { context, source, capabilities })
+            .catch((error) => {
+              // A question asked before the task (meta.tools.askFirst), left to the client: the
+              // call's input round; the next round, with the answer, makes the task.
+              const round = rounds?.pending();
+              if (round === undefined) throw error;
+              return round;
+            });
           if (handle !== undefined) return handle as CallToolResult;
         }
         result = await runTool(

@@ -31,6 +31,10 @@ type Sdk = typeof import("@modelcontextprotocol/server");
 
 /** Task ids one listen stream may follow. */
 const MAX_TASKS_PER_LISTEN = 100;
+/** The revision whose `subscriptions/listen` carries task notifications. */
+const LISTEN_REVISION = "2026-07-28";
+/** Notifications waiting on a stream its client does not read, at most (the end aside). */
+const MAX_QUEUED = 1000;
 /** A comment this often keeps an idle stream through proxies (the SDK's own period). */
 const KEEP_ALIVE_MS = 15_000;
 /** The filter's members the SDK's listen router honours. */
@@ -92,7 +96,7 @@ export async function listenForTasks(
   parsed: unknown,
   next: (request: Request, parsed: unknown) => Promise<Response>,
 ): Promise<Response> {
-  const listen = taskListenOf(deps, parsed);
+  const listen = taskListenOf(deps, request, parsed);
   if (listen === undefined) return await next(request, parsed);
   const context: HandlerContext = { signal: request.signal, surface: "mcp", request };
   const owner = await deps.callerOf({
@@ -155,12 +159,16 @@ export async function listenForTasks(
     // A watcher's read may land after a newer one: a record older than the last sent is stale.
     if (before !== undefined && record.updatedAt < before.at) return;
     const detail = deps.detailOf(record);
+    const terminal = TERMINAL.has(String(detail.status));
+    // A client not reading its stream is not buffered for without end: each notification is the
+    // whole task, so a change dropped here is told by the next one, and the end always is.
+    if (!terminal && (controller.desiredSize ?? 0) < -MAX_QUEUED) return;
     const { lastUpdatedAt: _at, ...rest } = detail;
     const said = JSON.stringify(rest);
     if (before?.said === said) return;
     sent.set(record.id, { at: record.updatedAt, said });
     write(frame({ method: "notifications/tasks", params: { ...detail, _meta: stamp } }));
-    if (!TERMINAL.has(String(detail.status))) return;
+    if (!terminal) return;
     live.delete(record.id);
     if (live.size === 0 && !shared) end(true);
   };
@@ -279,7 +287,11 @@ function messageOf(event: string): Record<string, unknown> | undefined {
 }
 
 /** The listen request naming task ids, from a client of the extension; undefined for any other. */
-function taskListenOf(deps: ListenDeps, message: unknown): TaskListen | undefined {
+function taskListenOf(
+  deps: ListenDeps,
+  request: Request,
+  message: unknown,
+): TaskListen | undefined {
   if (!isPlainObject(message) || message.method !== "subscriptions/listen") return undefined;
   const id = message.id;
   if (typeof id !== "string" && typeof id !== "number") return undefined;
@@ -290,6 +302,11 @@ function taskListenOf(deps: ListenDeps, message: unknown): TaskListen | undefine
   const meta = isPlainObject(params?._meta) ? params._meta : undefined;
   const capabilities = meta?.[deps.loaded.CLIENT_CAPABILITIES_META_KEY];
   if (!deps.declares(capabilities)) return undefined;
+  // One the SDK would refuse (its revision, its routing header) is left to it to refuse.
+  if (
+    request.headers.get("mcp-method") !== "subscriptions/listen" ||
+    meta?.[deps.loaded.PROTOCOL_VERSION_META_KEY] !== LISTEN_REVISION
+  ) return undefined;
   const { taskIds: _named, ...others } = notifications!;
   const asksSdk = SDK_MEMBERS.some((member) => {
     const value = others[member];

@@ -20,9 +20,18 @@ import type { ClientCapabilities, Server, ServerContext } from "@modelcontextpro
 import { createTasks, type TaskRuntime } from "../../tasks/runtime.ts";
 import type { TaskRecord } from "../../tasks/store.ts";
 import type { ContextSource } from "../../tree/context.ts";
-import { assignOwn } from "../../tree/context.ts";
+import { assignOwn, extended } from "../../tree/context.ts";
 import { type Failure, failureLine } from "../../tree/failure.ts";
-import type { AskResult } from "../../tree/interaction.ts";
+import {
+  ask,
+  type AskResult,
+  type FormSchema,
+  log,
+  progress,
+  type Question,
+  withInteraction,
+} from "../../tree/interaction.ts";
+import type { LeafCall } from "../../tree/call.ts";
 import type { HandlerContext } from "../../tree/node.ts";
 import { isPlainObject, MAX_INPUT_DEPTH } from "../../tree/plain_data.ts";
 import type { ToolEntry } from "../projection/tools.ts";
@@ -137,12 +146,18 @@ export function mcpTasks(loaded: Sdk, tools: readonly ToolEntry[], opts: McpOpti
         // Arguments no call could take start no task: the call answers the refusal, as any call.
         return undefined;
       }
+      // Its questions asked before the task (meta.tools.askFirst): one left to the client ends
+      // the call here, rejecting with the round's abort, so that it answers `input_required`.
+      const answers: Record<string, AskResult> = {};
+      for (const question of entry.askFirst ?? []) {
+        answers[question.key] = await ask(request.context, question as Question<FormSchema>);
+      }
       const owner = await callerOf(request);
       const http = request.source.surface === "mcp" ? request.source.request : undefined;
       let record: TaskRecord;
       try {
         record = await runtime().start(
-          { label: entry.label, call: entry.call },
+          { label: entry.label, call: answered(entry.call, answers) },
           input,
           request.context,
           {
@@ -195,6 +210,27 @@ export function mcpTasks(loaded: Sdk, tools: readonly ToolEntry[], opts: McpOpti
       });
     },
   };
+}
+
+/**
+ * The call with the answers given before its task: the handler's `ask()` of
+ * one of their keys gets it at once; its other questions, log lines and
+ * progress are the task's, as for any task.
+ */
+function answered(call: LeafCall, answers: Readonly<Record<string, AskResult>>): LeafCall {
+  if (Object.keys(answers).length === 0) return call;
+  return (input, context) =>
+    call(
+      input,
+      withInteraction(extended(context, {}), {
+        log: (level, message, data) => log(context, level, message, data),
+        progress: (done, total, message) => progress(context, done, total, message),
+        ask: (message, schema, _signal, key) =>
+          key !== undefined && Object.hasOwn(answers, key)
+            ? Promise.resolve(answers[key])
+            : ask(context, { message, schema, ...(key === undefined ? {} : { key }) }),
+      }),
+    );
 }
 
 /** Whether the client declared the extension (at its handshake, or in the request's envelope). */
