@@ -201,9 +201,12 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
     const modern = served.modern;
     const fetchModern = (request: Request, parsedBody: unknown) =>
       modern.fetch(request, { parsedBody });
-    return side === undefined
-      ? await fetchModern(request, parsed)
-      : await withListen(side, request, parsed, modernSink(modern), fetchModern);
+    const listen = (request: Request, parsed: unknown) =>
+      side === undefined
+        ? fetchModern(request, parsed)
+        : withListen(side, request, parsed, modernSink(modern), fetchModern);
+    // A listen naming tasks: their notifications go around the SDK's stream (it knows none).
+    return await (served.tasks?.listen(request, parsed, listen) ?? listen(request, parsed));
   };
   const fetch = applyPolicies(
     async (request) => lowerCaseHeaders(await answer(request)),
