@@ -162,7 +162,10 @@ export async function remoteTask(
   const asked = questionsHandler(handle.id, command, {
     answer: (content, key) => handle.answer(content, key),
     // The server takes answers only: a person who gives none leaves the task waiting.
-    refuse: () => Promise.resolve(command.io.err(`no answer given; the task still waits\n`)),
+    refuse: (key) =>
+      Promise.resolve(command.io.err(
+        `no answer given; the task still waits: ${command.program} answer ${handle.id} --key ${key} --json '<answer>'\n`,
+      )),
   }, () => draw(undefined));
   const seen = (state: TaskState) => {
     if (state.status !== "input_required") draw(state.progress);

@@ -143,11 +143,12 @@ export async function answerTask(
     wake = resolve;
     timer = setTimeout(resolve, TAKEN_IN_MS);
   });
-  // Watched before the answer goes out, so that the change it makes is not missed.
-  const stop = await tasks.watch(record.id, owner, (now) => {
-    if (isTerminal(now.status) || now.questions?.[question.key] === undefined) wake();
-  });
+  let stop: (() => Promise<void>) | undefined;
   try {
+    // Watched before the answer goes out, so that the change it makes is not missed.
+    stop = await tasks.watch(record.id, owner, (now) => {
+      if (isTerminal(now.status) || now.questions?.[question.key] === undefined) wake();
+    });
     const asked = await tasks.answer(
       record.id,
       owner,
