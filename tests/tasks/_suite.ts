@@ -4,7 +4,14 @@
 import assert from "node:assert/strict";
 import { api, ask, HttpError, LeafError, log, op, progress } from "@ramify/api/tree";
 import { catalogueOf } from "@ramify/api/tree/catalogue";
-import { createTasks, type TaskRecord, type TaskRuntime, type TaskStore } from "@ramify/api/tasks";
+import {
+  answerTask,
+  createTasks,
+  taskQuestions,
+  type TaskRecord,
+  type TaskRuntime,
+  type TaskStore,
+} from "@ramify/api/tasks";
 
 /** A store for one test, and how to let it go. */
 export interface StoreUnderTest {
@@ -184,6 +191,35 @@ export function taskSuite(
       // A surface that cannot answer: the handler hears `unsupported`.
       const unasked = await a.start(entry(seen, "confirm"), {}, {});
       assert.equal((await a.settled(unasked.id, undefined, 3_000))?.result, "unsupported");
+    }),
+  });
+
+  Deno.test({
+    name: `${name}: answerTask on another instance: checked, then taken in by the running one`,
+    ignore,
+    fn: withTasks(async (a, b, seen) => {
+      const task = await a.start(entry(seen, "confirm"), {}, {}, { owner: "ann", answers: true });
+      await until(async () => (await b.get(task.id, "ann"))?.status === "input_required");
+      assert.deepEqual(taskQuestions((await b.get(task.id, "ann"))!).map(({ key }) => key), [
+        "ask-1",
+      ]);
+      const refused = (answer: unknown, owner = "ann", key?: string) =>
+        answerTask(b, task.id, owner, answer, key).then(
+          () => assert.fail("answered"),
+          (error: HttpError) => error.status,
+        );
+      assert.deepEqual(
+        [
+          await refused({ go: true }, "bob"),
+          await refused({ go: 1 }),
+          await refused({}, "ann", "x"),
+        ],
+        [404, 422, 409],
+      );
+      const answered = await answerTask(b, task.id, "ann", { go: true }, "ask-1");
+      assert.notEqual(answered.status, "input_required");
+      assert.deepEqual((await b.settled(task.id, "ann", 3_000))?.result, { go: true });
+      assert.equal(await refused({ go: true }), 409);
     }),
   });
 
