@@ -25,11 +25,10 @@ import { assignOwn, type ContextFunction, type RequestContextSource } from "../.
 import type { LeafCall } from "../../tree/call.ts";
 import type { Failure } from "../../tree/failure.ts";
 import { HttpError } from "../../tree/http_error.ts";
-import { MAX_INPUT_DEPTH } from "../../tree/plain_data.ts";
 import { answerTask, taskQuestions } from "../../tasks/answer.ts";
 import { createTasks, type TaskLeaf, type TaskRuntime } from "../../tasks/runtime.ts";
 import { isTerminal, type TaskRecord } from "../../tasks/store.ts";
-import { BODY_TIMEOUT_MS, mediaType } from "../web/body.ts";
+import { mediaType } from "../web/body.ts";
 import { type BodyLimits, readBody } from "../web/request.ts";
 import { failureResponse, problemOf } from "../web/problem.ts";
 import { errorResponse, problem, valueResponse } from "../web/respond.ts";
@@ -57,17 +56,9 @@ export interface TaskRoutesOptions {
   readonly report: (error: unknown, request: Request) => void;
   /** The success status of each long-running leaf, by label (200 where not declared). */
   readonly statuses: ReadonlyMap<string, number>;
-  /** What an answer's body may be: the router's own limits. Default the router's defaults. */
-  readonly limits?: BodyLimits;
+  /** What an answer's body may be: the router's own limits. */
+  readonly limits: BodyLimits;
 }
-
-/** The router's default body limits, for a router that does not pass its own. */
-const DEFAULT_LIMITS: BodyLimits = {
-  maxBytes: 1024 * 1024,
-  maxDepth: MAX_INPUT_DEPTH,
-  maxKeys: 256,
-  timeoutMs: BODY_TIMEOUT_MS,
-};
 
 /** The router's long-running leaves and status resources. */
 export interface TaskRoutes {
@@ -143,7 +134,7 @@ export function taskRoutes(opts: TaskRoutesOptions): TaskRoutes {
       const owner = await ownerOf(await contextOf(request, opts.context));
       const location = locationOf(id);
       if (input) {
-        const { answer, key } = await answerBody(request, opts.limits ?? DEFAULT_LIMITS);
+        const { answer, key } = await answerBody(request, opts.limits);
         const answered = await answerTask(runtime(), id, owner, answer, key);
         return statusResponse(answered, 200, location);
       }

@@ -211,6 +211,7 @@ export function createRouter(
         basePath,
         report,
         statuses,
+        limits,
       })
     );
   // Each long-running leaf's success status, by label: its result resource answers with it.

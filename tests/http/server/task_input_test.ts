@@ -20,11 +20,12 @@ const BOB = { authorization: "Bearer bob" };
 /** The suite's tree served; `location` starts `confirm` (it asks "Go on?") and waits for its question. */
 function withAsking(
   body: (base: string, location: string) => Promise<void>,
+  maxBodyBytes?: number,
 ): () => Promise<void> {
   return async () => {
     const seen: Seen = { aborted: undefined, faults: [] };
     const tasks = createTasks({ heartbeatMs: 200 });
-    const handler = createFetch(tasksTree(seen), { tasks });
+    const handler = createFetch(tasksTree(seen), { tasks, maxBodyBytes });
     try {
       await withServer(handler, async (base) => {
         const started = await post(base, "/confirm", {});
@@ -122,7 +123,7 @@ Deno.test(
 );
 
 Deno.test(
-  "HTTP task input: a bad body is 415, 400 or 413 (over the default limit); only POST",
+  "HTTP task input: a bad body is 415, 400 or 413 (over the router's maxBodyBytes); only POST",
   withAsking(async (base, location) => {
     const url = `${base}${location}/input`;
     const cases: [RequestInit, number, RegExp][] = [
@@ -155,10 +156,10 @@ Deno.test(
         {
           method: "POST",
           headers: { ...ANN, "content-type": "application/json" },
-          body: JSON.stringify({ answer: { go: "x".repeat(1024 * 1024) } }),
+          body: JSON.stringify({ answer: { go: "x".repeat(5_000) } }),
         },
         413,
-        /larger than 1048576 bytes/,
+        /larger than 4096 bytes/,
       ],
     ];
     for (const [init, expected, detail] of cases) {
@@ -171,7 +172,7 @@ Deno.test(
     assert.equal(got.headers.get("allow"), "POST");
     await got.body?.cancel();
     assert.equal((await status(base, location)).status, "input_required");
-  }),
+  }, 4096),
 );
 
 Deno.test("HTTP task input: OpenAPI documents POST /.tasks/{id}/input (a valid 3.1 document)", async () => {
