@@ -23,7 +23,7 @@ export const TASK_POLL_MS: { readonly first: number; readonly longest: number } 
   longest: 2_000,
 };
 
-/** The task documents, with the typed client's selection of a `Task`. */
+/** The task documents: the typed client's, to the character (an error's `locations` point into them). */
 const TASK_DOCUMENTS = {
   read: {
     query: `query Task($id: ID!) { task(id: $id) { ${TASK_SELECTION} } }`,
@@ -36,8 +36,9 @@ const TASK_DOCUMENTS = {
     field: "cancelTask",
   },
   answer: {
-    query:
-      `mutation AnswerTask($id: ID!, $answer: JSON!, $key: String) { answerTask(id: $id, answer: $answer, key: $key) { ${TASK_SELECTION} } }`,
+    query: `mutation AnswerTask($id: ID!, $answer: JSON!, $key: String) {
+  answerTask(id: $id, answer: $answer, key: $key) { ${TASK_SELECTION} }
+}`,
     operationName: "AnswerTask",
     field: "answerTask",
   },

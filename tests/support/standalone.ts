@@ -9,8 +9,8 @@ export async function assertChecksStandalone(file: string): Promise<void> {
 
 /**
  * Type-checks a program with this project's config, whose import map resolves
- * `@ramify/api/...` as a user's would: for a generated module of a tree with a
- * long-running leaf, which imports the package's task code.
+ * `@ramify/api/...` as a user's would: for a program that sets a generated
+ * module (itself checked standalone) beside the package's own types.
  */
 export async function assertChecksWithPackage(file: string): Promise<void> {
   await assertChecks(["--config", new URL("../../deno.json", import.meta.url).pathname, file]);
