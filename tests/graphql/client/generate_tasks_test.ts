@@ -182,3 +182,17 @@ Deno.test("a tree without a long-running leaf gets no task runtime", () => {
   const source = generateGraphQLClient(api({ ping: op(() => "pong", { output: z.string() }) }));
   assert.doesNotMatch(source, /TaskHandle|TaskCall|TaskState|function task|TASK_/);
 });
+
+Deno.test("a schema type named like the task runtime's own is refused, only where the runtime is", () => {
+  const state = z.object({ done: z.boolean() }).meta({ id: "TaskState" });
+  const tree = (longRunning: boolean) =>
+    api({
+      state: op(() => ({ done: true }), { tags: { readOnly: true }, output: state }),
+      run: op(() => "ran", { tags: { longRunning }, output: z.string() }),
+    });
+  assert.throws(
+    () => generateGraphQLClient(tree(true)),
+    /the type TaskState would take a name that is the generated client's own/,
+  );
+  assert.match(generateGraphQLClient(tree(false)), /export interface TaskState \{/);
+});
