@@ -18,7 +18,7 @@ import { TASK_SELECTION } from "./_tasks.ts";
  * The pauses between two reads of a task, in milliseconds: the first, then
  * doubled up to the longest (the typed client's).
  */
-export const TASK_POLL_MS: { readonly first: number; readonly longest: number } = {
+const TASK_POLL_MS = {
   first: 50,
   longest: 2_000,
 };
