@@ -12,37 +12,9 @@
 // both clients against one server and asserts the same outcomes, the same
 // pauses between reads and the same types.
 
-import { TASK_SELECTION } from "./_tasks.ts";
-
-/**
- * The pauses between two reads of a task, in milliseconds: the first, then
- * doubled up to the longest (the typed client's).
- */
-const TASK_POLL_MS = {
-  first: 50,
-  longest: 2_000,
-};
-
-/** The task documents: the typed client's, to the character (an error's `locations` point into them). */
-const TASK_DOCUMENTS = {
-  read: {
-    query: `query Task($id: ID!) { task(id: $id) { ${TASK_SELECTION} } }`,
-    operationName: "Task",
-    field: "task",
-  },
-  cancel: {
-    query: `mutation CancelTask($id: ID!) { cancelTask(id: $id) { ${TASK_SELECTION} } }`,
-    operationName: "CancelTask",
-    field: "cancelTask",
-  },
-  answer: {
-    query: `mutation AnswerTask($id: ID!, $answer: JSON!, $key: String) {
-  answerTask(id: $id, answer: $answer, key: $key) { ${TASK_SELECTION} }
-}`,
-    operationName: "AnswerTask",
-    field: "answerTask",
-  },
-};
+// The poll schedule and the task documents are the typed client's values,
+// written into the module: one source.
+import { TASK_DOCUMENTS, TASK_POLL_MS } from "./_tasks.ts";
 
 /** The names this part of the runtime takes (a schema type of one of them would clash). */
 export const TASK_RUNTIME_TYPES: ReadonlySet<string> = new Set([
@@ -148,11 +120,18 @@ interface TaskFields {
   readonly question: TaskQuestionState | null;
   readonly questions: readonly TaskQuestionState[] | null;
   readonly result: unknown;
-  readonly error: { readonly status: number; readonly code: string; readonly message: string } | null;
+  readonly error: {
+    readonly status: number;
+    readonly code: string;
+    readonly message: string;
+    readonly data: unknown;
+  } | null;
 }
 
 /** The pauses between two reads of a task, in milliseconds: the first, then doubled up to the longest. */
-const TASK_POLL_MS = ${JSON.stringify(TASK_POLL_MS)};
+const TASK_POLL_MS = ${
+  JSON.stringify({ first: TASK_POLL_MS.first, longest: TASK_POLL_MS.longest })
+};
 
 /** The documents that read, cancel and answer a task. */
 const TASK_DOCUMENTS = ${JSON.stringify(TASK_DOCUMENTS, null, 2)};
@@ -224,8 +203,11 @@ async function taskSettled<T>(
     const current = await read();
     if (current.status === "COMPLETED") return (voidResult ? undefined : current.result) as T;
     if (current.status === "FAILED" || current.status === "CANCELLED") {
-      const { status, code, message } = current.error ?? { status: 500, code: "INTERNAL_SERVER_ERROR", message: "" };
-      throw new GraphQLClientError([{ message, extensions: { code, status } }], null, errors);
+      const { status, code, message, data } = current.error ??
+        { status: 500, code: "INTERNAL_SERVER_ERROR", message: "", data: null };
+      // A declared error's data goes where any call's does: \`extensions.data\`, read as \`details\`.
+      const extensions = data === null ? { code, status } : { code, status, data };
+      throw new GraphQLClientError([{ message, extensions }], null, errors);
     }
     await new Promise<void>((resolve, reject) => {
       if (signal?.aborted === true) return reject(signal.reason);

@@ -5,25 +5,62 @@
 // `GraphQLClientError` carrying the failure's code and status, as the call's
 // own error would; an abort of the call's signal cancels the task. With
 // `{ async: true }` it resolves at once with a `TaskHandle`, whose `answer`
-// answers the task's question through `answerTask`.
+// answers the task's question through `answerTask`. The start is sent without
+// the call's signal, so that the task's id is known whenever the abort comes.
 
 import { delay } from "../../tree/deadline.ts";
 import type { CallOptions } from "../../http/client/extension.ts";
 import type { TaskHandle, TaskQuestionState, TaskState } from "../../http/client/client_types.ts";
 
-/** The first and the longest pause between reads, in milliseconds. */
-const FIRST_POLL_MS = 50;
-const LONGEST_POLL_MS = 2_000;
+/**
+ * The pauses between two reads of a task, in milliseconds: the first, then
+ * doubled up to the longest. The one schedule: the generated module's runtime
+ * is written with these values (`_generated_tasks.ts`).
+ */
+export const TASK_POLL_MS: { readonly first: number; readonly longest: number } = {
+  first: 50,
+  longest: 2_000,
+};
 
 /** What the client reads of a `Task`. */
 export const TASK_SELECTION =
-  "id status operation progress { done total message } question questions result error { status code message }";
+  "id status operation progress { done total message } question questions result error { status code message data }";
 
-const READ = `query Task($id: ID!) { task(id: $id) { ${TASK_SELECTION} } }`;
-const CANCEL = `mutation CancelTask($id: ID!) { cancelTask(id: $id) { ${TASK_SELECTION} } }`;
-const ANSWER = `mutation AnswerTask($id: ID!, $answer: JSON!, $key: String) {
+/** One task document: its text, its operation's name, and the root field it answers. */
+export interface TaskDocument {
+  readonly query: string;
+  readonly operationName: string;
+  readonly field: string;
+}
+
+/**
+ * The documents that read, cancel and answer a task, as both clients send
+ * them (the generated module carries them to the character) and as
+ * `toTrustedDocuments` lists them.
+ */
+export const TASK_DOCUMENTS: {
+  readonly read: TaskDocument;
+  readonly cancel: TaskDocument;
+  readonly answer: TaskDocument;
+} = {
+  read: {
+    query: `query Task($id: ID!) { task(id: $id) { ${TASK_SELECTION} } }`,
+    operationName: "Task",
+    field: "task",
+  },
+  cancel: {
+    query: `mutation CancelTask($id: ID!) { cancelTask(id: $id) { ${TASK_SELECTION} } }`,
+    operationName: "CancelTask",
+    field: "cancelTask",
+  },
+  answer: {
+    query: `mutation AnswerTask($id: ID!, $answer: JSON!, $key: String) {
   answerTask(id: $id, answer: $answer, key: $key) { ${TASK_SELECTION} }
-}`;
+}`,
+    operationName: "AnswerTask",
+    field: "answerTask",
+  },
+};
 
 /** A `Task` as the server answers it. */
 export interface GraphQLTask {
@@ -34,16 +71,22 @@ export interface GraphQLTask {
   readonly question: TaskQuestionState | null;
   readonly questions: readonly TaskQuestionState[] | null;
   readonly result: unknown;
-  readonly error: { status: number; code: string; message: string } | null;
+  readonly error: TaskFailure | null;
+}
+
+/** A `TaskError`: `data` is a declared error's data, else null. */
+export interface TaskFailure {
+  readonly status: number;
+  readonly code: string;
+  readonly message: string;
+  readonly data: unknown;
 }
 
 /** What the call lends its task: its transport, and its decoding. */
 export interface GraphQLTaskIo {
   /** Sends one of the task documents with its variables; the field's value, or a rejection. */
   send(
-    query: string,
-    operationName: string,
-    field: string,
+    document: TaskDocument,
     variables: { readonly id: string; readonly [name: string]: unknown },
   ): Promise<GraphQLTask>;
   /** The call's error for a task's failure. */
@@ -59,17 +102,17 @@ export async function taskAnswer(
   io: GraphQLTaskIo,
 ): Promise<unknown> {
   const id = first.id;
-  const read = () => io.send(READ, "Task", "task", { id });
+  const read = () => io.send(TASK_DOCUMENTS.read, { id });
   const handle: TaskHandle<unknown, unknown> = {
     id: first.id,
     // No URL: the task is read through `task(id)`.
     location: undefined,
     status: async () => stateOf(await read()),
     result: () => settled(read, io, undefined),
-    cancel: async () => stateOf(await io.send(CANCEL, "CancelTask", "cancelTask", { id })),
+    cancel: async () => stateOf(await io.send(TASK_DOCUMENTS.cancel, { id })),
     answer: async (answer, key) =>
       stateOf(
-        await io.send(ANSWER, "AnswerTask", "answerTask", {
+        await io.send(TASK_DOCUMENTS.answer, {
           id,
           answer,
           ...(key === undefined ? {} : { key }),
@@ -78,6 +121,12 @@ export async function taskAnswer(
   };
   if (options.async === true) return handle;
   const signal = options.signal;
+  if (signal?.aborted === true) {
+    // The start is sent without the signal, so that its task's id is known: an
+    // abort while it was in flight cancels the task now.
+    await handle.cancel().catch(() => {});
+    throw signal.reason;
+  }
   const stop = () => void handle.cancel().catch(() => {});
   signal?.addEventListener("abort", stop, { once: true });
   try {
@@ -93,16 +142,18 @@ async function settled(
   io: GraphQLTaskIo,
   signal: AbortSignal | undefined,
 ): Promise<unknown> {
-  let pause = FIRST_POLL_MS;
+  let pause = TASK_POLL_MS.first;
   for (;;) {
     signal?.throwIfAborted();
     const task = await read();
     if (task.status === "COMPLETED") return io.revive(task.result);
     if (task.status === "FAILED" || task.status === "CANCELLED") {
-      throw io.fail(task.error ?? { status: 500, code: "INTERNAL_SERVER_ERROR", message: "" });
+      throw io.fail(
+        task.error ?? { status: 500, code: "INTERNAL_SERVER_ERROR", message: "", data: null },
+      );
     }
     await delay(pause, signal);
-    pause = Math.min(pause * 2, LONGEST_POLL_MS);
+    pause = Math.min(pause * 2, TASK_POLL_MS.longest);
   }
 }
 

@@ -231,21 +231,48 @@ async function run(
   if (field.kind === "subscription") {
     return events(context.transport.subscribe(operation, options), field, context, options);
   }
+  if (field.longRunning === true) return await started(field, operation, options, context);
   const response = await context.transport.request(operation, options);
-  const result = resultOf(response, field, context);
-  if (field.longRunning !== true) return result;
-  return await taskAnswer(result as GraphQLTask, options, {
-    async send(query, operationName, name, variables) {
+  return resultOf(response, field, context);
+}
+
+/**
+ * A long-running field's call: its `Task` read whatever `voidResult` says,
+ * then its handle or its result (`undefined` for a void leaf's). The start
+ * goes without the call's signal, so that an abort at any moment finds the
+ * task's id and cancels it.
+ */
+async function started(
+  field: GraphQLManifestOperation,
+  operation: GraphQLOperation,
+  options: CallOptions,
+  context: Context,
+): Promise<unknown> {
+  const { signal: _signal, ...unsignalled } = options;
+  const response = await context.transport.request(operation, unsignalled);
+  return await taskAnswer(valueOf(response, field) as GraphQLTask, options, {
+    async send(document, variables) {
+      const { query, operationName } = document;
       const read = await context.transport.request({ query, operationName, variables });
       if (read.errors !== undefined && read.errors.length > 0) {
         throw new GraphQLClientError(read.errors, read.data);
       }
-      return read.data?.[name] as GraphQLTask;
+      return read.data?.[document.field] as GraphQLTask;
     },
-    // The failure as the call's own error would be: its code and status in `extensions`.
-    fail: ({ status, code, message }) =>
-      new GraphQLClientError([{ message, extensions: { code, status } }], null, field.errors),
-    revive: (value) => field.dates.length === 0 ? value : reviveDates(value, field.dates),
+    // The failure as the call's own error would be: its code and status in
+    // `extensions`, and a declared error's data in `extensions.data`.
+    fail: ({ status, code, message, data }) =>
+      new GraphQLClientError(
+        [{ message, extensions: data === null ? { code, status } : { code, status, data } }],
+        null,
+        field.errors,
+      ),
+    revive: (value) =>
+      field.voidResult
+        ? undefined
+        : field.dates.length === 0
+        ? value
+        : reviveDates(value, field.dates),
   });
 }
 
@@ -282,11 +309,8 @@ function withoutCaptures(
   return sent;
 }
 
-function resultOf(
-  response: GraphQLResponse,
-  field: GraphQLManifestOperation,
-  context: Context,
-): unknown {
+/** The field's value in a response as sent, or the response's errors thrown. */
+function valueOf(response: GraphQLResponse, field: GraphQLManifestOperation): unknown {
   if (response.errors !== undefined && response.errors.length > 0) {
     throw new GraphQLClientError(response.errors, response.data, field.errors);
   }
@@ -294,6 +318,15 @@ function resultOf(
   for (const key of field.path) {
     value = isPlainObject(value) ? value[key] : undefined;
   }
+  return value;
+}
+
+function resultOf(
+  response: GraphQLResponse,
+  field: GraphQLManifestOperation,
+  context: Context,
+): unknown {
+  const value = valueOf(response, field);
   if (field.voidResult) return undefined;
   const result = renamed(value, field.type, context.types, "fromGraphQL");
   // Dates travel as date-time strings; the output schema promises `Date`s.

@@ -27,13 +27,16 @@
 import type { Node } from "../../tree/node.ts";
 import { projectGraphQL } from "../schema/projection.ts";
 import { buildDocument } from "./document.ts";
+import { TASK_DOCUMENTS } from "./_tasks.ts";
 import type { GenerateGraphQLClientOptions } from "./generate.ts";
 
 /**
  * Every document the clients of `tree` send, by id: `sha256:` and the SHA-256
  * of the text in lower-case hex (what Apollo's clients send as
  * `extensions.persistedQuery.sha256Hash`). Give it the options the clients
- * are made with (`maxDepth` shapes the documents).
+ * are made with (`maxDepth` shapes the documents). A tree with a
+ * long-running leaf also gets the documents that read, cancel and answer its
+ * tasks (`task`, `cancelTask`, `answerTask`), as the clients send them.
  *
  * @example
  * ```ts
@@ -55,6 +58,13 @@ export async function toTrustedDocuments(
   for (const field of projection.fields) {
     const { query } = buildDocument(projection, field, opts);
     documents[await documentIdOf(query)] = query;
+  }
+  // A long-running leaf's call reads, cancels and answers its task: those
+  // documents too, as both clients send them.
+  if (projection.tasks.length > 0) {
+    for (const { query } of Object.values(TASK_DOCUMENTS)) {
+      documents[await documentIdOf(query)] = query;
+    }
   }
   return documents;
 }

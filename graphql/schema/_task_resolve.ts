@@ -32,7 +32,7 @@ interface TaskObject {
   readonly question: TaskQuestion | null;
   readonly questions: readonly TaskQuestion[] | null;
   readonly result: unknown;
-  readonly error: { status: number; code: string; message: string } | null;
+  readonly error: { status: number; code: string; message: string; data: unknown } | null;
 }
 
 /** The resolvers of one schema's tasks. */
@@ -193,7 +193,10 @@ class TaskStream implements AsyncIterableIterator<TaskObject> {
   }
 }
 
-/** A record as the `Task` type: the status as its enum value; a fault's error says only its status. */
+/**
+ * A record as the `Task` type: the status as its enum value; a fault's error
+ * says only its status; a declared error's data is its `data` (null for any other).
+ */
 function taskObject(record: TaskRecord): TaskObject {
   const failure = record.failure;
   const questions = taskQuestions(record);
@@ -205,8 +208,11 @@ function taskObject(record: TaskRecord): TaskObject {
     question: questions[0] ?? null,
     questions: questions.length === 0 ? null : questions,
     result: record.status === "completed" ? record.result ?? null : null,
-    error: failure === undefined
-      ? null
-      : { status: failure.status, code: failure.code, message: failure.detail ?? failure.title },
+    error: failure === undefined ? null : {
+      status: failure.status,
+      code: failure.code,
+      message: failure.detail ?? failure.title,
+      data: failure.kind === "declared" ? failure.data ?? null : null,
+    },
   };
 }

@@ -125,6 +125,12 @@ export function defineTaskTypes(types: GraphQLTypeRegistry): void {
       { name: "status", type: "Int!" },
       { name: "code", type: "String!" },
       { name: "message", type: "String!" },
+      {
+        name: "data",
+        type: JSON_SCALAR,
+        description:
+          "A declared error's data, as a call's error has it in extensions.data; else null",
+      },
     ],
   });
   types.define(SCALAR_DEFINITIONS[JSON_SCALAR]);

@@ -3,10 +3,12 @@
 // a second text of the typed GraphQL client's task code
 // (graphql/client/_tasks.ts). This suite holds them together: the same
 // long-running leaves run through both clients against one real GraphQL
-// server over HTTP (progress, result, a declared error, a cancel, an abort,
-// a question answered, answers refused) give the same outcomes, their reads of
-// `task(id)` keep the same pauses (50 ms doubling to 2 s), and the module's
-// `TaskHandle`, `TaskState` and `TaskQuestionState` are the typed client's.
+// server over HTTP (progress, result, a void result, a declared error and its
+// data, a cancel, an abort, a question answered, answers refused) give the
+// same outcomes, their reads of `task(id)` keep the same pauses (50 ms
+// doubling to 2 s, the module's values written from the typed client's
+// `TASK_POLL_MS`), and the module's `TaskHandle`, `TaskState` and
+// `TaskQuestionState` are the typed client's.
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { api, ask, LeafError, op, progress } from "@ramify/api/tree";
@@ -56,6 +58,14 @@ const tree = api({
       output: z.object({ indexed: z.number(), label: z.string() }),
       errors: { SHELF_MISSING: { status: 404, data: z.object({ shelf: z.number() }) } },
     }),
+    // A void output: both clients resolve undefined.
+    compact: op(async ({ shelves }) => {
+      await new Promise((resolve) => setTimeout(resolve, 5 * shelves));
+    }, {
+      tags: { longRunning: true },
+      input: z.object({ shelves: z.number().int() }),
+      output: z.void(),
+    }),
     // Runs until cancelled.
     hold: op(async ({ run }, ctx) => {
       await new Promise<void>((_, reject) =>
@@ -91,6 +101,7 @@ const tree = api({
 interface Calls {
   readonly catalog: {
     reindex(input: { shelves: number; fail?: boolean }, options?: Options): Promise<unknown>;
+    compact(input: { shelves: number }, options?: Options): Promise<unknown>;
     hold(input: { run: string }, options?: Options): Promise<unknown>;
     paced(input: { run: string; reads: number }, options?: Options): Promise<unknown>;
     pick(input: { title: string }, options?: Options): Promise<unknown>;
@@ -151,6 +162,10 @@ async function outcomes(label: string, client: (fetch: Fetch) => Calls) {
 
   const declared = await catalog.reindex({ shelves: 1, fail: true }).then(String, failure);
 
+  const compacted = await catalog.compact({ shelves: 2 });
+  const compacting = await catalog.compact({ shelves: 1 }, { async: true }) as Handle;
+  const compactedLater = await compacting.result();
+
   const held = await catalog.hold({ run: `${label} cancel` }, { async: true }) as Handle;
   const cancelled = state(await held.cancel());
   const afterCancel = await held.result().then(String, failure);
@@ -184,6 +199,8 @@ async function outcomes(label: string, client: (fetch: Fetch) => Calls) {
       finished,
       ended,
       declared,
+      compacted,
+      compactedLater,
       cancelled,
       afterCancel,
       abort,
@@ -241,6 +258,14 @@ Deno.test("the generated client's task runtime agrees with the typed client's ta
       misfit: ["BAD_USER_INPUT", 422, undefined],
       unknown: ["CONFLICT", 409, undefined],
     });
+    // A declared error's data is its details, as for any other call.
+    assert.deepEqual(
+      typeof outcome.declared === "object" && outcome.declared.details,
+      { shelf: 1 },
+    );
+    assert.equal(outcome.compacted, undefined);
+    assert.equal(outcome.compactedLater, undefined);
+    assert.ok("compacted" in outcome && "compactedLater" in outcome);
     assert.equal(outcome.cancelled.status, "cancelled");
     assert.equal(typeof outcome.abort === "object" && outcome.abort.name, "AbortError");
     assert.equal(outcome.asked.question?.key, "ask-1");

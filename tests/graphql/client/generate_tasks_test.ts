@@ -80,7 +80,7 @@ Deno.test("the generated client's long-running calls: typed result, handle, canc
       state: { status: "completed", progress: { done: 3, total: 3, message: "shelf 3" } },
       cancelled: "cancelled",
       afterCancel: ["GraphQLClientError", 499],
-      declared: { code: "SHELF_MISSING", status: 404 },
+      declared: { code: "SHELF_MISSING", status: 404, shelf: 1 },
       abort: "AbortError",
       compacted: undefined,
       ping: "pong",
@@ -145,12 +145,11 @@ export async function run(url: string) {
 
   // A declared error: its code narrows its details, as for any call.
   const outcome = await safeGraphQL(client.catalog.reindex({ shelves: 1, fail: true }));
-  let declared: { code: string; status: unknown } | undefined;
+  let declared: { code: string; status: unknown; shelf: number } | undefined;
   if (outcome.error?.code === "SHELF_MISSING") {
-    // Typed by the declaration; a task's TaskError carries no data, so it is undefined here.
-    const shelf: number | undefined = outcome.error.details?.shelf;
-    void shelf;
-    declared = { code: outcome.error.code, status: outcome.error.errors[0].extensions?.status };
+    // Typed by the declaration; the task's TaskError carries the data.
+    const shelf: number = outcome.error.details.shelf;
+    declared = { code: outcome.error.code, status: outcome.error.errors[0].extensions?.status, shelf };
   }
 
   // An abort of the call's signal cancels its task.

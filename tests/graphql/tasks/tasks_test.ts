@@ -31,7 +31,7 @@ const tree = api({
         await pause(15, ctx.signal);
         progress(ctx, shelf, shelves, `shelf ${shelf}`);
       }
-      if (fail === "declared") throw new LeafError("LOCKED");
+      if (fail === "declared") throw new LeafError("LOCKED", { data: { shelf: shelves } });
       if (fail === "fault") throw new Error("disk full at /secret/path");
       return { indexed: shelves };
     }, {
@@ -41,14 +41,20 @@ const tree = api({
         fail: z.enum(["declared", "fault"]).optional(),
       }),
       output: z.object({ indexed: z.number() }),
-      errors: { LOCKED: { status: 409, message: "The index is locked" } },
+      errors: {
+        LOCKED: {
+          status: 409,
+          message: "The index is locked",
+          data: z.object({ shelf: z.number() }),
+        },
+      },
     }),
   }),
   books: api({ list: op(() => [], { tags: { readOnly: true } }) }),
 });
 
 const TASK =
-  "id status operation progress { done total message } result error { status code message }";
+  "id status operation progress { done total message } result error { status code message data }";
 
 Deno.test("graphql tasks: the SDL has the Task handle and its fields only for a long-running leaf", () => {
   const sdl = toSDL(tree);
@@ -125,6 +131,8 @@ for (const executor of ["compiled", "graphql-js"] as const) {
         status: 409,
         code: "LOCKED",
         message: "The index is locked",
+        // A declared error's data, as a call's error has it in extensions.data.
+        data: { shelf: 1 },
       });
       const fault = await run(`mutation { catalogReindex(shelves: 1, fail: fault) { id } }`);
       const failed = await settle(fault.data.catalogReindex.id);
@@ -132,6 +140,7 @@ for (const executor of ["compiled", "graphql-js"] as const) {
         status: 500,
         code: "INTERNAL_SERVER_ERROR",
         message: "Internal Server Error",
+        data: null,
       }]);
       assert.doesNotMatch(JSON.stringify(failed), /secret/);
       assert.match(String(faults.at(-1)), /disk full/);
@@ -140,6 +149,7 @@ for (const executor of ["compiled", "graphql-js"] as const) {
       const cancelled = await run(`mutation { cancelTask(id: "${id}") { ${TASK} } }`);
       assert.equal(cancelled.data.cancelTask.status, "CANCELLED");
       assert.equal(cancelled.data.cancelTask.error.status, 499);
+      assert.equal(cancelled.data.cancelTask.error.data, null);
       const again = await run(`mutation { cancelTask(id: "${id}") { id } }`);
       assert.deepEqual(again.errors[0].extensions, { code: "CONFLICT", status: 409 });
     } finally {
@@ -197,13 +207,19 @@ Deno.test("graphql tasks: the typed client awaits the result, or gives the handl
     assert.deepEqual(await client.catalog.reindex({ shelves: 2 }), { indexed: 2 });
     const declared = await client.catalog.reindex({ shelves: 1, fail: "declared" }).catch((e) => e);
     assert.ok(declared instanceof GraphQLClientError);
-    assert.deepEqual([declared.code, declared.message, declared.errors[0].extensions], [
-      "LOCKED",
-      "The index is locked",
-      { code: "LOCKED", status: 409 },
-    ]);
+    assert.deepEqual(
+      [declared.code, declared.message, declared.errors[0].extensions, declared.details],
+      ["LOCKED", "The index is locked", { code: "LOCKED", status: 409, data: { shelf: 1 } }, {
+        shelf: 1,
+      }],
+    );
     const fault = await client.catalog.reindex({ shelves: 1, fail: "fault" }).catch((e) => e);
-    assert.deepEqual([fault.code, fault.message], [undefined, "Internal Server Error"]);
+    assert.deepEqual([fault.code, fault.message, fault.details, fault.errors[0].extensions], [
+      undefined,
+      "Internal Server Error",
+      undefined,
+      { code: "INTERNAL_SERVER_ERROR", status: 500 },
+    ]);
     const handle = await client.catalog.reindex({ shelves: 50 }, { async: true });
     assert.equal(typeof handle.id, "string");
     assert.equal((await handle.status()).status, "working");
