@@ -16,6 +16,11 @@ import type { TaskHandle, TaskQuestionState, TaskState } from "../../http/client
  * The pauses between two reads of a task, in milliseconds: the first, then
  * doubled up to the longest. The one schedule: the generated module's runtime
  * is written with these values (`_generated_tasks.ts`).
+ *
+ * @example
+ * ```ts ignore
+ * const pauses = [TASK_POLL_MS.first, Math.min(TASK_POLL_MS.first * 2, TASK_POLL_MS.longest)];
+ * ```
  */
 export const TASK_POLL_MS: { readonly first: number; readonly longest: number } = {
   first: 50,
@@ -37,6 +42,11 @@ export interface TaskDocument {
  * The documents that read, cancel and answer a task, as both clients send
  * them (the generated module carries them to the character) and as
  * `toTrustedDocuments` lists them.
+ *
+ * @example
+ * ```ts ignore
+ * const { query, operationName } = TASK_DOCUMENTS.read; // "query Task($id: ID!) { … }", "Task"
+ * ```
  */
 export const TASK_DOCUMENTS: {
   readonly read: TaskDocument;
