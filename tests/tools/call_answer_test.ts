@@ -72,3 +72,63 @@ Deno.test("MCP 2026-07-28: a call answered at once is JSON, a slow one or one wi
     await mcp.close();
   }
 });
+
+/** A 2025-11-25 session's POST of `message` (the handshake without a session). */
+function sessionPost(message: unknown, session?: string): Request {
+  return new Request("http://localhost/mcp", {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+      ...(session === undefined ? {} : { "mcp-session-id": session }),
+    },
+    body: JSON.stringify(message),
+  });
+}
+
+Deno.test("MCP 2025-era session with resumable streams: a call answered at once is JSON, a slow one a resumable stream", async () => {
+  const mcp = createMcpHandler(tree, { warnMissingHints: false });
+  try {
+    const opened = await mcp(sessionPost({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "answers", version: "1" },
+      },
+    }));
+    const session = opened.headers.get("mcp-session-id")!;
+    await opened.body?.cancel();
+    const initialized = await mcp(
+      sessionPost({ jsonrpc: "2.0", method: "notifications/initialized" }, session),
+    );
+    await initialized.body?.cancel();
+    const toolCall = (name: string, id: number) =>
+      mcp(sessionPost({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name, arguments: {} },
+      }, session));
+
+    const quick = await toolCall("quick", 2);
+    assert.equal(quick.headers.get("content-type"), "application/json");
+    const answer = await quick.json();
+    assert.equal(answer.id, 2);
+    assert.deepEqual(JSON.parse(answer.result.content[0].text), { ok: true });
+
+    // Still running after a moment: the stream, primed with an event id to resume from.
+    const slow = await toolCall("slow", 3);
+    assert.equal(slow.headers.get("content-type"), "text/event-stream");
+    const text = await slow.text();
+    assert.match(text, /^id: \S+\nretry: \d+\ndata: \n\n/, "the priming event comes first");
+    assert.match(text, /event: message\nid: \S+\ndata: \{/, "the answer carries its event id");
+    const data = text.split("\n").filter((line) => line.startsWith("data: {"));
+    assert.equal(JSON.parse(data.at(-1)!.slice(6)).result.content[0].text, "late");
+  } finally {
+    await mcp.close();
+  }
+});

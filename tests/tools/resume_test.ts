@@ -4,7 +4,8 @@
 // (as it comes, and replayed once the call is over), the SDK's own client
 // resuming by itself, and what a client may not do: read another session's
 // stream, replay an unknown or malformed event id. Older revisions, and
-// `resumability: false`, get streams as before.
+// `resumability: false`, get streams as before. A call answered at once is
+// JSON: there is nothing to resume.
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { api, op } from "@ramify/api/tree";
@@ -15,6 +16,15 @@ let release = () => {};
 let released = Promise.resolve();
 function hold() {
   released = new Promise((resolve) => release = resolve);
+}
+
+/**
+ * `slow` answers after a moment: a call answered at once goes back as JSON,
+ * with nothing to resume; one still running gets the stream.
+ */
+function soon() {
+  hold();
+  setTimeout(release, 30);
 }
 
 const tree = api({
@@ -101,12 +111,17 @@ function resumeGet(url: string, session: string, lastEventId: string) {
 Deno.test("MCP resumability: a priming event with id and retry opens a call's stream; each message has an id", async () => {
   await serving({ resumability: { retryMs: 250 } }, async (url) => {
     const { headers } = await session(url);
-    const events = eventsOf(await (await call(url, headers, "ping")).text());
+    soon();
+    const events = eventsOf(await (await call(url, headers, "slow")).text());
     assert.equal(events.length, 2);
     assert.deepEqual({ retry: events[0].retry, data: events[0].data }, { retry: "250", data: "" });
     assert.ok(events[0].id !== undefined && events[1].id !== undefined);
     assert.notEqual(events[0].id, events[1].id);
-    assert.equal(JSON.parse(events[1].data!).result.content[0].text, "pong");
+    assert.equal(JSON.parse(events[1].data!).result.content[0].text, "done");
+    // Answered at once: JSON, nothing to resume.
+    const quick = await call(url, headers, "ping");
+    assert.equal(quick.headers.get("content-type"), "application/json");
+    assert.equal((await quick.json()).result.content[0].text, "pong");
   });
 });
 
@@ -188,7 +203,8 @@ Deno.test("MCP resumability: another session's stream, a malformed or unknown ev
 Deno.test("MCP resumability: a stream delivered whole is not kept: there is nothing to resume", async () => {
   await serving({}, async (url) => {
     const { id, headers } = await session(url);
-    const [priming] = eventsOf(await (await call(url, headers, "ping")).text());
+    soon();
+    const [priming] = eventsOf(await (await call(url, headers, "slow")).text());
     const gone = await resumeGet(url, id, priming.id!);
     assert.equal(gone.status, 400);
     await gone.body?.cancel();
@@ -198,14 +214,16 @@ Deno.test("MCP resumability: a stream delivered whole is not kept: there is noth
 Deno.test("MCP resumability: older revisions and resumability: false get streams as before", async () => {
   await serving({}, async (url) => {
     const { headers } = await session(url, "2025-06-18");
-    const events = eventsOf(await (await call(url, headers, "ping")).text());
+    soon();
+    const events = eventsOf(await (await call(url, headers, "slow")).text());
     // Their clients would choke on an empty data field: no priming event.
     assert.equal(events.length, 1);
-    assert.equal(JSON.parse(events[0].data!).result.content[0].text, "pong");
+    assert.equal(JSON.parse(events[0].data!).result.content[0].text, "done");
   });
   await serving({ resumability: false }, async (url) => {
     const { id, headers } = await session(url);
-    const events = eventsOf(await (await call(url, headers, "ping")).text());
+    soon();
+    const events = eventsOf(await (await call(url, headers, "slow")).text());
     assert.deepEqual(events.map((event) => event.id), [undefined]);
     const get = await resumeGet(url, id, "anything.0");
     assert.equal(get.status, 405);

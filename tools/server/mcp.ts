@@ -54,7 +54,7 @@ import { mcpEdge } from "./edge.ts";
 import { bodyLimitOf, checkedRequest } from "./_request_body.ts";
 import { BODY_TIMEOUT_MS } from "../../http/web/body.ts";
 import { paramHeadersRefusal } from "./_param_headers.ts";
-import { answeredSoon } from "./_call_answer.ts";
+import { answeredSoon } from "../sessions/call_answer.ts";
 import { authorizationGate } from "./_authorization.ts";
 import { isPlainObject } from "../../tree/plain_data.ts";
 

@@ -14,6 +14,7 @@
 // Used by the MCP server (tools/server/mcp.ts), which makes the SDK servers
 // and tells who a request speaks for (tools/server/_session_owner.ts).
 
+import { answeredSoon } from "./call_answer.ts";
 import { untilDelivered } from "./delivered.ts";
 import type {
   ClientCapabilities,
@@ -264,12 +265,11 @@ export function legacySessions(
       { parsedBody: parsed },
     );
     await Promise.all(published);
-    return untilDelivered(
-      primed && resume.pollAfterMs !== undefined
-        ? polling(response, resume.pollAfterMs, () => parked = true)
-        : response,
-      end,
-    );
+    if (primed && resume.pollAfterMs !== undefined) {
+      return untilDelivered(polling(response, resume.pollAfterMs, () => parked = true), end);
+    }
+    // A call answered at once goes back as JSON: nothing is left to resume.
+    return untilDelivered(await answeredSoon(response), end);
   };
 
   return {

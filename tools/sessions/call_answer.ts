@@ -1,17 +1,21 @@
-// A 2026-07-28 `tools/call` is answered by the SDK as an SSE stream from the
-// start (`responseMode: "sse"`): Deno learns of a client gone only once the
-// response has begun, and a call running on must see its client leave. A call
-// that answers at once needs no stream: its one message goes back as JSON, as
-// the SDK's own default answers it, which a client reads for less (no event
-// parsing). What the call sends within a moment decides: its answer alone is
-// JSON; progress before it, or nothing yet, is the stream, begun then.
+// A call the SDK answers as an SSE stream from the start: a 2026-07-28
+// `tools/call` (`responseMode: "sse"`: Deno learns of a client gone only once
+// the response has begun, and a call running on must see its client leave),
+// and a 2025-era session's call with resumable streams (a priming event first,
+// each message with its event id). A call that answers at once needs no
+// stream: its one message goes back as JSON, as the SDK's own default answers
+// it, which a client reads for less (no event parsing), and there is nothing
+// to resume. What the call sends within a moment decides: its answer alone
+// (after the priming event, if any) is JSON; progress before it, or nothing
+// yet, is the stream, begun then.
+//
+// Used by the sessions (legacy.ts) and by the MCP server (tools/server/mcp.ts).
 
-import { lowerCaseResponse } from "../sessions/delivered.ts";
+import { lowerCaseResponse } from "./delivered.ts";
 
 /** How long a call may take and still be answered as JSON: past it, the stream begins. */
 const JSON_WITHIN_MS = 5;
 
-const MESSAGE = "event: message\ndata: ";
 const decoder = new TextDecoder();
 
 /**
@@ -20,7 +24,7 @@ const decoder = new TextDecoder();
  *
  * @example
  * ```ts
- * import { answeredSoon } from "./_call_answer.ts";
+ * import { answeredSoon } from "./call_answer.ts";
  *
  * const sse = new Response('event: message\ndata: {"id":1}\n\n', {
  *   headers: { "content-type": "text/event-stream" },
@@ -52,7 +56,7 @@ export async function answeredSoon(
   } finally {
     clearTimeout(timer);
   }
-  const json = chunks.length === 1 ? messageOf(chunks[0]) : undefined;
+  const json = answerOf(chunks);
   return json === undefined
     ? lowerCaseResponse(
       new Blob(chunks as Uint8Array<ArrayBuffer>[]),
@@ -76,12 +80,46 @@ function statusOf(json: string): number {
   }
 }
 
-/** The one message an SSE frame carries, or undefined for any other frame. */
-function messageOf(chunk: Uint8Array): string | undefined {
-  const frame = decoder.decode(chunk);
-  if (!frame.startsWith(MESSAGE) || !frame.endsWith("\n\n")) return undefined;
-  const data = frame.slice(MESSAGE.length, -2);
-  return data.includes("\n") ? undefined : data;
+/**
+ * The one message the frames carry, after a priming event if there is one
+ * (`id`, perhaps `retry`, empty `data`); undefined for anything else.
+ */
+function answerOf(chunks: readonly Uint8Array[]): string | undefined {
+  if (chunks.length === 0 || chunks.length > 2) return undefined;
+  const frames = decoder.decode(chunks.length === 1 ? chunks[0] : concat(chunks)).split("\n\n");
+  // Each frame ends with a blank line: the text ends with one, which split leaves as "".
+  if (frames.pop() !== "") return undefined;
+  if (frames.length === 2 && !isPriming(frames[0])) return undefined;
+  return frames.length === 1 || frames.length === 2 ? messageOf(frames.at(-1)!) : undefined;
+}
+
+/** A frame of `id:` (and `retry:`) with empty data, which carries no message. */
+function isPriming(frame: string): boolean {
+  return frame.split("\n").every((line) =>
+    line.startsWith("id: ") || line.startsWith("retry: ") || line === "data: "
+  );
+}
+
+/** The data of a `message` event of one data line, or undefined. */
+function messageOf(frame: string): string | undefined {
+  let message = false;
+  let data: string | undefined;
+  for (const line of frame.split("\n")) {
+    if (line === "event: message") message = true;
+    else if (line.startsWith("data: ") && data === undefined) data = line.slice(6);
+    else if (!line.startsWith("id: ")) return undefined;
+  }
+  return message ? data : undefined;
+}
+
+function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  const all = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return all;
 }
 
 /** The stream as the SDK began it: what was read, the read under way, then the rest. */
