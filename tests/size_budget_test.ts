@@ -102,9 +102,11 @@ const BUDGETS: readonly Budget[] = [
     // fields and resolvers, in the schema of a tree with a long-running leaf.
     // +5.5 KB (issue 47; 173,988 / 61,265 before, 179,438 / 62,961 after, on 2cb1bc4): the
     // REST worker's +4.7 KB, and GraphQL's answerTask and Task.question(s).
-    minified: 180_000,
-    gzip: 63_500,
-    absent: [],
+    // 179,705 / 63,042 measured (2026-11-27): the generated client's task runtime is text made
+    // by a function, so a server that never generates a client keeps none of it (8.9 KB).
+    minified: 181_000,
+    gzip: 64_000,
+    absent: ["TaskQuestionState"],
     present: ["No route matches", 'from"graphql"', 'from"zod"'],
   },
 ];

@@ -17,17 +17,22 @@
 import { TASK_DOCUMENTS, TASK_POLL_MS } from "./_tasks.ts";
 
 /** The names this part of the runtime takes (a schema type of one of them would clash). */
-export const TASK_RUNTIME_TYPES: ReadonlySet<string> = new Set([
+export const TASK_RUNTIME_TYPES: readonly string[] = [
   "TaskCall",
   "TaskCallOptions",
   "TaskHandle",
   "TaskState",
   "TaskQuestionState",
   "TaskFields",
-]);
+];
 
-/** The runtime's task part; it follows the runtime, whose transport, `GraphQLCall` and error it uses. */
-export const TASK_RUNTIME = `/**
+/**
+ * The runtime's task part; it follows the runtime, whose transport, `GraphQLCall`
+ * and error it uses. A function, not a constant: a bundle of a server that
+ * never generates a client then keeps none of this text.
+ */
+export function taskRuntime(): string {
+  return `/**
  * A question a task waits on: \`key\` names it in \`TaskHandle.answer\`, \`schema\`
  * is the JSON Schema (a flat form) of the answer.
  */
@@ -130,8 +135,8 @@ interface TaskFields {
 
 /** The pauses between two reads of a task, in milliseconds: the first, then doubled up to the longest. */
 const TASK_POLL_MS = ${
-  JSON.stringify({ first: TASK_POLL_MS.first, longest: TASK_POLL_MS.longest })
-};
+    JSON.stringify({ first: TASK_POLL_MS.first, longest: TASK_POLL_MS.longest })
+  };
 
 /** The documents that read, cancel and answer a task. */
 const TASK_DOCUMENTS = ${JSON.stringify(TASK_DOCUMENTS, null, 2)};
@@ -239,3 +244,4 @@ function taskState(task: TaskFields): TaskState {
     ...(error === null ? {} : { error: { status: error.status, title: error.message, code: error.code } }),
   };
 }`;
+}

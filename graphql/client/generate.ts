@@ -33,7 +33,7 @@ import { type Shape, shapeOf } from "../../http/client/shape.ts";
 import type { ErrorDeclarations } from "../../tree/errors.ts";
 import { type JsonSchema, toJsonSchema } from "../../tree/schema.ts";
 import { RUNTIME, RUNTIME_TYPES } from "./_generated_runtime.ts";
-import { TASK_RUNTIME, TASK_RUNTIME_TYPES } from "./_generated_tasks.ts";
+import { TASK_RUNTIME_TYPES, taskRuntime } from "./_generated_tasks.ts";
 import { jsonType } from "./_json_type.ts";
 import { type CatalogueEntry, catalogueOf } from "../../tree/catalogue.ts";
 
@@ -94,7 +94,7 @@ export function generateGraphQLClient(
   // The catalogue says which leaves are long-running, as it does for the manifest's operations.
   const tasks = projection.fields.some((field) => catalogue.at(field.steps)?.longRunning === true);
   for (const name of typeNames) {
-    if (RUNTIME_TYPES.has(name) || (tasks && TASK_RUNTIME_TYPES.has(name))) {
+    if (RUNTIME_TYPES.has(name) || (tasks && TASK_RUNTIME_TYPES.includes(name))) {
       throw new Error(
         `generateGraphQLClient: the type ${name} would take a name that is the generated client's own; name the schema differently (.meta({ id: "My${name}" }))`,
       );
@@ -129,7 +129,7 @@ export function generateGraphQLClient(
   }
   out.push(shapesTable(definitions), "");
   out.push(RUNTIME, "");
-  if (tasks) out.push(TASK_RUNTIME, "");
+  if (tasks) out.push(taskRuntime(), "");
   out.push("/** The operations' documents, by operation name. */");
   out.push("export const documents = {");
   for (const { document } of operations) {
