@@ -75,8 +75,11 @@ const BUDGETS: readonly Budget[] = [
     // +4.7 KB (issue 47; 97,776 / 35,105 before, 102,462 / 36,570 after, on 2cb1bc4): a task's
     // question answered over HTTP (POST .tasks/{id}/input, tasks/answer.ts) and its OpenAPI
     // description, in the task code a long-running leaf loads.
-    minified: 103_000,
-    gzip: 37_000,
+    // +0.7 KB (issue 44; 102,401 / 36,565 before, 103,131 / 36,741 after): the OpenAPI generator
+    // is loaded by the document's first request (esbuild's lazy wrapper), so a worker evaluates
+    // none of it at start (cold start on workerd 1.13-1.15x Hono before, 1.08x after).
+    minified: 104_000,
+    gzip: 37_200,
     // Request policies are values (issue 44): a worker that lists none carries none.
     absent: ["graphql", "GraphQL", "access-control-allow-methods", "ratelimit-policy"],
     present: ["No route matches", "3.1.0", 'from"zod"'],
@@ -86,7 +89,7 @@ const BUDGETS: readonly Budget[] = [
     file: "rest_policies.ts",
     // 2026-11-27 (issue 44): 106,192 / 38,002 measured, 3.7 KB over rest.ts's same run
     // (which holds the answers to a task's questions, issue 47, +4.7 KB).
-    minified: 106_700,
+    minified: 107_500,
     gzip: 40_000,
     absent: ["graphql", "GraphQL"],
     present: ["access-control-allow-methods", "ratelimit-policy", "No route matches"],

@@ -18,7 +18,7 @@
 import type { Node } from "../../tree/node.ts";
 import { httpProjection, type HttpProjectionOptions } from "../route/projection.ts";
 import type { FetchHandler, RouterOptions } from "./router.ts";
-import { type OpenApiOptions, toOpenApiFromRoute } from "../openapi/openapi.ts";
+import type { OpenApiOptions } from "../openapi/openapi.ts";
 import { toRouter } from "./matchers/mod.ts";
 import { type HttpOperation, type HttpRoute, listOperations } from "../route/route.ts";
 import { isVoidSchema } from "../../tree/schema.ts";
@@ -134,10 +134,15 @@ function restHandler(tree: Node, opts: CreateFetchOptions): FetchHandler {
   let body: Promise<Uint8Array> | undefined;
   const document = op(async () => {
     try {
-      const bytes = await (body ??= toOpenApiFromRoute(route, {
-        ...opts.document,
-        servers: opts.document?.servers ?? (base === "" ? undefined : [{ url: base }]),
-      }).then((doc) => new TextEncoder().encode(JSON.stringify(doc))));
+      // The generator is loaded by the document's first request: a worker starts without it.
+      const bytes = await (body ??= import("../openapi/openapi.ts").then(({ toOpenApiFromRoute }) =>
+        toOpenApiFromRoute(route, {
+          ...opts.document,
+          servers: opts.document?.servers ?? (base === "" ? undefined : [{ url: base }]),
+        })
+      ).then((doc) =>
+        new TextEncoder().encode(JSON.stringify(doc))
+      ));
       return new Response(bytes.slice(), {
         headers: {
           "content-type": "application/json",
