@@ -27,6 +27,19 @@ async function copyServeDoc(dir: string): Promise<void> {
   await Deno.copyFile(join(ROOT, "docs", "serve.md"), join(dir, "serve.md"));
 }
 
+/**
+ * The example's `catalog.reindex` work (examples/bookstore_reindex.ts) beside
+ * the suite as JavaScript, its types stripped, so that node_tasks.mjs drives
+ * the example's own code on Node, not a copy of it.
+ */
+async function copyExampleReindex(dir: string): Promise<void> {
+  const source = await Deno.readTextFile(join(ROOT, "examples", "bookstore_reindex.ts"));
+  const { outputText } = ts.transpileModule(source, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  });
+  await Deno.writeTextFile(join(dir, "bookstore_reindex.mjs"), outputText);
+}
+
 export async function makeConsumer(config: DenoConfig): Promise<{ dir: string; tarball: string }> {
   const dir = await Deno.makeTempDir({ prefix: "ramify-npm-consumer-" });
   // The tarball, not the folder: `npm install <folder>` links it, and the linked
@@ -41,6 +54,7 @@ export async function makeConsumer(config: DenoConfig): Promise<{ dir: string; t
     await Deno.copyFile(path, to);
   }
   await copyServeDoc(dir);
+  await copyExampleReindex(dir);
   const expected: Record<string, string[]> = {};
   for (const [subpath, target] of Object.entries(config.exports)) {
     const module = await import(pathToFileURL(join(ROOT, target)).href);

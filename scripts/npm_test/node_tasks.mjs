@@ -1,45 +1,34 @@
 // Node: a long-running leaf driven over MCP's tasks extension by the
 // extension's own requester (@modelcontextprotocol/ext-tasks, 2026-07-28
 // framing) on the official SDK client, against `serve()` of the built
-// package. The leaf is the example bookstore's `catalog.reindex` as it is
-// written there (examples/bookstore_reindex.ts, which Node cannot import as
-// TypeScript): shelves 1 to 40, one progress report per shelf, stopping when
-// its signal aborts, and guarded as the example's mutations are, by a staff
-// bearer token (`auth()`). Checks: a call without the token makes no task;
+// package. The leaf runs the example bookstore's own `catalog.reindex` work
+// (examples/bookstore_reindex.ts, its types stripped by the proof into
+// bookstore_reindex.mjs beside this suite): shelves 1 to 40, one progress
+// report per shelf, stopping when its signal aborts; declared and guarded as
+// the example declares it, by a staff bearer token (`auth()`). Checks: a call without the token makes no task;
 // a task is created, its progress seen, its result inlined once completed;
 // a cancel ends the next one `cancelled` and aborts its handler.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { z } from "zod";
 import { api, auth, use } from "@ramify/api";
-import { op, progress } from "@ramify/api/tree";
+import { op } from "@ramify/api/tree";
 import { serve } from "@ramify/api/serve";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createTaskSessionFromClient } from "@modelcontextprotocol/ext-tasks/client";
 import { within } from "./fixture.mjs";
+import { reindex } from "./bookstore_reindex.mjs";
 
 const TASKS = "io.modelcontextprotocol/tasks";
 const STAFF = "Bearer staff-token";
-// The example's pace: a task outlives a poll or two (the server asks for one every 500 ms).
-const SHELF_MS = 300;
 const capabilities = { extensions: { [TASKS]: {} } };
 const options = { timeout: 60_000 };
+/** The store the work reads: three books. */
+const store = { list: () => Promise.resolve([{ id: "1" }, { id: "2" }, { id: "3" }]) };
+/** The example's pace: one shelf takes 300 ms. */
+const SHELF_MS = 300;
 
-/** Waits `ms`, or rejects with the signal's reason once it aborts (the example's pause). */
-function pause(ms, signal) {
-  return new Promise((resolve, reject) => {
-    signal?.throwIfAborted();
-    const stop = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", stop);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", stop, { once: true });
-  });
-}
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The bookstore's catalog with its reindex; `stopped` counts handlers whose signal aborted. */
 function catalog() {
@@ -50,13 +39,9 @@ function catalog() {
   }));
   const tree = api({
     catalog: api({
-      reindex: op(async ({ shelves }, ctx) => {
+      reindex: op((input, ctx) => {
         ctx.signal?.addEventListener("abort", () => seen.stopped++, { once: true });
-        for (let shelf = 1; shelf <= shelves; shelf++) {
-          await pause(SHELF_MS, ctx.signal);
-          progress(ctx, shelf, shelves, `shelf ${shelf} of ${shelves}`);
-        }
-        return { indexed: 3, shelves };
+        return reindex(store, input.shelves, ctx);
       }, {
         tags: { longRunning: true, idempotent: true, destructive: false },
         input: z.object({ shelves: z.number().int().min(1).max(40).default(10) }),
