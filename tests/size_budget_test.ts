@@ -77,7 +77,8 @@ const BUDGETS: readonly Budget[] = [
     // description, in the task code a long-running leaf loads.
     // +0.7 KB (issue 44; 102,401 / 36,565 before, 103,131 / 36,741 after): the OpenAPI generator
     // is loaded by the document's first request (esbuild's lazy wrapper), so a worker evaluates
-    // none of it at start (cold start on workerd 1.13-1.15x Hono before, 1.08x after).
+    // none of it at start (cold start on workerd: 1.08-1.13x Hono after, within the runs' noise
+    // of 1.12-1.15x before; BENCHMARKS.md).
     minified: 104_000,
     gzip: 37_200,
     // Request policies are values (issue 44): a worker that lists none carries none.
