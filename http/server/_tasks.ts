@@ -82,6 +82,7 @@ export interface TaskRoutes {
  *   basePath: "",
  *   report: console.error,
  *   statuses: new Map(),
+ *   limits: { maxBytes: 1024 * 1024, maxDepth: 64, maxKeys: 256, timeoutMs: 30_000 },
  * });
  * ```
  */
