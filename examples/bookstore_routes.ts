@@ -644,7 +644,7 @@ export const graphqlRoutes: GraphQLClientManifest = {
       ],
       "kind": "mutation",
       "query":
-        "mutation CatalogReindex($shelves: Int) { catalogReindex(shelves: $shelves) { id status operation progress { done total message } question questions result error { status code message } } }",
+        "mutation CatalogReindex($shelves: Int) { catalogReindex(shelves: $shelves) { id status operation progress { done total message } question questions result error { status code message data } } }",
       "operationName": "CatalogReindex",
       "path": [
         "catalogReindex",
@@ -763,6 +763,10 @@ export const graphqlRoutes: GraphQLClientManifest = {
         {
           "name": "message",
           "type": "String!",
+        },
+        {
+          "name": "data",
+          "type": "JSON",
         },
       ],
     },
