@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { haproxyMissing, withHaproxy } from "../support/haproxy.ts";
 import { type Instance, withInstances } from "../support/instances.ts";
 import { redisMissing, withRedis } from "../support/redis.ts";
+import { answerOf, modernRequest } from "../support/mcp_wire.ts";
 
 const missing = [await redisMissing(), await haproxyMissing()].filter((why) => why !== undefined);
 const ignore = missing.length > 0;
@@ -72,25 +73,13 @@ async function mcp(url: string, method: string, params: Record<string, unknown>)
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
     "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS]: {} } },
   };
-  const name = params.name ?? params.taskId;
-  const response = await fetch(`${url}/mcp`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": method,
-      "mcp-name": String(name),
-      authorization: AUTHORIZATION,
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } }),
-  });
-  const text = await response.text();
-  assert.equal(response.status, 200, text);
-  // A plain JSON answer, or the stream's event that carries it.
-  const message = text.startsWith("{")
-    ? JSON.parse(text)
-    : JSON.parse(text.split("\n").find((line) => line.startsWith("data: "))!.slice(6));
+  const { id, init } = modernRequest(
+    { method, id: 1, params: { ...params, _meta: meta } },
+    { authorization: AUTHORIZATION },
+  );
+  const response = await fetch(`${url}/mcp`, init);
+  assert.equal(response.status, 200);
+  const message = await answerOf(response, id);
   assert.equal(message.error, undefined, JSON.stringify(message.error));
   return {
     result: message.result as Record<string, unknown>,

@@ -35,6 +35,55 @@ export interface JsonRpcAnswer {
   };
 }
 
+/** A JSON-RPC message as a raw client reads it. */
+export type JsonRpcMessage = Omit<JsonRpcAnswer, "result"> & {
+  readonly result?: Record<string, unknown>;
+  readonly method?: string;
+  readonly params?: Record<string, unknown>;
+};
+
+/**
+ * A raw 2026-07-28 request: the JSON-RPC message (a fresh id unless it has
+ * one) and the routing headers the revision asks for (`Mcp-Method`, and
+ * `Mcp-Name` from its params' `name` or `taskId`), beside `headers`.
+ */
+export function modernRequest(
+  message: {
+    readonly method: string;
+    readonly params?: Record<string, unknown>;
+    readonly id?: unknown;
+  },
+  headers: Record<string, string> = {},
+): { id: unknown; init: RequestInit } {
+  const id = message.id ?? crypto.randomUUID();
+  const name = message.params?.name ?? message.params?.taskId;
+  return {
+    id,
+    init: {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": message.method,
+        ...(typeof name === "string" ? { "mcp-name": name } : {}),
+        ...headers,
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", ...message, id }),
+    },
+  };
+}
+
+/** The message of `id` in an answer: the stream's event that carries it, or the JSON body. */
+export async function answerOf(response: Response, id: unknown): Promise<JsonRpcMessage> {
+  const text = await response.text();
+  if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) {
+    return JSON.parse(text);
+  }
+  return text.split("\n").filter((line) => line.startsWith("data: "))
+    .map((line) => JSON.parse(line.slice(6))).find((event) => event.id === id);
+}
+
 /**
  * A raw 2026-07-28 `tools/call` (its routing headers, and a client that
  * declares no capability), and its JSON-RPC answer: the stream's event of the
@@ -46,31 +95,19 @@ export async function modernToolCall(
   args: Record<string, unknown>,
   opts: { readonly id?: number; readonly headers?: Record<string, string> } = {},
 ): Promise<{ status: number; challenge: string | null; text: string; message: JsonRpcAnswer }> {
-  const id = opts.id ?? 1;
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": "tools/call",
-      "mcp-name": name,
-      ...opts.headers,
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id,
-      method: "tools/call",
-      params: {
-        name,
-        arguments: args,
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-          "io.modelcontextprotocol/clientCapabilities": {},
-        },
+  const { id, init } = modernRequest({
+    method: "tools/call",
+    id: opts.id ?? 1,
+    params: {
+      name,
+      arguments: args,
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
       },
-    }),
-  });
+    },
+  }, opts.headers);
+  const response = await fetch(url, init);
   const text = await response.text();
   const events = text.split("\n").filter((line) => line.startsWith("data: "))
     .map((line) => JSON.parse(line.slice(6)));

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { api, ask, type FormSchema, op } from "@ramify/api/tree";
 import { createMcpHandler } from "@ramify/api/tools";
+import { answerOf, modernRequest } from "../support/mcp_wire.ts";
 
 const TASKS = "io.modelcontextprotocol/tasks";
 const NAME = {
@@ -40,25 +41,11 @@ const meta = (capabilities: Record<string, unknown>) => ({
 
 /** Posts one 2026-07-28 request: its JSON-RPC answer. */
 async function post(url: string, method: string, params: Record<string, unknown>) {
-  const id = crypto.randomUUID();
-  const name = params.name ?? params.taskId;
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": method,
-      ...(typeof name === "string" ? { "mcp-name": name } : {}),
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id, method, params }),
-  });
-  const text = await response.text();
-  const message = (response.headers.get("content-type") ?? "").includes("text/event-stream")
-    ? text.split("\n").filter((line) => line.startsWith("data: "))
-      .map((line) => JSON.parse(line.slice(6))).find((event) => event.id === id)
-    : JSON.parse(text);
-  return message as { result?: Record<string, unknown>; error?: { code: number } };
+  const { id, init } = modernRequest({ method, params });
+  return await answerOf(await fetch(url, init), id) as {
+    result?: Record<string, unknown>;
+    error?: { code: number };
+  };
 }
 
 Deno.test("MCP tasks: askFirst questions are an input round before the task", async (t) => {

@@ -17,6 +17,7 @@ import {
 import { z } from "zod";
 import { api, op, progress } from "@ramify/api/tree";
 import { createMcpHandler } from "@ramify/api/tools";
+import { answerOf, modernRequest } from "../support/mcp_wire.ts";
 import { createTasks, memoryTasks } from "@ramify/api/tasks";
 
 const TASKS = "io.modelcontextprotocol/tasks";
@@ -101,29 +102,12 @@ async function started(url: string, authorization: string, shelves: number): Pro
 /** The requester's raw path (the task methods the SDK client does not send), as `authorization`. */
 function dispatchAs(url: string, authorization: string): RawClientDispatch {
   return async (request) => {
-    const message = request as { method: string; params?: { name?: string; taskId?: string } };
-    const id = crypto.randomUUID();
-    const name = message.params?.name ?? message.params?.taskId;
-    const response = await fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": message.method,
-        ...(name === undefined ? {} : { "mcp-name": name }),
-        authorization,
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", ...message, id }),
-    });
-    const text = await response.text();
-    const answer = (response.headers.get("content-type") ?? "").includes("text/event-stream")
-      ? text.split("\n").filter((line) => line.startsWith("data: "))
-        .map((line) => JSON.parse(line.slice(6))).find((event) => event.id === id)
-      : JSON.parse(text);
+    const message = request as { method: string; params?: Record<string, unknown> };
+    const { id, init } = modernRequest(message, { authorization });
+    const answer = await answerOf(await fetch(url, init), id);
     return answer.error === undefined
-      ? { kind: "result", result: answer.result }
-      : { kind: "error", error: answer.error };
+      ? { kind: "result", result: answer.result as never }
+      : { kind: "error", error: answer.error as never };
   };
 }
 

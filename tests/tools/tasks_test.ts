@@ -17,6 +17,7 @@ import {
 import { z } from "zod";
 import { api, ask, HttpError, op, progress } from "@ramify/api/tree";
 import { createHandler } from "@ramify/api/serve";
+import { answerOf, modernRequest } from "../support/mcp_wire.ts";
 
 const TASKS = "io.modelcontextprotocol/tasks";
 const ANN = "Bearer ann";
@@ -54,35 +55,10 @@ const tree = api({
 
 const capabilities = { elicitation: { form: {} }, extensions: { [TASKS]: {} } };
 
-/** The JSON-RPC message of an answer, plain JSON or the stream's event with its id. */
-async function messageOf(response: Response, id: unknown): Promise<Record<string, unknown>> {
-  const text = await response.text();
-  if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) {
-    return JSON.parse(text);
-  }
-  const events = text.split("\n").filter((line) => line.startsWith("data: "))
-    .map((line) => JSON.parse(line.slice(6)));
-  return events.find((event) => event.id === id);
-}
-
 /** Posts one 2026-07-28 request as `authorization`, with the routing headers it needs. */
 async function post(url: string, request: Record<string, unknown>, authorization: string) {
-  const params = (request.params ?? {}) as Record<string, unknown>;
-  const name = params.name ?? params.taskId;
-  const id = request.id ?? crypto.randomUUID();
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": String(request.method),
-      ...(typeof name === "string" ? { "mcp-name": name } : {}),
-      authorization,
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", ...request, id }),
-  });
-  return await messageOf(response, id);
+  const { id, init } = modernRequest(request as { method: string }, { authorization });
+  return await answerOf(await fetch(url, init), id);
 }
 
 /** The requester's raw path, for the task methods the SDK client does not send. */
