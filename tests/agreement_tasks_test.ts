@@ -57,7 +57,8 @@ const pause = (ms: number, signal?: AbortSignal) =>
 const tree = api({
   job: op(async ({ steps, end }, ctx) => {
     for (let step = 1; step <= steps; step++) {
-      await pause(end === "cancelled" ? 200 : 5, ctx.signal);
+      // One to cancel runs until it is cancelled, however slow the machine is to send the cancel.
+      await pause(end === "cancelled" ? 60_000 : 5, ctx.signal);
       progress(ctx, step, steps, `step ${step}`);
     }
     if (end === "declared") throw new LeafError("SOLD_OUT");
