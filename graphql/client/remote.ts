@@ -253,7 +253,11 @@ async function started(
   return await taskAnswer(valueOf(response, field) as GraphQLTask, options, {
     async send(document, variables) {
       const { query, operationName } = document;
-      const read = await context.transport.request({ query, operationName, variables });
+      // With the call's headers: a server may know the task's owner by one.
+      const read = await context.transport.request(
+        { query, operationName, variables },
+        unsignalled,
+      );
       if (read.errors !== undefined && read.errors.length > 0) {
         throw new GraphQLClientError(read.errors, read.data);
       }

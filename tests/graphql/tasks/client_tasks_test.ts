@@ -93,7 +93,8 @@ Deno.test("graphql client tasks: a void long-running leaf resolves undefined, aw
 Deno.test("graphql client tasks: an abort while the start is in flight cancels the task it started", async () => {
   let slowStarts = 0;
   await withServer({
-    // The start (it alone carries the header) takes 300 ms to reach its resolver.
+    // A request with the header takes 300 ms to reach its resolver: the start, and the cancel
+    // (the call's headers go with every request of its task).
     context: async ({ request }: { request: Request }) => {
       if (request.headers.get("x-slow") === "1") {
         slowStarts++;
@@ -110,7 +111,7 @@ Deno.test("graphql client tasks: an abort while the start is in flight cancels t
     setTimeout(() => controller.abort(), 100);
     const error = await call.then(() => undefined, (error: Error) => error);
     assert.equal(error?.name, "AbortError");
-    assert.equal(slowStarts, 1);
+    assert.equal(slowStarts, 2, "the start and the cancel");
     // The task started after the abort, and was cancelled: its handler's signal aborted.
     await until(() => aborted.has("during start"), "the task's cancel");
   }, createTasks());
@@ -137,5 +138,21 @@ Deno.test("graphql client tasks: a server of trusted documents only runs the typ
     assert.ok(cancelled instanceof GraphQLClientError);
     assert.equal(cancelled.errors[0].extensions?.status, 499);
     await until(() => aborted.has("trusted"), "the cancel");
+  }, createTasks());
+});
+
+Deno.test("graphql client tasks: the call's headers go with its task's reads, cancel and answer (an owner by header)", async () => {
+  await withServer({
+    // The caller is who the header names: a task is only its owner's to read.
+    context: ({ request }: { request: Request }) => ({
+      user: request.headers.get("x-user") ?? undefined,
+    }),
+  }, async (client) => {
+    const headers = { "x-user": "ann" };
+    assert.deepEqual(await client.catalog.reindex({ shelves: 2 }, { headers }), { indexed: 2 });
+    const handle = await client.catalog.hold({ run: "by header" }, { async: true, headers });
+    assert.equal((await handle.status()).status, "working");
+    assert.equal((await handle.cancel()).status, "cancelled");
+    await until(() => aborted.has("by header"), "the cancel");
   }, createTasks());
 });
