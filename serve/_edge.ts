@@ -1,10 +1,9 @@
 // The one edge of `createHandler`: the `policies` it is given stand, once, in
 // front of every mount (REST, GraphQL, MCP, the docs, health), each refusal
 // written as the mount's surface writes one. A mount answers with nothing
-// when Bun took the request over as a WebSocket; inside the chain a mark
-// stands for that, so policies always see a Response.
+// when Bun took the request over as a WebSocket (`applyPoliciesToUpgrades`).
 
-import { applyPolicies, type EdgeSurface, type Policy } from "../http/web/edge.ts";
+import { applyPoliciesToUpgrades, type EdgeSurface, type Policy } from "../http/web/edge.ts";
 
 /** A mount of the handler: Bun's server comes second, for upgrades. */
 export type Mounted = (request: Request, server?: unknown) => Promise<Response | undefined>;
@@ -33,26 +32,6 @@ export function edgeOf(policies: readonly Policy[] | undefined): {
   if (policies === undefined || policies.length === 0) {
     return { guard: (mounted) => mounted, surfaceOwn };
   }
-  // Bun's server for the request now in the chain (a policy passes on the request it got).
-  const servers = new WeakMap<Request, unknown>();
-  const guard: Guard = (mounted, surface) => {
-    const upgraded = new WeakSet<Response>();
-    const chain = applyPolicies(
-      async (request) => {
-        const answer = await mounted(request, servers.get(request));
-        if (answer !== undefined) return answer;
-        const mark = new Response(null);
-        upgraded.add(mark);
-        return mark;
-      },
-      surface,
-      policies,
-    );
-    return async (request, server) => {
-      if (server !== undefined) servers.set(request, server);
-      const answer = await chain(request);
-      return upgraded.has(answer) ? undefined : answer;
-    };
-  };
+  const guard: Guard = (mounted, surface) => applyPoliciesToUpgrades(mounted, surface, policies);
   return { guard, surfaceOwn };
 }

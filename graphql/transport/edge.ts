@@ -20,7 +20,7 @@
  */
 
 import type { EdgeSurface } from "../../http/web/edge.ts";
-import { problem } from "../../http/web/respond.ts";
+import { restEdge } from "../../http/web/respond.ts";
 
 /** GraphQL over HTTP as policies see it. */
 export const graphqlEdge: EdgeSurface = {
@@ -31,7 +31,7 @@ export const graphqlEdge: EdgeSurface = {
 
 /**
  * The GraphQL WebSocket handshake as policies see it: a refused upgrade is
- * plain HTTP, so its answer is problem+json.
+ * plain HTTP, so its answer is REST's, problem+json.
  *
  * @example
  * ```ts
@@ -41,7 +41,4 @@ export const graphqlEdge: EdgeSurface = {
  * console.log(refused.headers.get("content-type")); // "application/problem+json"
  * ```
  */
-export const graphqlWsEdge: EdgeSurface = {
-  name: "graphql",
-  refuse: ({ status, message, headers }) => problem(status, message, headers),
-};
+export const graphqlWsEdge: EdgeSurface = { name: "graphql", refuse: restEdge.refuse };

@@ -52,7 +52,7 @@
 
 import type { Node } from "../../tree/node.ts";
 import { assertImplemented } from "../../tree/contract.ts";
-import { applyPolicies, checkPolicies, POLICY_OPTIONS } from "../../http/web/edge.ts";
+import { applyPolicies, POLICY_OPTIONS } from "../../http/web/edge.ts";
 import { graphqlEdge } from "./edge.ts";
 import { formGuard } from "../../http/web/csrf.ts";
 import { projectGraphQL } from "../schema/projection.ts";
@@ -180,7 +180,6 @@ export function createHttpGraphQLServer(
       trusted: trustedDocumentsOf(opts, "createHttpGraphQLServer"),
     };
   }
-  if (opts.policies !== undefined) checkPolicies(opts.policies);
   const checked = { path, forms: formGuard(opts.trustedOrigins) };
   let serve: ((request: Request) => Promise<Response>) | undefined;
   let loading: Promise<(request: Request) => Promise<Response>> | undefined;

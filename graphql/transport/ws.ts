@@ -109,7 +109,7 @@
 import { handleProtocols } from "graphql-ws";
 import { HttpError } from "../../http/web/problem.ts";
 import { errorResponse, problem } from "../../http/web/respond.ts";
-import { applyPolicies, checkPolicies, POLICY_OPTIONS } from "../../http/web/edge.ts";
+import { applyPolicies, applyPoliciesToUpgrades, POLICY_OPTIONS } from "../../http/web/edge.ts";
 import { graphqlWsEdge } from "./edge.ts";
 import type { GraphQLServer } from "../execution/server.ts";
 import { type Connect, createConnect, type ProtocolConnection } from "./_ws_protocol.ts";
@@ -378,21 +378,16 @@ export function handleBunWebSocket(
 ): BunWebSocketHandler {
   checkOptions("handleBunWebSocket", opts, WS_OPTIONS, WS_RENAMED, POLICY_OPTIONS);
   const policies = opts.policies;
-  if (policies !== undefined) checkPolicies(policies);
+  // Composed once; without policies the upgrade stays synchronous, as Bun prefers it.
+  const guarded = policies === undefined || policies.length === 0
+    ? undefined
+    : applyPoliciesToUpgrades(upgradeBun, graphqlWsEdge, policies);
   const connect: Connect = createConnect(server, opts);
   const connections = new WeakMap<WsPeer, ProtocolConnection>();
   return {
     fetch(request, bunServer) {
       if (!isUpgrade(request)) return upgradeRequired();
-      // Without policies the upgrade stays synchronous, as Bun prefers it.
-      if (policies === undefined || policies.length === 0) return upgradeBun(request, bunServer);
-      // Bun answers an upgrade with nothing: a mark stands for it inside the chain.
-      const upgraded = new Response(null);
-      return applyPolicies(
-        (request) => Promise.resolve(upgradeBun(request, bunServer) ?? upgraded),
-        graphqlWsEdge,
-        policies,
-      )(request).then((answer) => answer === upgraded ? undefined : answer);
+      return guarded === undefined ? upgradeBun(request, bunServer) : guarded(request, bunServer);
     },
     websocket: {
       open(ws) {

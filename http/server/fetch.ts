@@ -27,7 +27,7 @@ import { assertImplemented } from "../../tree/contract.ts";
 import { http } from "../verbs.ts";
 import { checkOptions, knownKeys } from "../../tree/options.ts";
 import { protectedResourceAnswer } from "../web/protected_resource.ts";
-import { applyPolicies, checkPolicies, POLICY_OPTIONS } from "../web/edge.ts";
+import { applyPolicies, POLICY_OPTIONS } from "../web/edge.ts";
 import { restEdge } from "../web/respond.ts";
 
 /**
@@ -105,7 +105,6 @@ export function createFetch(tree: Node, opts: CreateFetchOptions = {}): FetchHan
   assertImplemented(tree, "createFetch");
   // The policies stand in front of the whole: the routes, the document and the metadata.
   const { policies, ...own } = opts;
-  if (policies !== undefined) checkPolicies(policies);
   const handler = restHandler(tree, own);
   // A tree with an OAuth guard publishes the metadata its challenges point to (RFC 9728).
   const metadata = protectedResourceAnswer(tree);

@@ -167,6 +167,55 @@ export function applyPolicies(
 }
 
 /**
+ * `handler` behind `policies`, for a handler told the runtime's server beside
+ * the request that may take the request over and answer nothing (Bun's
+ * WebSocket upgrade). Inside the chain a mark stands for "taken over", so each
+ * policy still sees a `Response`; the mark comes out as `undefined`. The
+ * chain is composed once; the server reaches the handler by the request (a
+ * policy passes on the request it got).
+ *
+ * @example
+ * ```ts
+ * import { applyPoliciesToUpgrades } from "./edge.ts";
+ * import { cors } from "./cors.ts";
+ *
+ * const upgrade = (request: Request, server: { upgrade(request: Request): boolean }) =>
+ *   server.upgrade(request) ? undefined : new Response("no upgrade", { status: 400 });
+ * const guarded = applyPoliciesToUpgrades(upgrade, {
+ *   name: "graphql",
+ *   refuse: ({ status, message }) => new Response(message, { status }),
+ * }, [cors(true)]);
+ * console.log(await guarded(new Request("http://localhost/"), { upgrade: () => true })); // undefined
+ * ```
+ *
+ * @throws {TypeError} as {@linkcode applyPolicies} does.
+ */
+export function applyPoliciesToUpgrades<S>(
+  handler: (request: Request, server: S) => Response | undefined | Promise<Response | undefined>,
+  surface: EdgeSurface,
+  policies: readonly Policy[],
+): (request: Request, server: S) => Promise<Response | undefined> {
+  const servers = new WeakMap<Request, S>();
+  const takenOver = new WeakSet<Response>();
+  const chain = applyPolicies(
+    async (request) => {
+      const answer = await handler(request, servers.get(request) as S);
+      if (answer !== undefined) return answer;
+      const mark = new Response(null);
+      takenOver.add(mark);
+      return mark;
+    },
+    surface,
+    policies,
+  );
+  return async (request, server) => {
+    servers.set(request, server);
+    const answer = await chain(request);
+    return takenOver.has(answer) ? undefined : answer;
+  };
+}
+
+/**
  * Refuses, when a server is made, what is no list of policies or a list
  * naming one policy twice (a request would pass it twice).
  *

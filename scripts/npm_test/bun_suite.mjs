@@ -7,9 +7,11 @@
 // Prints `ok`/`not ok` lines, then `bun-suite-tally: {"passed":N,"failed":N}`,
 // and exits non-zero on any failure.
 import assert from "node:assert/strict";
+import { connect } from "node:net";
 import process from "node:process";
 import { createGraphQLServer } from "@ramify/api/graphql";
-import { createWsHandler } from "@ramify/api/graphql/ws";
+import { createWsHandler, handleBunWebSocket } from "@ramify/api/graphql/ws";
+import { cors, rateLimit } from "@ramify/api/http";
 import { serve } from "@ramify/api/serve";
 import { createClient as createWsClient } from "graphql-ws";
 import {
@@ -129,6 +131,89 @@ await check(
     served((server) =>
       checkSubscription(`${server.url.replace("http", "ws")}/graphql`, globalThis.WebSocket)
     ),
+);
+
+/**
+ * A WebSocket handshake written on a raw socket (fetch may not send `Upgrade`):
+ * the status and content type of the answer.
+ */
+function handshake(port) {
+  return within(
+    new Promise((resolve, reject) => {
+      const socket = connect(port, "127.0.0.1");
+      let head = "";
+      socket.on("error", reject);
+      socket.on("data", (chunk) => {
+        head += chunk.toString("latin1");
+        const end = head.indexOf("\r\n\r\n");
+        if (end === -1) return;
+        socket.destroy();
+        const [status, ...fields] = head.slice(0, end).split("\r\n");
+        const type = fields.find((line) => /^content-type:/i.test(line))?.split(":")[1].trim();
+        resolve({ status: Number(status.split(" ")[1]), type });
+      });
+      socket.write(
+        "GET /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+          "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n" +
+          "Sec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n",
+      );
+    }),
+    "the handshake's answer",
+  );
+}
+
+/** A limiter that allows `allowed` requests, then refuses, counting every take. */
+function counted(allowed) {
+  const limiter = { takes: 0, take: () => ++limiter.takes > allowed ? 2_000 : undefined };
+  return limiter;
+}
+
+await check(
+  "bun: serve()'s policies stand in front of the WebSocket upgrade: one take, then 429",
+  async () => {
+    const limiter = counted(1);
+    const options = {
+      port: 0,
+      hostname: "127.0.0.1",
+      quiet: true,
+      mcp: false,
+      policies: [cors(), rateLimit({ limiter })],
+    };
+    const server = await serve(makeTree(), options);
+    try {
+      await checkSubscription(`${server.url.replace("http", "ws")}/graphql`, globalThis.WebSocket);
+      assert.equal(limiter.takes, 1);
+      assert.equal((await handshake(server.port)).status, 429);
+    } finally {
+      await server.close();
+    }
+  },
+);
+
+await check(
+  "bun: handleBunWebSocket's policies: the upgrade taken over, then refused as a problem",
+  async () => {
+    const limiter = counted(1);
+    const ws = handleBunWebSocket(createGraphQLServer(makeTree()), {
+      policies: [rateLimit({ limiter })],
+    });
+    const bunServer = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: (request, server) => ws.fetch(request, server),
+      websocket: ws.websocket,
+    });
+    try {
+      await checkSubscription(`ws://127.0.0.1:${bunServer.port}/graphql`, WebSocket);
+      assert.deepEqual(await handshake(bunServer.port), {
+        status: 429,
+        type: "application/problem+json",
+      });
+      assert.equal(limiter.takes, 2);
+    } finally {
+      bunServer.stop(true);
+    }
+  },
 );
 
 await check(

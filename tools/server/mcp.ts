@@ -49,7 +49,7 @@ import { resumeOf } from "../sessions/resume.ts";
 import { identities } from "./_session_owner.ts";
 import { memoryMcpSessions } from "../sessions/store.ts";
 import { namesLowerCase } from "../sessions/delivered.ts";
-import { applyPolicies, checkPolicies, POLICY_OPTIONS } from "../../http/web/edge.ts";
+import { applyPolicies, POLICY_OPTIONS } from "../../http/web/edge.ts";
 import { mcpEdge } from "./edge.ts";
 import { bodyLimitOf, checkedRequest } from "./_request_body.ts";
 import { BODY_TIMEOUT_MS } from "../../http/web/body.ts";
@@ -111,7 +111,6 @@ function loadSdk(): Promise<Sdk> {
  */
 export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpFetchHandler {
   checkOptions("createMcpHandler", opts, MCP_HANDLER_OPTIONS, MCP_RENAMED, POLICY_OPTIONS);
-  if (opts.policies !== undefined) checkPolicies(opts.policies);
   assertImplemented(tree, "createMcpHandler");
   const surface = mcpSurface(tree, "createMcpHandler", opts);
   const side = surface.side;
