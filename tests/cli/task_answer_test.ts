@@ -7,28 +7,15 @@
 // while the answer does not fit); without one it writes how to answer it and
 // keeps waiting until another command does.
 import assert from "node:assert/strict";
-import { z } from "zod";
-import { api, ask, op } from "@ramify/api/tree";
 import { createFetch } from "@ramify/api/http";
 import { runCli } from "@ramify/api/cli";
 import { createTasks } from "@ramify/api/tasks";
 import { withServer } from "../support/server.ts";
 import { type MemoryIo, memoryIo } from "../support/cli_io.ts";
 import { until } from "../tasks/_suite.ts";
+import { shelving } from "../support/shelving.ts";
 
-const tree = api({
-  shelve: op(async ({ title }, ctx) => {
-    const said = await ask(ctx, {
-      message: `Which shelf for ${title}?`,
-      schema: { type: "object", properties: { shelf: { type: "integer" } }, required: ["shelf"] },
-    });
-    return { title, shelf: said.action === "accept" ? Number(said.content.shelf) : 0 };
-  }, {
-    tags: { longRunning: true },
-    input: z.object({ title: z.string() }),
-    output: z.object({ title: z.string(), shelf: z.number() }),
-  }),
-});
+const tree = shelving;
 
 async function run(argv: string[], opts: Parameters<typeof runCli>[2] = {}, io = memoryIo()) {
   const code = await runCli(tree, argv, { name: "shop", io, onError: () => {}, ...opts });

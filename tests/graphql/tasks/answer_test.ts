@@ -7,27 +7,15 @@
 // the mutation only for a tree with a long-running leaf, and a tree field on
 // its name is refused.
 import assert from "node:assert/strict";
-import { z } from "zod";
-import { api, ask, op } from "@ramify/api/tree";
+import { api, op } from "@ramify/api/tree";
 import { createGraphQLClient, createHttpGraphQLServer, toSDL } from "@ramify/api/graphql";
 import { httpTransport } from "@ramify/api/graphql/client";
 import { createTasks } from "@ramify/api/tasks";
 import { withServer } from "../../support/server.ts";
 import { until } from "../../tasks/_suite.ts";
+import { shelving } from "../../support/shelving.ts";
 
-const tree = api({
-  shelve: op(async ({ title }, ctx) => {
-    const said = await ask(ctx, {
-      message: `Which shelf for ${title}?`,
-      schema: { type: "object", properties: { shelf: { type: "integer" } }, required: ["shelf"] },
-    });
-    return { title, shelf: said.action === "accept" ? Number(said.content.shelf) : 0 };
-  }, {
-    tags: { longRunning: true },
-    input: z.object({ title: z.string() }),
-    output: z.object({ title: z.string(), shelf: z.number() }),
-  }),
-});
+const tree = shelving;
 
 const QUESTION = {
   key: "ask-1",
