@@ -7,6 +7,7 @@
 
 import type { Failure } from "../tree/failure.ts";
 import { Cancelled } from "../tree/failure.ts";
+import { delay } from "../tree/deadline.ts";
 import type { AskResult, FormSchema, LogLevel } from "../tree/interaction.ts";
 import type { TaskFailure, TaskRecord, TaskStatus, TaskStore } from "./store.ts";
 
@@ -120,7 +121,7 @@ export class Run {
         await this.#store.write(last);
       } catch {
         if (left <= 1) return;
-        await new Promise((resolve) => setTimeout(resolve, this.#opts.heartbeatMs));
+        await delay(this.#opts.heartbeatMs);
         await attempt(left - 1);
       }
     };

@@ -47,6 +47,7 @@ import { HttpError } from "../tree/http_error.ts";
 import { formProblem, type FormSchema } from "../tree/interaction.ts";
 import type { TaskRuntime } from "./runtime.ts";
 import { isTerminal, type TaskRecord } from "./store.ts";
+import { whileWatched } from "./_watch.ts";
 
 /**
  * One question a task waits on, with the key that answers it.
@@ -137,33 +138,28 @@ export async function answerTask(
       ],
     });
   }
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let wake = () => {};
-  const taken = new Promise<void>((resolve) => {
-    wake = resolve;
-    timer = setTimeout(resolve, TAKEN_IN_MS);
-  });
-  let stop: (() => Promise<void>) | undefined;
-  try {
-    // Watched before the answer goes out, so that the change it makes is not missed.
-    stop = await tasks.watch(record.id, owner, (now) => {
-      if (isTerminal(now.status) || now.questions?.[question.key] === undefined) wake();
-    });
-    const asked = await tasks.answer(
-      record.id,
-      owner,
-      { action: "accept", content: answer as Record<string, unknown> },
-      question.key,
-    );
-    if (asked === undefined) throw new HttpError(404, "No such task");
-    // Ended or answered in between: nothing was sent, as for any task not waiting.
-    questionOf(asked, question.key);
-    await taken;
-    return await tasks.get(record.id, owner) ?? asked;
-  } finally {
-    clearTimeout(timer);
-    await stop?.();
-  }
+  // Watched before the answer goes out, so that the change it makes is not missed.
+  const taken = await whileWatched(
+    tasks,
+    record.id,
+    owner,
+    (now) => isTerminal(now.status) || now.questions?.[question.key] === undefined,
+    async (wait) => {
+      const asked = await tasks.answer(
+        record.id,
+        owner,
+        { action: "accept", content: answer as Record<string, unknown> },
+        question.key,
+      );
+      if (asked === undefined) throw new HttpError(404, "No such task");
+      // Ended or answered in between: nothing was sent, as for any task not waiting.
+      questionOf(asked, question.key);
+      await wait(TAKEN_IN_MS);
+      return await tasks.get(record.id, owner) ?? asked;
+    },
+  );
+  if (taken === undefined) throw new HttpError(404, "No such task");
+  return taken;
 }
 
 /** The question `key` names (default the first), or the `409` of a task not asking it. */

@@ -43,6 +43,7 @@
  */
 
 import { type LeafCall, onAdmitted } from "../tree/call.ts";
+import { whileWatched } from "./_watch.ts";
 import { extended } from "../tree/context.ts";
 import { Cancelled, classify } from "../tree/failure.ts";
 import { HttpError } from "../tree/http_error.ts";
@@ -324,23 +325,19 @@ export function createTasks(opts: TasksOptions = {}): TaskRuntime {
       await stop();
       return undefined;
     },
-    async settled(id, owner, ms) {
-      let wake!: () => void;
-      const ended = new Promise<void>((resolve) => wake = resolve);
-      const stop = await runtime.watch(id, owner, (record) => {
-        if (isTerminal(record.status)) wake();
-      });
-      if (stop === undefined) return undefined;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      try {
-        const first = await find(id, owner);
-        if (first === undefined || isTerminal(first.status) || ms <= 0) return first;
-        await Promise.race([ended, new Promise((resolve) => timer = setTimeout(resolve, ms))]);
-        return await find(id, owner);
-      } finally {
-        clearTimeout(timer);
-        await stop();
-      }
+    settled(id, owner, ms) {
+      return whileWatched(
+        runtime,
+        id,
+        owner,
+        (record) => isTerminal(record.status),
+        async (wait) => {
+          const first = await find(id, owner);
+          if (first === undefined || isTerminal(first.status) || ms <= 0) return first;
+          await wait(ms);
+          return await find(id, owner);
+        },
+      );
     },
     async close() {
       for (const run of runs.values()) {
