@@ -8,24 +8,9 @@
 // answers the task's question through `answerTask`. The start is sent without
 // the call's signal, so that the task's id is known whenever the abort comes.
 
-import { delay } from "../../tree/deadline.ts";
+import { pollTask } from "../../http/client/task_poll.ts";
 import type { CallOptions } from "../../http/client/extension.ts";
 import type { TaskHandle, TaskQuestionState, TaskState } from "../../http/client/client_types.ts";
-
-/**
- * The pauses between two reads of a task, in milliseconds: the first, then
- * doubled up to the longest. The one schedule: the generated module's runtime
- * is written with these values (`_generated_tasks.ts`).
- *
- * @example
- * ```ts ignore
- * const pauses = [TASK_POLL_MS.first, Math.min(TASK_POLL_MS.first * 2, TASK_POLL_MS.longest)];
- * ```
- */
-export const TASK_POLL_MS: { readonly first: number; readonly longest: number } = {
-  first: 50,
-  longest: 2_000,
-};
 
 /** What the client reads of a `Task`. */
 export const TASK_SELECTION =
@@ -152,19 +137,16 @@ async function settled(
   io: GraphQLTaskIo,
   signal: AbortSignal | undefined,
 ): Promise<unknown> {
-  let pause = TASK_POLL_MS.first;
-  for (;;) {
-    signal?.throwIfAborted();
+  return await pollTask(async () => {
     const task = await read();
-    if (task.status === "COMPLETED") return io.revive(task.result);
+    if (task.status === "COMPLETED") return { value: io.revive(task.result) };
     if (task.status === "FAILED" || task.status === "CANCELLED") {
       throw io.fail(
         task.error ?? { status: 500, code: "INTERNAL_SERVER_ERROR", message: "", data: null },
       );
     }
-    await delay(pause, signal);
-    pause = Math.min(pause * 2, TASK_POLL_MS.longest);
-  }
+    return undefined;
+  }, signal);
 }
 
 /** A `Task` as the HTTP client's `TaskState`, so that a handle reads the same from either. */

@@ -5,12 +5,10 @@
 // awaits cancels the task, as a caller leaving a call aborts its handler.
 // The handle answers the task's question at `{Location}/input`.
 
-import { delay } from "../../tree/deadline.ts";
+import { pollTask } from "./task_poll.ts";
 import type { TaskHandle, TaskState } from "./client_types.ts";
 
 /** The first and the longest pause between polls, in milliseconds. */
-const FIRST_POLL_MS = 50;
-const LONGEST_POLL_MS = 2_000;
 
 /** What the call lends a task's requests: its transport, and its decoding. */
 export interface TaskIo {
@@ -76,15 +74,12 @@ function taskHandle(
 /** Polls the result resource until it is no longer `202`, then decodes it as the call's answer. */
 async function poll(url: string, io: TaskIo, signal: AbortSignal | undefined): Promise<unknown> {
   const resultUrl = `${url}/result`;
-  let pause = FIRST_POLL_MS;
-  for (;;) {
-    signal?.throwIfAborted();
+  return await pollTask(async () => {
     const response = await io.send("GET", resultUrl);
-    if (response.status !== 202) return await io.decode(response, resultUrl);
+    if (response.status !== 202) return { value: await io.decode(response, resultUrl) };
     await response.body?.cancel();
-    await delay(pause, signal);
-    pause = Math.min(pause * 2, LONGEST_POLL_MS);
-  }
+    return undefined;
+  }, signal);
 }
 
 /** A handle of a call the server answered at once: nothing to poll or cancel. */
