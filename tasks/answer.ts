@@ -44,7 +44,8 @@
  */
 
 import { HttpError } from "../tree/http_error.ts";
-import { formProblem, type FormSchema } from "../tree/interaction.ts";
+import type { FormSchema } from "../tree/interaction.ts";
+import { formIssue, formProblem } from "../tree/form_check.ts";
 import type { TaskRuntime } from "./runtime.ts";
 import { isTerminal, type TaskRecord } from "./store.ts";
 import { whileWatched } from "./_watch.ts";
@@ -126,16 +127,11 @@ export async function answerTask(
   const record = await tasks.get(id, owner);
   if (record === undefined) throw new HttpError(404, "No such task");
   const question = questionOf(record, key);
-  const problem = formProblem(question.schema, answer);
-  if (problem !== undefined) {
-    const [field, ...rest] = problem.split(": ");
+  const issue = formIssue(question.schema, answer);
+  if (issue !== undefined) {
+    const problem = formProblem(question.schema, answer);
     throw new HttpError(422, `The answer does not fit the question: ${problem}`, {
-      issues: [
-        rest.length === 0 ? { message: problem, path: [] } : {
-          message: rest.join(": "),
-          path: [field],
-        },
-      ],
+      issues: [{ message: issue.message, path: [...issue.path] }],
     });
   }
   // Watched before the answer goes out, so that the change it makes is not missed.

@@ -61,12 +61,12 @@ export type { PositionedSource } from "./stream_events.ts";
 export { invalidatesOf, invalidationSteps, isInvalidates } from "./invalidation.ts";
 export {
   confirmQuestion,
-  formProblem,
   LOG_LEVELS,
   needsConfirmation,
   NOT_CONFIRMED,
   withInteraction,
 } from "./interaction.ts";
+export { formProblem } from "./form_check.ts";
 export type { Interaction } from "./interaction.ts";
 export { isContractLeaf } from "./contract.ts";
 export { securityOf } from "./middleware.ts";

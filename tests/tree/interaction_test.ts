@@ -12,7 +12,6 @@ import {
   ask,
   type AskResult,
   confirmQuestion,
-  formProblem,
   type FormSchema,
   type Interaction,
   log,
@@ -21,6 +20,7 @@ import {
   progress,
   withInteraction,
 } from "../../tree/interaction.ts";
+import { formProblem } from "../../tree/form_check.ts";
 
 const FORM: FormSchema = {
   type: "object",
