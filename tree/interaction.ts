@@ -37,7 +37,7 @@ import type { HandlerContext, Node } from "./node.ts";
 import { isStandardSchema, toJsonSchema, validateInput } from "./schema.ts";
 import { isPlainObject } from "./plain_data.ts";
 import { tagsOf } from "./tags.ts";
-import { type FormField, formProblem, type FormSchema } from "./form_check.ts";
+import { formProblem, type FormSchema } from "./form_check.ts";
 
 /**
  * A log line's severity: the syslog levels (RFC 5424) MCP uses, least severe first.
