@@ -318,7 +318,9 @@ async function cliOutcome(end: Case, url: readonly string[]): Promise<Outcome> {
   const flags = ["job", "--steps", String(STEPS), ...(end === "completed" ? [] : ["--end", end])];
   if (end === "cancelled") {
     const { id } = JSON.parse((await run([...flags, "--detach", "--json"])).out);
-    const line = JSON.parse((await run(["cancel", id, "--json"])).out);
+    const cancelled = await run(["cancel", id, "--json"]);
+    if (cancelled.out === "") throw new Error(`cancel: ${cancelled.code} ${cancelled.err}`);
+    const line = JSON.parse(cancelled.out);
     return { status: line.status, error: errorOf(line.error.status, line.error.code) };
   }
   const { code, out, err } = await run([...flags, "--json"]);
