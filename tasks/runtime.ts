@@ -44,6 +44,7 @@
 
 import { type LeafCall, onAdmitted } from "../tree/call.ts";
 import { whileWatched } from "./_watch.ts";
+import { taskId } from "./_id.ts";
 import { extended } from "../tree/context.ts";
 import { Cancelled, classify } from "../tree/failure.ts";
 import { HttpError } from "../tree/http_error.ts";
@@ -415,12 +416,6 @@ function ended(
 ): TaskRecord {
   const { question: _question, questions: _questions, ...rest } = record;
   return { ...rest, status, failure, updatedAt: Date.now() };
-}
-
-/** 144 random bits, base64url: unguessable, and safe in a path. */
-function taskId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(18));
-  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_");
 }
 
 /** Who owns a task, as kept: a SHA-256 of the identity, never the identity itself. */
