@@ -121,7 +121,8 @@ export async function withPage(url: string, body: (page: Page) => Promise<void>)
 }
 
 async function devtoolsPort(profile: string): Promise<number> {
-  for (let tries = 0; tries < 200; tries++) {
+  // A guard against a browser that never starts, not a bound on a loaded machine's start (60 s).
+  for (let tries = 0; tries < 1_200; tries++) {
     try {
       const text = await Deno.readTextFile(`${profile}/DevToolsActivePort`);
       const port = Number(text.split("\n")[0]);
