@@ -22,7 +22,10 @@ const BEARER = /^Bearer +([^ ]+) *$/i;
 export function tokenOf(context: CallSource): Read {
   const request = context.request;
   if (request !== undefined && request.url.includes("access_token")) {
-    if (new URL(request.url).searchParams.has("access_token")) return { kind: "query" };
+    // A base for a relative URL: Bun gives one to a request without `Host`.
+    if (new URL(request.url, "http://localhost").searchParams.has("access_token")) {
+      return { kind: "query" };
+    }
   }
   const header = request?.headers.get("authorization") ?? paramOf(context.connectionParams);
   const match = header === undefined ? null : BEARER.exec(header);

@@ -298,7 +298,7 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
         if (deno !== undefined) return await deno(request);
       }
       if (
-        graphiql && request.method === "GET" && wantsHtml(request) && !new URL(request.url).search
+        graphiql && request.method === "GET" && wantsHtml(request) && !splitUrl(request.url).query
       ) {
         return html(graphiqlPage("GraphiQL", assets));
       }

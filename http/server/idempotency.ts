@@ -237,7 +237,8 @@ function valid(key: string): boolean {
  * client draws a new one for every attempt.
  */
 async function fingerprintOf(request: Request, body: Uint8Array): Promise<string> {
-  const url = new URL(request.url);
+  // A base for a relative URL: Bun gives one to a request without `Host`.
+  const url = new URL(request.url, "http://localhost");
   const type = request.headers.get("content-type");
   const boundary = /;\s*boundary="?([^";]+)"?/i.exec(type ?? "")?.[1];
   const head = `${request.method} ${url.pathname}${url.search}\n${mediaType(type)}\n`;

@@ -72,7 +72,8 @@ export function protectedResourceAnswer(
   return (request) => {
     // Most requests are not for it: a substring test before any URL is parsed.
     if (!request.url.includes(PREFIX)) return undefined;
-    const body = bodies.get(new URL(request.url).pathname);
+    // A base for a relative URL: Bun gives one to a request without `Host`.
+    const body = bodies.get(new URL(request.url, "http://localhost").pathname);
     if (body === undefined || (request.method !== "GET" && request.method !== "HEAD")) {
       return undefined;
     }

@@ -13,9 +13,22 @@ import { decodeCapture } from "../route/path.ts";
 import { declaredLength, mediaType, readBodyBytes, within } from "./body.ts";
 import type { FormGuard } from "./csrf.ts";
 
-/** The raw pathname and query string of a request URL, without parsing a URL object. */
+/**
+ * The raw pathname and query string of a request URL, without parsing a URL object.
+ * A relative URL (`/health`) is read by its path: Bun gives one to a request
+ * without `Host` (HTTP/1.0, a load balancer's health check).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { splitUrl } from "./request.ts";
+ *
+ * assert.deepEqual(splitUrl("http://localhost/books?page=2"), { path: "/books", query: "page=2" });
+ * assert.deepEqual(splitUrl("/health"), { path: "/health", query: "" });
+ * ```
+ */
 export function splitUrl(url: string): { path: string; query: string } {
-  const start = url.indexOf("/", url.indexOf("://") + 3);
+  const start = url.charCodeAt(0) === 47 /* "/" */ ? 0 : url.indexOf("/", url.indexOf("://") + 3);
   if (start === -1) return { path: "/", query: "" };
   const hash = url.indexOf("#", start);
   const end = hash === -1 ? url.length : hash;

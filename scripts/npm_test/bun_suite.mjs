@@ -1,7 +1,8 @@
 // Bun: every export imports; a tree served by Bun.serve, GraphQL over
 // WebSocket by `handleBunWebSocket`, called with the typed HTTP client, the
 // typed GraphQL client and the graphql-ws client (on Bun's global WebSocket),
-// and MCP at /mcp with the MCP SDK's client; docs/serve.md's Bun programs, run
+// and MCP at /mcp with the MCP SDK's client; serve()'s /health answers a
+// request without Host (HAProxy's check); docs/serve.md's Bun programs, run
 // with `bun` as copied, answer and print nothing on standard error; hostile
 // request bodies on every surface of serve() (hostile_bodies.mjs).
 // Prints `ok`/`not ok` lines, then `bun-suite-tally: {"passed":N,"failed":N}`,
@@ -122,6 +123,38 @@ await check(
     served(async (server) => {
       assert.deepEqual(await (await fetch(`${server.url}/health`)).json(), { status: "ok" });
       await checkGraphQLHttp(server.url);
+    }),
+);
+
+/**
+ * The status line of a GET written on a raw socket as HTTP/1.0 without `Host`,
+ * as HAProxy's health check of docs/deploy.md sends it (Bun's `request.url` is
+ * then relative).
+ */
+function statusWithoutHost(port, path) {
+  return within(
+    new Promise((resolve, reject) => {
+      const socket = connect(port, "127.0.0.1");
+      let head = "";
+      socket.on("error", reject);
+      socket.on("data", (chunk) => {
+        head += chunk.toString("latin1");
+        const end = head.indexOf("\r\n");
+        if (end === -1) return;
+        socket.destroy();
+        resolve(head.slice(0, end));
+      });
+      socket.write(`GET ${path} HTTP/1.0\r\n\r\n`);
+    }),
+    "the answer to a request without Host",
+  );
+}
+
+await check(
+  "bun: serve() answers an HTTP/1.0 health check without Host at /health",
+  () =>
+    served(async (server) => {
+      assert.match(await statusWithoutHost(server.port, "/health"), /^HTTP\/1\.[01] 200 /);
     }),
 );
 

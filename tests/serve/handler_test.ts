@@ -42,6 +42,32 @@ async function get(
   };
 }
 
+/** A request whose `url` is relative, as Bun gives one without `Host` (Deno's `Request` cannot). */
+function relative(url: string, init: RequestInit = {}): Request {
+  const request = new Request(`http://localhost${url}`, init);
+  Object.defineProperty(request, "url", { value: url });
+  return request;
+}
+
+Deno.test("createHandler: a relative request URL (Bun, no Host) is routed by its path", async () => {
+  const handler = await createHandler(tree, { context, mcp: false });
+  try {
+    const health = (await handler.fetch(relative("/health")))!;
+    assert.equal(health.status, 200);
+    assert.deepEqual(await health.json(), { status: "ok" });
+    const titles = (await handler.fetch(relative("/books/titles?page=1")))!;
+    assert.equal(titles.status, 200);
+    assert.deepEqual(await titles.json(), ["Dune for nobody"]);
+    const page = (await handler.fetch(relative("/graphql", { headers: { accept: "text/html" } })))!;
+    assert.equal(page.status, 200);
+    await page.body?.cancel();
+    assert.equal((await handler.fetch(relative("/nowhere")))!.status, 404);
+  } finally {
+    surfaces.splice(0);
+    await handler.close();
+  }
+});
+
 Deno.test("createHandler: every surface at its path, with one context", async () => {
   const handler = await createHandler(tree, { context, mcp: false });
   try {

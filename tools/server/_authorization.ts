@@ -128,7 +128,7 @@ function carriesBearer(request: Request): boolean {
   const header = request.headers.get("authorization");
   if (header !== null && /^bearer\s/i.test(header)) return true;
   return request.url.includes("access_token") &&
-    new URL(request.url).searchParams.has("access_token");
+    new URL(request.url, "http://localhost").searchParams.has("access_token");
 }
 
 function promptCall(surface: McpSurface, name: unknown): LeafCall | undefined {
