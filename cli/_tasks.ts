@@ -9,8 +9,9 @@
 // server through the typed HTTP client's task handle and `{base}/.tasks/{id}`.
 
 import { delay } from "../tree/deadline.ts";
-import { defaultTaskOwner } from "../tasks/owner.ts";
+import type { TaskCaller } from "../tasks/owner.ts";
 import type { HandlerContext } from "../tree/node.ts";
+import { principalOf } from "../tree/principal.ts";
 import type { Failure } from "../tree/failure.ts";
 import { failureLine } from "../tree/failure.ts";
 import type { TaskHandle, TaskState } from "../http/client/client_types.ts";
@@ -65,30 +66,23 @@ export interface TaskLine {
   readonly error?: TaskState["error"];
 }
 
-/**
- * The identity a command's tasks belong to: the default of every surface
- * (the context's user, else the bearer token), so a command in process
- * sharing a store with a server finds the same caller's tasks.
- */
-export function ownerOf(context: HandlerContext, headers: Headers): string | undefined {
-  return defaultTaskOwner(context, headers);
-}
-
 /** A long-running command in process: started in `tasks`, then waited for or detached. */
 export async function localTask(
   tasks: TaskRuntime | undefined,
   leaf: TaskLeaf,
   input: unknown,
   context: HandlerContext,
-  owner: string | undefined,
   command: TaskCommand,
   onFault: (error: unknown) => void,
 ): Promise<unknown> {
   if (command.detach && tasks === undefined) throw new UsageError(NO_SHARED_RUNTIME("--detach"));
   const runtime = tasks ?? createTasks();
+  // The principal the guards established, as on every surface: a command in
+  // process sharing a store with a server finds the same caller's tasks.
+  let owner: string | undefined;
   try {
     const started = await runtime.start(leaf, input, context, {
-      owner,
+      owner: (guarded) => owner = principalOf(guarded),
       // Asked on this terminal, or answered by another command sharing the runtime.
       answers: command.io.stdinIsTerminal || tasks !== undefined,
       onError: onFault,
@@ -136,7 +130,7 @@ export async function localTaskCommand(
   tasks: TaskRuntime | undefined,
   verb: TaskVerb,
   id: string,
-  owner: string | undefined,
+  owner: TaskCaller,
   given?: TaskAnswer,
 ): Promise<TaskLine> {
   if (tasks === undefined) throw new UsageError(NO_SHARED_RUNTIME(verb));

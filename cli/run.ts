@@ -59,12 +59,12 @@ import { completionScript, completionsFor } from "./completion.ts";
 import { type CliIo, processIo } from "./io.ts";
 import { BinaryToTerminal, writeResult } from "./_output.ts";
 import type { TaskRuntime } from "../tasks/runtime.ts";
+import { taskCaller } from "../tasks/owner.ts";
 import { catalogueOf } from "../tree/catalogue.ts";
 import type { TaskHandle } from "../http/client/client_types.ts";
 import {
   localTask,
   localTaskCommand,
-  ownerOf,
   remoteTask,
   remoteTaskCommand,
   type TaskAnswer,
@@ -194,7 +194,10 @@ export async function runCli(
           opts.tasks,
           verb,
           positionals[1],
-          ownerOf(await cliContext(headers, { ...opts, io }), headers),
+          taskCaller(
+            (label) => catalogueOf(tree).entries.find((entry) => entry.label === label)?.leaf,
+            await cliContext(headers, { ...opts, io }),
+          ),
           given,
         )
         : await remoteTaskCommand(opts.fetch ?? fetch, url, verb, positionals[1], headers, given);
@@ -399,7 +402,6 @@ async function localCall(
       command,
       whole,
       context,
-      ownerOf(context, headers),
       task,
       onFault,
     );

@@ -27,7 +27,7 @@ export class Run {
   #record: TaskRecord;
   readonly #store: TaskStore;
   readonly #opts: RunOptions;
-  readonly #controller = new AbortController();
+  readonly #controller: AbortController;
   #writing: Promise<unknown> = Promise.resolve();
   #flushing: ReturnType<typeof setTimeout> | undefined;
   readonly #heartbeat: ReturnType<typeof setInterval>;
@@ -36,7 +36,14 @@ export class Run {
   readonly #asking = new Map<string, (answer: AskResult) => void>();
   #asked = 0;
 
-  constructor(record: TaskRecord, store: TaskStore, opts: RunOptions) {
+  /** `controller` aborts the handler's signal, made before the run is (the guards see it). */
+  constructor(
+    record: TaskRecord,
+    store: TaskStore,
+    opts: RunOptions,
+    controller: AbortController,
+  ) {
+    this.#controller = controller;
     this.#record = record;
     this.#store = store;
     this.#opts = opts;

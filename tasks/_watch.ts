@@ -1,13 +1,14 @@
 // Waiting on a task for a change: the one way `settled` (until it ends) and
 // `answerTask` (until its answer is taken in) wait, each with a deadline.
 
+import type { TaskCaller } from "./owner.ts";
 import type { TaskRecord } from "./store.ts";
 
 /** What waiting needs of the runtime: its watch. */
 type Watching = {
   watch(
     id: string,
-    owner: string | undefined,
+    caller: TaskCaller,
     listener: (record: TaskRecord) => void,
   ): Promise<(() => Promise<void>) | undefined>;
 };
@@ -21,13 +22,13 @@ type Watching = {
 export async function whileWatched<T>(
   runtime: Watching,
   id: string,
-  owner: string | undefined,
+  caller: TaskCaller,
   done: (record: TaskRecord) => boolean,
   body: (wait: (ms: number) => Promise<void>) => Promise<T>,
 ): Promise<T | undefined> {
   let wake = () => {};
   const changed = new Promise<void>((resolve) => wake = resolve);
-  const stop = await runtime.watch(id, owner, (record) => {
+  const stop = await runtime.watch(id, caller, (record) => {
     if (done(record)) wake();
   });
   if (stop === undefined) return undefined;

@@ -46,6 +46,7 @@
 import { HttpError } from "../tree/http_error.ts";
 import type { FormSchema } from "../tree/interaction.ts";
 import { formIssue, formProblem } from "../tree/form_check.ts";
+import type { TaskCaller } from "./owner.ts";
 import type { TaskRuntime } from "./runtime.ts";
 import { isTerminal, type TaskRecord } from "./store.ts";
 import { whileWatched } from "./_watch.ts";
@@ -98,7 +99,7 @@ const TAKEN_IN_MS = 2_000;
 
 /**
  * Answers the question `key` names (default the first) of the task `id`, as
- * `owner` may see it, with `answer` (the form's content); resolves with the
+ * `caller` may see it, with `answer` (the form's content); resolves with the
  * task once the running instance has taken the answer in (or after a short
  * wait, as it then stands).
  *
@@ -114,17 +115,17 @@ const TAKEN_IN_MS = 2_000;
  * await tasks.close();
  * ```
  *
- * @throws {HttpError} `404` for a task `owner` cannot see, `409` for one not
+ * @throws {HttpError} `404` for a task `caller` cannot see, `409` for one not
  * waiting on that question, `422` for an answer that does not fit its form.
  */
 export async function answerTask(
   tasks: TaskRuntime,
   id: string,
-  owner: string | undefined,
+  caller: TaskCaller,
   answer: unknown,
   key?: string,
 ): Promise<TaskRecord> {
-  const record = await tasks.get(id, owner);
+  const record = await tasks.get(id, caller);
   if (record === undefined) throw new HttpError(404, "No such task");
   const question = questionOf(record, key);
   const issue = formIssue(question.schema, answer);
@@ -138,12 +139,12 @@ export async function answerTask(
   const taken = await whileWatched(
     tasks,
     record.id,
-    owner,
+    caller,
     (now) => isTerminal(now.status) || now.questions?.[question.key] === undefined,
     async (wait) => {
       const asked = await tasks.answer(
         record.id,
-        owner,
+        caller,
         { action: "accept", content: answer as Record<string, unknown> },
         question.key,
       );
@@ -151,7 +152,7 @@ export async function answerTask(
       // Ended or answered in between: nothing was sent, as for any task not waiting.
       questionOf(asked, question.key);
       await wait(TAKEN_IN_MS);
-      return await tasks.get(record.id, owner) ?? asked;
+      return await tasks.get(record.id, caller) ?? asked;
     },
   );
   if (taken === undefined) throw new HttpError(404, "No such task");

@@ -22,7 +22,8 @@
 export { createTasks } from "./runtime.ts";
 export { answerTask, taskQuestions } from "./answer.ts";
 export type { TaskQuestion } from "./answer.ts";
-export { defaultTaskOwner } from "./owner.ts";
+export { taskCaller } from "./owner.ts";
+export type { TaskCaller, TaskOwner } from "./owner.ts";
 export type { StartOptions, TaskLeaf, TaskRuntime, TasksOptions } from "./runtime.ts";
 export { isTerminal, memoryTasks } from "./store.ts";
 export type {

@@ -13,8 +13,9 @@
  *   starter's surface can answer: `answers: true`).
  * - A failure is kept as `classify` made it: the one classification; a fault
  *   goes to `onError` and keeps nothing but its status.
- * - A task belongs to its starter's identity (`owner`, kept as a SHA-256
- *   fingerprint): asked for by another, it is not found.
+ * - A task belongs to the principal its leaf's guards established (`owner`,
+ *   decided when they let the call through; kept as a SHA-256 fingerprint):
+ *   asked for by another, it is not found (tasks/owner.ts).
  * - The instance running a task renews its lease every `heartbeatMs`; a live
  *   task whose lease lapsed (three heartbeats missed: its instance died) is
  *   failed by the next reader, so none stays pending for ever.
@@ -50,6 +51,8 @@ import { Cancelled, classify } from "../tree/failure.ts";
 import { HttpError } from "../tree/http_error.ts";
 import { type AskResult, withInteraction } from "../tree/interaction.ts";
 import type { HandlerContext } from "../tree/node.ts";
+import { principalOf } from "../tree/principal.ts";
+import type { TaskCaller, TaskOwner } from "./owner.ts";
 import { resultKindOf } from "../tree/result_kind.ts";
 import { failureOf, runCall } from "../tree/run.ts";
 import { Run, stored } from "./_run.ts";
@@ -100,8 +103,12 @@ export interface TasksOptions {
  * ```
  */
 export interface StartOptions {
-  /** Who starts it (a user's id, a credential): only the same identity finds it again. */
-  readonly owner?: string;
+  /**
+   * Who the task belongs to: an identity, or read from the context the leaf's
+   * guards made once they let the call through. Only the same identity finds
+   * it again. Default `principalOf` (the principal the guards established).
+   */
+  readonly owner?: string | TaskOwner;
   /** Whether the starter's surface can answer the handler's `ask()` (else `unsupported`). */
   readonly answers?: boolean;
   /** Milliseconds the handler may run; then the task fails with `503`. Default none. */
@@ -149,20 +156,20 @@ export interface TaskRuntime {
     context: HandlerContext,
     opts?: StartOptions,
   ): Promise<TaskRecord>;
-  /** The task `id` as `owner` may see it: undefined when unknown, expired, or another's. */
-  get(id: string, owner?: string): Promise<TaskRecord | undefined>;
+  /** The task `id` as `caller` may see it: undefined when unknown, expired, or another's. */
+  get(id: string, caller?: TaskCaller): Promise<TaskRecord | undefined>;
   /**
    * Cancels a live task (it ends `cancelled`, and the running instance aborts
    * its handler's signal); a terminal one is returned as it is.
    */
-  cancel(id: string, owner?: string): Promise<TaskRecord | undefined>;
+  cancel(id: string, caller?: TaskCaller): Promise<TaskRecord | undefined>;
   /**
    * Answers the question of a task that is `input_required` (the one `key`
    * names in `questions`, else the first); any other is returned as it is.
    */
   answer(
     id: string,
-    owner: string | undefined,
+    caller: TaskCaller,
     answer: AskResult,
     key?: string,
   ): Promise<TaskRecord | undefined>;
@@ -172,11 +179,11 @@ export interface TaskRuntime {
    */
   watch(
     id: string,
-    owner: string | undefined,
+    caller: TaskCaller,
     listener: (record: TaskRecord) => void,
   ): Promise<(() => Promise<void>) | undefined>;
   /** The task once terminal, or as it is after `ms` milliseconds. */
-  settled(id: string, owner: string | undefined, ms: number): Promise<TaskRecord | undefined>;
+  settled(id: string, caller: TaskCaller, ms: number): Promise<TaskRecord | undefined>;
   /** Stops listening; tasks still running here end `failed`, as if the instance had died. */
   close(): Promise<void>;
 }
@@ -225,10 +232,12 @@ export function createTasks(opts: TasksOptions = {}): TaskRuntime {
     return listening;
   };
 
-  const find = async (id: string, owner: string | undefined) => {
+  const find = async (id: string, caller: TaskCaller) => {
     if (typeof id !== "string" || id === "") return undefined;
     const record = await store.get(id);
-    if (record === undefined || record.owner !== await fingerprint(owner)) return undefined;
+    if (record === undefined) return undefined;
+    const who = typeof caller === "function" ? await caller(record.leaf) : { owner: caller };
+    if (who === undefined || record.owner !== await fingerprint(who.owner)) return undefined;
     if (isTerminal(record.status) || record.lease >= Date.now()) return record;
     // Its instance stopped renewing the lease: it died, so the task did too.
     const failed = ended(record, "failed", stored(classify(new HttpError(500, STOPPED))));
@@ -239,66 +248,81 @@ export function createTasks(opts: TasksOptions = {}): TaskRuntime {
   const runtime: TaskRuntime = {
     async start(leaf, input, context, startOpts = {}) {
       await listen();
-      const now = Date.now();
-      const record: TaskRecord = {
-        id: taskId(),
-        owner: await fingerprint(startOpts.owner),
-        leaf: leaf.label,
-        status: "working",
-        createdAt: now,
-        updatedAt: now,
-        ttlMs,
-        lease: now + 3 * heartbeatMs,
-        logs: [],
-      };
       const report = startOpts.onError ?? opts.onError ?? defaultOnError;
-      try {
-        await store.create(record);
-      } catch (error) {
-        report(error);
-        throw new HttpError(503, UNREACHABLE, { headers: { "retry-after": "1" } });
-      }
-      const run = new Run(record, store, { heartbeatMs, maxLogs });
-      runs.set(record.id, run);
-      let began = false;
+      const given = startOpts.owner;
+      const ownerOf: TaskOwner = typeof given === "string" ? () => given : given ?? principalOf;
+      const controller = new AbortController();
+      let run: Run | undefined;
+      let record: TaskRecord | undefined;
       let admit = () => {};
-      const admitted = new Promise<true>((resolve) => admit = () => resolve(began = true));
+      const admitted = new Promise<true>((resolve) => admit = () => resolve(true));
+      // Kept once the guards have let the call through, owned by whom they
+      // established; the handler begins after, so that its first change finds it.
+      const keep = async (guarded: HandlerContext) => {
+        const now = Date.now();
+        const made: TaskRecord = {
+          id: taskId(),
+          owner: await fingerprint(await ownerOf(guarded)),
+          leaf: leaf.label,
+          status: "working",
+          createdAt: now,
+          updatedAt: now,
+          ttlMs,
+          lease: now + 3 * heartbeatMs,
+          logs: [],
+        };
+        try {
+          await store.create(made);
+        } catch (error) {
+          report(error);
+          throw new HttpError(503, UNREACHABLE, { headers: { "retry-after": "1" } });
+        }
+        record = made;
+        run = new Run(made, store, { heartbeatMs, maxLogs }, controller);
+        runs.set(made.id, run);
+        admit();
+      };
       const taskContext = withInteraction(
-        onAdmitted(extended(context, { signal: run.signal }), admit),
+        onAdmitted(extended(context, { signal: controller.signal }), keep),
         {
-          log: (level, message, data) => run.log(level, message, data),
-          progress: (done, total, message) => run.progress(done, total, message),
-          ...(startOpts.answers === true ? { ask: run.ask } : {}),
+          log: (level, message, data) => run?.log(level, message, data),
+          progress: (done, total, message) => run?.progress(done, total, message),
+          ...(startOpts.answers === true
+            ? { ask: (...args: Parameters<Run["ask"]>) => run!.ask(...args) }
+            : {}),
         },
       );
-      // Begun after the record is kept, so that its first change finds it.
       const ending = settle(
         leaf.call,
         input,
         taskContext,
         startOpts.timeoutMs,
         report,
-        () => began,
+        () => run !== undefined,
       );
-      ending.then((end) => run.finish(end.status, end.change))
-        .finally(() => runs.delete(record.id));
+      ending.then((end) => run?.finish(end.status, end.change))
+        .finally(() => record !== undefined && runs.delete(record.id));
       // A task is made of a call its guards and input schema let through: one
       // they refuse is the caller's answer, as for any call.
       const first = await Promise.race([admitted, ending]);
-      if (first !== true && first.refused !== undefined) throw first.refused;
-      return record;
+      if (first !== true) {
+        if (first.refused !== undefined) throw first.refused;
+        // Ended before it could be kept: a leaf that never reached its handler.
+        throw new TypeError(`The long-running leaf ${leaf.label} ended before its handler ran`);
+      }
+      return record!;
     },
     get: find,
-    async cancel(id, owner) {
-      const record = await find(id, owner);
+    async cancel(id, caller) {
+      const record = await find(id, caller);
       if (record === undefined || isTerminal(record.status)) return record;
       await store.write(ended(record, "cancelled", stored(classify(new Cancelled()))));
       // The instance running it aborts its handler (this one's listener too).
       await store.signal(id, { kind: "cancel" });
       return await store.get(id);
     },
-    async answer(id, owner, answer, key) {
-      const record = await find(id, owner);
+    async answer(id, caller, answer, key) {
+      const record = await find(id, caller);
       if (record === undefined || record.status !== "input_required") return record;
       await store.signal(
         id,
@@ -306,10 +330,10 @@ export function createTasks(opts: TasksOptions = {}): TaskRuntime {
       );
       return record;
     },
-    async watch(id, owner, onChange) {
+    async watch(id, caller, onChange) {
       await listen();
       const watcher = () => {
-        find(id, owner).then((record) => record && onChange(record), () => {});
+        find(id, caller).then((record) => record && onChange(record), () => {});
       };
       let set = watchers.get(id);
       if (set === undefined) watchers.set(id, set = new Set());
@@ -320,23 +344,23 @@ export function createTasks(opts: TasksOptions = {}): TaskRuntime {
         return Promise.resolve();
       };
       // Watching before the look-up: a change in between is not missed.
-      if (await find(id, owner).catch(async (error) => (await stop(), Promise.reject(error)))) {
+      if (await find(id, caller).catch(async (error) => (await stop(), Promise.reject(error)))) {
         return stop;
       }
       await stop();
       return undefined;
     },
-    settled(id, owner, ms) {
+    settled(id, caller, ms) {
       return whileWatched(
         runtime,
         id,
-        owner,
+        caller,
         (record) => isTerminal(record.status),
         async (wait) => {
-          const first = await find(id, owner);
+          const first = await find(id, caller);
           if (first === undefined || isTerminal(first.status) || ms <= 0) return first;
           await wait(ms);
-          return await find(id, owner);
+          return await find(id, caller);
         },
       );
     },

@@ -71,3 +71,4 @@ export type { Interaction } from "./interaction.ts";
 export { isContractLeaf } from "./contract.ts";
 export { securityOf } from "./middleware.ts";
 export { scopesOf } from "./scopes.ts";
+export { principalOf } from "./principal.ts";

@@ -3,14 +3,16 @@
 // option; else one of the schema's own, loaded with the first task, so a
 // server whose tree has none never loads it). A long-running leaf's field
 // starts a task of the leaf's call, its guards and schemas applying as for any
-// call, owned by the caller's identity; any other identity finds no task. A
+// call, owned by the principal they established; the task fields run the
+// starting leaf's guards for the caller, and any other identity finds no task. A
 // task that cannot be found is `NOT_FOUND` (404), cancelling one that ended is
 // `CONFLICT` (409), a store out of reach is 503: the HTTP surface's answers.
 // Answering a question is `answerTask` (tasks/answer.ts), as on every surface:
 // `CONFLICT` for a task not waiting on it, 422 for an answer that does not fit.
 
-import { defaultTaskOwner } from "../../tasks/owner.ts";
-import type { HandlerContext } from "../../tree/node.ts";
+import { type TaskCaller, taskCaller } from "../../tasks/owner.ts";
+import type { HandlerContext, Node } from "../../tree/node.ts";
+import { principalOf } from "../../tree/principal.ts";
 import { createCall } from "../../tree/call.ts";
 import { labelOf } from "../../tree/leaves.ts";
 import { HttpError } from "../../tree/http_error.ts";
@@ -54,19 +56,24 @@ export function taskResolvers(
   opts: ResolveOptions,
   inputs: InputTypes,
   toClient: ClientError,
+  fields: readonly GraphQLLeafField[],
 ): TaskResolvers {
+  const leaves = new Map<string, Node>();
+  for (const field of fields) {
+    if (field.longRunning === true) leaves.set(labelOf(field.steps), field.node);
+  }
   let made: Promise<TaskRuntime> | undefined;
   const runtime = () =>
     opts.tasks === undefined
       ? made ??= import("../../tasks/runtime.ts").then(({ createTasks }) => createTasks())
       : Promise.resolve(opts.tasks);
-  const ownerOf = opts.taskOwner ?? defaultTaskOwner;
+  const ownerOf = opts.taskOwner ?? principalOf;
   const report = observer(opts.onError, "ramify: a GraphQL task failed:");
   // Each resolver's failure rendered as any field's; a store out of reach is a 503.
   const resolver = (
     work: (
       tasks: TaskRuntime,
-      owner: string | undefined,
+      owner: TaskCaller,
       args: Record<string, unknown>,
       context: HandlerContext,
     ) => Promise<unknown>,
@@ -74,14 +81,15 @@ export function taskResolvers(
   async (_parent, args, context) => {
     const ctx = handlerContext(context);
     try {
-      return await work(await runtime(), await ownerOf(ctx), args, ctx);
+      const caller = taskCaller((label) => leaves.get(label), ctx, ownerOf);
+      return await work(await runtime(), caller, args, ctx);
     } catch (error) {
       if (error instanceof HttpError) throw toClient(error, ctx);
       report(error, ctx.request as Request | undefined);
       throw toClient(new HttpError(503, "Tasks are out of reach for now; try again"), ctx);
     }
   };
-  const found = async (tasks: TaskRuntime, id: unknown, owner: string | undefined) => {
+  const found = async (tasks: TaskRuntime, id: unknown, owner: TaskCaller) => {
     const record = typeof id === "string" ? await tasks.get(id, owner) : undefined;
     if (record === undefined) throw new HttpError(404, "No such task");
     return record;
@@ -92,10 +100,10 @@ export function taskResolvers(
         label: labelOf(field.steps),
         call: createCall(field.node, { captures: field.captures }),
       };
-      return resolver(async (tasks, owner, args, ctx) =>
+      return resolver(async (tasks, _caller, args, ctx) =>
         taskObject(
           await tasks.start(leaf, inputOf(field, args, inputs), ctx, {
-            owner,
+            owner: ownerOf,
             // Its questions are answered with `answerTask`.
             answers: true,
             onError: (error) => report(error, ctx.request as Request | undefined),

@@ -77,7 +77,9 @@ export function resolversOf(projection: ProjectGraphQLResult, opts: ResolveOptio
   const on = (type: string) => map[type] ??= {};
   const inputs = inputTypesOf(projection.types.definitions);
   const toClient = clientError(opts);
-  const tasks = projection.tasks.length > 0 ? taskResolvers(opts, inputs, toClient) : undefined;
+  const tasks = projection.tasks.length > 0
+    ? taskResolvers(opts, inputs, toClient, projection.fields)
+    : undefined;
   for (const namespace of projection.namespaces) {
     on(namespace.parent)[namespace.name] = () => NAMESPACE;
   }

@@ -11,7 +11,7 @@
  */
 
 import { isVoidSchema } from "../../tree/schema.ts";
-import type { HttpVerb } from "../../tree/node.ts";
+import type { HttpVerb, Node } from "../../tree/node.ts";
 import { createCall, type LeafCall } from "../../tree/call.ts";
 import { takesNothing } from "../../tree/leaves.ts";
 import type { HttpOperation, HttpRoute, ResponseKind } from "../route/route.ts";
@@ -77,7 +77,7 @@ export class Compiled {
     // Decided here, once: a long-running leaf's route starts a task and
     // answers its handle (a `Response`, sent as it is); other routes pay nothing.
     if (starter !== undefined && operation.entry.longRunning) {
-      this.call = starter(taskLeafOf(operation, captures), this.status);
+      this.call = starter(taskLeafOf(operation, captures), this.status, operation.node);
     }
   }
 
@@ -104,7 +104,7 @@ export interface Slot {
  * Makes the call of a long-running leaf's route from the leaf's task call and
  * its success status (the router's task routes, `_tasks.ts`).
  */
-export type Starter = (leaf: TaskLeaf, status: number) => LeafCall;
+export type Starter = (leaf: TaskLeaf, status: number, node: Node) => LeafCall;
 
 /**
  * Every position with operations, as matcher definitions of slots; a

@@ -19,8 +19,9 @@
 // in `Preference-Applied`. This module is loaded only by a router whose tree
 // has a long-running leaf.
 
-import { defaultTaskOwner } from "../../tasks/owner.ts";
-import type { HandlerContext } from "../../tree/node.ts";
+import { taskCaller, type TaskOwner } from "../../tasks/owner.ts";
+import type { HandlerContext, Node } from "../../tree/node.ts";
+import { principalOf } from "../../tree/principal.ts";
 import { assignOwn, type ContextFunction, type RequestContextSource } from "../../tree/context.ts";
 import type { LeafCall } from "../../tree/call.ts";
 import type { Failure } from "../../tree/failure.ts";
@@ -39,14 +40,6 @@ const MAX_WAIT_S = 60;
 /** The seconds a client is asked to wait before it polls again (`Retry-After`). */
 const POLL_S = 1;
 
-/**
- * Who a request speaks for, for its tasks: from the call's context, so that
- * the values of the `context` option (a verified user) can name it.
- */
-export type TaskOwner = (
-  context: HandlerContext,
-) => string | undefined | Promise<string | undefined>;
-
 /** What the router gives this module. */
 export interface TaskRoutesOptions {
   readonly tasks: TaskRuntime | undefined;
@@ -56,6 +49,8 @@ export interface TaskRoutesOptions {
   readonly report: (error: unknown, request: Request) => void;
   /** The success status of each long-running leaf, by label (200 where not declared). */
   readonly statuses: ReadonlyMap<string, number>;
+  /** Each long-running leaf, by label: a status resource runs its guards for the caller. */
+  readonly leaves: ReadonlyMap<string, Node>;
   /** What an answer's body may be: the router's own limits. */
   readonly limits: BodyLimits;
 }
@@ -82,6 +77,7 @@ export interface TaskRoutes {
  *   basePath: "",
  *   report: console.error,
  *   statuses: new Map(),
+ *   leaves: new Map(),
  *   limits: { maxBytes: 1024 * 1024, maxDepth: 64, maxKeys: 256, timeoutMs: 30_000 },
  * });
  * ```
@@ -89,17 +85,18 @@ export interface TaskRoutes {
 export function taskRoutes(opts: TaskRoutesOptions): TaskRoutes {
   let made: TaskRuntime | undefined = opts.tasks;
   const runtime = () => made ??= createTasks();
-  const ownerOf = opts.taskOwner ?? defaultTaskOwner;
+  const ownerOf = opts.taskOwner ?? principalOf;
   const locationOf = (id: string) => `${opts.basePath}/${TASKS_SEGMENT}/${id}`;
 
   const starter = (leaf: TaskLeaf, status: number): LeafCall => async (input, context) => {
     const request = context.request as Request;
     const prefer = preferenceOf(request.headers.get("prefer"));
-    const owner = await ownerOf(context);
+    // Decided once the guards let the call through, by whom they established.
+    let owner: string | undefined;
     // A store out of reach is the runtime's 503; a call its guards or input schema
     // refuse throws what any call of the route would, for the router to answer.
     const record: TaskRecord = await runtime().start(leaf, input, context, {
-      owner,
+      owner: async (guarded) => owner = await ownerOf(guarded),
       // Its questions are answered at `{location}/input`.
       answers: true,
       onError: (error) => opts.report(error, request),
@@ -132,7 +129,11 @@ export function taskRoutes(opts: TaskRoutesOptions): TaskRoutes {
       return problem(405, `${request.method} is not allowed here; allowed: ${allow}`, { allow });
     }
     try {
-      const owner = await ownerOf(await contextOf(request, opts.context));
+      const owner = taskCaller(
+        (label) => opts.leaves.get(label),
+        await contextOf(request, opts.context),
+        ownerOf,
+      );
       const location = locationOf(id);
       if (input) {
         const { answer, key } = await answerBody(request, opts.limits);

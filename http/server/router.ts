@@ -23,7 +23,7 @@
  * @module
  */
 
-import type { HandlerContext } from "../../tree/node.ts";
+import type { HandlerContext, Node } from "../../tree/node.ts";
 import { MAX_INPUT_DEPTH, setOwn } from "../../tree/plain_data.ts";
 import { resultKindOf } from "../../tree/result_kind.ts";
 import { failureOf, runCall } from "../../tree/run.ts";
@@ -142,9 +142,9 @@ export interface RouterOptions extends IdempotencyOptions {
    */
   readonly tasks?: TaskRuntime;
   /**
-   * Who a request speaks for, for its tasks (only the same identity reads or
-   * cancels a task), from the call's context. Default: the context's `user`
-   * (a string, or its `id` or `sub`), else the `Authorization` header.
+   * Who a call speaks for, for its tasks (only the same identity reads or
+   * cancels a task), from the context the leaf's guards made. Default
+   * `principalOf`: the principal the guards established (their `user`).
    */
   readonly taskOwner?: (
     context: HandlerContext,
@@ -211,14 +211,18 @@ export function createRouter(
         basePath,
         report,
         statuses,
+        leaves,
         limits,
       })
     );
   // Each long-running leaf's success status, by label: its result resource answers with it.
   const statuses = new Map<string, number>();
-  const starter: Starter = (leaf, status) => {
+  // Each long-running leaf by label: its status resources run its guards for the caller.
+  const leaves = new Map<string, Node>();
+  const starter: Starter = (leaf, status, node) => {
     longRunning = true;
     statuses.set(leaf.label, status);
+    leaves.set(leaf.label, node);
     let call: LeafCall | undefined;
     return async (input, context) => {
       call ??= (await taskRoutes()).starter(leaf, status);

@@ -14,8 +14,9 @@ import { withServer } from "../support/server.ts";
 import { type MemoryIo, memoryIo } from "../support/cli_io.ts";
 import { until } from "../tasks/_suite.ts";
 import { shelving } from "../support/shelving.ts";
+import { byBearer } from "../support/bearer.ts";
 
-const tree = shelving;
+const tree = byBearer(shelving);
 
 async function run(argv: string[], opts: Parameters<typeof runCli>[2] = {}, io = memoryIo()) {
   const code = await runCli(tree, argv, { name: "shop", io, onError: () => {}, ...opts });
@@ -156,7 +157,7 @@ for (const [where, serve] of Object.entries(WHERE)) {
 }
 
 Deno.test("cli task answers: in process without a shared runtime or a terminal nobody can answer: the handler hears unsupported", async () => {
-  const done = await run(["shelve", "--title", "Dune", "--json"]);
+  const done = await run(["shelve", "--title", "Dune", "--json", "--token", "ann"]);
   assert.equal(done.code, 0, done.err);
   assert.deepEqual(JSON.parse(done.out), { title: "Dune", shelf: 0 });
   const refused = await run(["answer", "x", "--json", "{}"]);

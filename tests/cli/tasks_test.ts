@@ -11,6 +11,7 @@ import { createFetch } from "@ramify/api/http";
 import { runCli } from "@ramify/api/cli";
 import { createTasks } from "@ramify/api/tasks";
 import { withServer } from "../support/server.ts";
+import { byBearer } from "../support/bearer.ts";
 import { memoryIo } from "../support/cli_io.ts";
 
 const slow = (ms: number, signal?: AbortSignal) =>
@@ -42,8 +43,17 @@ const tree = api({
 /** The escape that clears a terminal's line to its end. */
 const CLEAR = "\x1b[K";
 
-async function run(argv: string[], opts: Parameters<typeof runCli>[2] = {}, io = memoryIo()) {
-  const code = await runCli(tree, argv, { name: "shop", io, onError: () => {}, ...opts });
+function run(argv: string[], opts: Parameters<typeof runCli>[2] = {}, io = memoryIo()) {
+  return runOwned(tree, argv, opts, io);
+}
+
+async function runOwned(
+  served: typeof tree,
+  argv: string[],
+  opts: Parameters<typeof runCli>[2] = {},
+  io = memoryIo(),
+) {
+  const code = await runCli(served, argv, { name: "shop", io, onError: () => {}, ...opts });
   return { code, out: io.stdout.join(""), err: io.stderr.join("") };
 }
 
@@ -82,6 +92,8 @@ Deno.test("cli tasks: a declared error, a fault (masked, observed) and a cancel 
 
 Deno.test("cli tasks: --detach writes the handle; status and cancel read it, in process and owned", async () => {
   const tasks = createTasks();
+  // Owned by the principal the guard established from the token.
+  const run = (argv: string[], opts = {}) => runOwned(byBearer(tree), argv, opts);
   try {
     const refused = await run(["reindex", "--shelves", "1", "--detach"]);
     assert.equal(refused.code, 2);

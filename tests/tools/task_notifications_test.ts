@@ -19,12 +19,13 @@ import { api, op, progress } from "@ramify/api/tree";
 import { createMcpHandler } from "@ramify/api/tools";
 import { answerOf, modernRequest } from "../support/mcp_wire.ts";
 import { createTasks, memoryTasks } from "@ramify/api/tasks";
+import { byBearer } from "../support/bearer.ts";
 
 const TASKS = "io.modelcontextprotocol/tasks";
 const capabilities = { extensions: { [TASKS]: {} } };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const tree = api({
+const tree = byBearer(api({
   reindex: op(async ({ shelves }, context) => {
     for (let shelf = 1; shelf <= shelves; shelf++) {
       // Past the runtime's 20 ms coalescing: each shelf is its own change.
@@ -41,7 +42,7 @@ const tree = api({
     await new Promise((resolve) => signal?.addEventListener("abort", resolve, { once: true }));
     yield* [];
   }, { tags: { readOnly: true, streaming: true }, tools: { tool: false, resource: false } }),
-});
+}));
 
 /** Two instances of one server, sharing one task store as two processes share Redis. */
 async function instances(run: (first: string, second: string) => Promise<void>) {

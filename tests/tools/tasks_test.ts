@@ -18,13 +18,14 @@ import { z } from "zod";
 import { api, ask, HttpError, op, progress } from "@ramify/api/tree";
 import { createHandler } from "@ramify/api/serve";
 import { answerOf, modernRequest } from "../support/mcp_wire.ts";
+import { byBearer } from "../support/bearer.ts";
 
 const TASKS = "io.modelcontextprotocol/tasks";
 const ANN = "Bearer ann";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let aborted = false;
-const tree = api({
+const tree = byBearer(api({
   reindex: op(async ({ shelves }, context) => {
     progress(context, 1, shelves, "shelf 1");
     // Long enough for a poll to see the progress before the question.
@@ -51,7 +52,7 @@ const tree = api({
     );
     return "never";
   }, { tags: { readOnly: true, longRunning: true } }),
-});
+}));
 
 const capabilities = { elicitation: { form: {} }, extensions: { [TASKS]: {} } };
 
@@ -179,7 +180,11 @@ Deno.test("MCP tasks: the ext-tasks requester drives a long-running leaf over HT
           action: "accept",
           content: { go: true },
         }));
-        await legacy.connect(new StreamableHTTPClientTransport(new URL(url)));
+        await legacy.connect(
+          new StreamableHTTPClientTransport(new URL(url), {
+            requestInit: { headers: { authorization: ANN } },
+          }),
+        );
         try {
           const progress: { progress: number; message?: string }[] = [];
           const result = await legacy.callTool({ name: "reindex", arguments: { shelves: 3 } }, {

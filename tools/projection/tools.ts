@@ -100,6 +100,8 @@ export interface ToolEntry {
   readonly askFirst?: readonly FirstQuestion[];
   /** The leaf's label (`catalog/reindex`), which a task's record keeps. */
   readonly label: string;
+  /** The leaf: a way back to its task runs its guards for the caller. */
+  readonly leaf: Node;
 }
 
 const HINTS = [
@@ -199,6 +201,7 @@ function toolOf(
       ? {}
       : { askFirst: firstQuestionsOf(own.askFirst, entry, caller) }),
     label: entry.label,
+    leaf: entry.leaf,
   };
 }
 

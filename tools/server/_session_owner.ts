@@ -13,6 +13,7 @@
 import { HttpError } from "../../tree/http_error.ts";
 import { catalogueOf } from "../../tree/catalogue.ts";
 import { securityOf } from "../../tree/middleware.ts";
+import { principalOf } from "../../tree/principal.ts";
 import type { Node } from "../../tree/node.ts";
 import { jsonRpcRefusal } from "./_request_body.ts";
 import type { Identify } from "../sessions/legacy.ts";
@@ -50,7 +51,7 @@ export function identities(
   given: SessionOwner | undefined,
   onError: (error: unknown) => void,
 ): Identify {
-  const principal = given === undefined ? principalOf(tree) : undefined;
+  const principal = given === undefined ? verifiedPrincipal(tree) : undefined;
   const named = given ?? credentialsOf(tree);
   return async (request) => {
     let who: string | undefined;
@@ -114,7 +115,9 @@ function credentialsOf(tree: Node): (request: Request) => string | undefined {
  * first guard of the tree that verifies one ahead of a call, or undefined
  * (no such guard, no bearer token, no subject); its refusal is thrown.
  */
-function principalOf(tree: Node): ((request: Request) => Promise<string | undefined>) | undefined {
+function verifiedPrincipal(
+  tree: Node,
+): ((request: Request) => Promise<string | undefined>) | undefined {
   const verifiers = catalogueOf(tree).entries.flatMap(({ leaf }) =>
     securityOf(leaf).flatMap((security) =>
       security.authenticate === undefined ? [] : [security.authenticate]
@@ -124,9 +127,8 @@ function principalOf(tree: Node): ((request: Request) => Promise<string | undefi
   if (authenticate === undefined) return undefined;
   return async (request) => {
     if (!/^bearer\s/i.test(request.headers.get("authorization") ?? "")) return undefined;
-    const user = await authenticate(request) as { sub?: unknown; iss?: unknown } | undefined;
-    if (typeof user?.sub !== "string") return undefined;
-    return JSON.stringify(["principal", user.iss, user.sub]);
+    // The same principal a call's guards establish: one owner rule for sessions and tasks.
+    return principalOf({ user: await authenticate(request) });
   };
 }
 

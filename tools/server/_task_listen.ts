@@ -17,6 +17,7 @@ import type { ClientCapabilities } from "@modelcontextprotocol/server";
 import type { TaskRecord } from "../../tasks/store.ts";
 import type { ContextSource } from "../../tree/context.ts";
 import type { HandlerContext } from "../../tree/node.ts";
+import type { TaskCaller } from "../../tasks/owner.ts";
 import { isPlainObject } from "../../tree/plain_data.ts";
 
 /** What the caller's identity is read from (_tasks.ts's TaskRequest, which imports this module). */
@@ -50,15 +51,15 @@ const TERMINAL: ReadonlySet<string> = new Set(["completed", "failed", "cancelled
 export interface ListenDeps {
   readonly loaded: Sdk;
   /** The task as `owner` may see it (the runtime's `get`). */
-  readonly get: (id: string, owner: string | undefined) => Promise<TaskRecord | undefined>;
+  readonly get: (id: string, owner: TaskCaller) => Promise<TaskRecord | undefined>;
   /** The runtime's watch: the record at each change, as `owner` may see it. */
   readonly watch: (
     id: string,
-    owner: string | undefined,
+    owner: TaskCaller,
     listener: (record: TaskRecord) => void,
   ) => Promise<(() => Promise<void>) | undefined>;
   /** The caller's identity, as for `tasks/get`. */
-  readonly callerOf: (request: TaskRequest) => Promise<string | undefined>;
+  readonly callerOf: (request: TaskRequest) => Promise<TaskCaller>;
   /** The task as `tasks/get` answers it. */
   readonly detailOf: (record: TaskRecord) => Record<string, unknown>;
   /** Whether the capabilities declare the extension. */

@@ -15,7 +15,8 @@
 // `failed`, with a JSON-RPC error. This module is loaded only by a server
 // whose tree has a long-running tool, so that no other call pays for it.
 
-import { defaultTaskOwner } from "../../tasks/owner.ts";
+import { type TaskCaller, taskCaller } from "../../tasks/owner.ts";
+import { principalOf } from "../../tree/principal.ts";
 import type { ClientCapabilities, Server, ServerContext } from "@modelcontextprotocol/server";
 import { createTasks, type TaskRuntime } from "../../tasks/runtime.ts";
 import type { TaskRecord } from "../../tasks/store.ts";
@@ -90,7 +91,7 @@ export function mcpTasks(loaded: Sdk, tools: readonly ToolEntry[], opts: McpOpti
   let made: TaskRuntime | undefined;
   const runtime = (): TaskRuntime => opts.tasks ?? (made ??= createTasks());
   const byLabel = new Map(tools.map((entry) => [entry.label, entry]));
-  const ownerOf = opts.taskOwner ?? defaultTaskOwner;
+  const ownerOf = opts.taskOwner ?? principalOf;
   const onError = opts.onError;
   const maxDepth = opts.maxInputDepth ?? opts.maxArgumentsDepth ?? MAX_INPUT_DEPTH;
   const needed = (what: string) =>
@@ -103,10 +104,13 @@ export function mcpTasks(loaded: Sdk, tools: readonly ToolEntry[], opts: McpOpti
       loaded.ProtocolErrorCode.InvalidParams,
       `No task ${JSON.stringify(id)}`,
     );
-  /** The caller's identity, from its context once the `context` option has added to it. */
-  const callerOf = async ({ context, source }: TaskRequest) => {
+  /**
+   * The caller of a task request, from its context once the `context` option
+   * has added to it: the task's leaf's guards run for it.
+   */
+  const callerOf = async ({ context, source }: TaskRequest): Promise<TaskCaller> => {
     if (opts.context !== undefined) assignOwn(context, await opts.context(source));
-    return await ownerOf(context);
+    return taskCaller((label) => byLabel.get(label)?.leaf, context, ownerOf);
   };
   /** The task a request names, as its caller may see it; -32021 or -32602 otherwise. */
   const found = async (method: string, params: unknown, request: TaskRequest) => {
@@ -121,8 +125,8 @@ export function mcpTasks(loaded: Sdk, tools: readonly ToolEntry[], opts: McpOpti
 
   const listenDeps = {
     loaded,
-    get: (id: string, owner: string | undefined) => runtime().get(id, owner),
-    watch: (id: string, owner: string | undefined, listener: (record: TaskRecord) => void) =>
+    get: (id: string, owner: TaskCaller) => runtime().get(id, owner),
+    watch: (id: string, owner: TaskCaller, listener: (record: TaskRecord) => void) =>
       runtime().watch(id, owner, listener),
     callerOf,
     detailOf: (record: TaskRecord) => detailed(record, byLabel.get(record.leaf)),
@@ -152,7 +156,9 @@ export function mcpTasks(loaded: Sdk, tools: readonly ToolEntry[], opts: McpOpti
       for (const question of entry.askFirst ?? []) {
         answers[question.key] = await ask(request.context, question as Question<FormSchema>);
       }
-      const owner = await callerOf(request);
+      if (opts.context !== undefined) {
+        assignOwn(request.context, await opts.context(request.source));
+      }
       const http = request.source.surface === "mcp" ? request.source.request : undefined;
       let record: TaskRecord;
       try {
@@ -161,7 +167,7 @@ export function mcpTasks(loaded: Sdk, tools: readonly ToolEntry[], opts: McpOpti
           input,
           request.context,
           {
-            owner,
+            owner: ownerOf,
             answers: true,
             timeoutMs: opts.timeoutMs,
             ...(onError === undefined ? {} : {

@@ -14,8 +14,9 @@ import { createTasks } from "@ramify/api/tasks";
 import { withServer } from "../../support/server.ts";
 import { until } from "../../tasks/_suite.ts";
 import { shelving } from "../../support/shelving.ts";
+import { byBearer } from "../../support/bearer.ts";
 
-const tree = shelving;
+const tree = byBearer(shelving);
 
 const QUESTION = {
   key: "ask-1",

@@ -12,6 +12,7 @@ import { createFetch } from "@ramify/api/http";
 import { createTasks } from "@ramify/api/tasks";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { withServer } from "../../support/server.ts";
+import { byBearer } from "../../support/bearer.ts";
 import { type Seen, tasksTree, until } from "../../tasks/_suite.ts";
 
 const ANN = { authorization: "Bearer ann" };
@@ -25,7 +26,7 @@ function withAsking(
   return async () => {
     const seen: Seen = { aborted: undefined, faults: [] };
     const tasks = createTasks({ heartbeatMs: 200 });
-    const handler = createFetch(tasksTree(seen), { tasks, maxBodyBytes });
+    const handler = createFetch(byBearer(tasksTree(seen)), { tasks, maxBodyBytes });
     try {
       await withServer(handler, async (base) => {
         const started = await post(base, "/confirm", {});

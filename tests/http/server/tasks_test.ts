@@ -11,6 +11,7 @@ import { createFetch } from "@ramify/api/http";
 import { createTasks } from "@ramify/api/tasks";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { withServer } from "../../support/server.ts";
+import { byBearer } from "../../support/bearer.ts";
 import { type Seen, tasksTree, until } from "../../tasks/_suite.ts";
 
 const ANN = { authorization: "Bearer ann" };
@@ -24,7 +25,7 @@ function withTasksServer(
     const seen: Seen = { aborted: undefined, faults: [] };
     let open!: () => void;
     const opened = new Promise<void>((resolve) => open = resolve);
-    const tree = api({
+    const tree = byBearer(api({
       ...tasksTree(seen, { open: () => open() }).children,
       shelves: api({
         reindex: op(({ shelf }) => ({ shelf, indexed: true }), http.post, {
@@ -34,7 +35,7 @@ function withTasksServer(
           http: { status: 201 },
         }),
       }),
-    });
+    }));
     const tasks = createTasks({ heartbeatMs: 200 });
     const handler = createFetch(tree, {
       tasks,
