@@ -11,9 +11,11 @@
  *   cannot be reached within `connectTimeoutMs`: a server never starts
  *   half-configured.
  * - Once connected, a lost connection is retried for ever (with back-off), and
- *   a command sent meanwhile rejects at once instead of waiting in a queue:
- *   each store then decides, as documented, whether a request goes on without
- *   it (fail open) or is refused (fail closed).
+ *   a command sent meanwhile rejects at once instead of waiting in a queue,
+ *   with a `StoreUnreachable` (tree/outage.ts): each store then decides, as
+ *   documented, whether a request goes on without it (fail open) or is
+ *   refused (fail closed), and the servers log the outage once, not as a
+ *   crash per request; the connection says when Redis is back.
  *
  * @example
  * ```ts ignore
@@ -28,6 +30,7 @@
  */
 
 import { backoffMs } from "./_backoff.ts";
+import { storeOutage, StoreUnreachable } from "../tree/outage.ts";
 
 /**
  * Options of {@linkcode connectRedis}: where Redis is, and the app's namespace
@@ -201,7 +204,28 @@ export async function connectRedis(opts: RedisOptions): Promise<Redis> {
     connected = true;
     return client;
   };
-  return wrap(await open(), { prefix, open, dedicated: false });
+  const main = await open();
+  // Back after an outage: its one line says so (the first `ready` finds none).
+  main.on("ready", () => storeOutage.reachable());
+  return wrap(main, { prefix, open, dedicated: false });
+}
+
+/** node-redis's errors of a connection that is down or going (their `name` is "Error"). */
+const OFFLINE = new Set([
+  "ClientOfflineError",
+  "ClientClosedError",
+  "SocketClosedUnexpectedlyError",
+  "ConnectionTimeoutError",
+  "SocketTimeoutError",
+  "ReconnectStrategyError",
+  "DisconnectsClientError",
+]);
+
+/** Redis out of reach: a connection that could not be opened, or one that is down. */
+function unreachable(error: unknown): StoreUnreachable {
+  return new StoreUnreachable(`ramify: Redis is unreachable: ${messageOf(error)}`, {
+    cause: error,
+  });
 }
 
 interface Wrapping {
@@ -220,43 +244,39 @@ function wrap(client: NodeRedisClient, { prefix, open, dedicated, closed }: Wrap
   // A set: a dedicated connection per replay comes and goes, and must not pile up here.
   const children = new Set<Redis>();
   let subscriber: Promise<NodeRedisClient> | undefined;
+  // A reply Redis gave (a script's error, WRONGTYPE) is passed on as it is.
+  const lost = (error: unknown): never => {
+    const offline = !client.isReady ||
+      (error instanceof Error && OFFLINE.has(error.constructor.name));
+    throw offline ? unreachable(error) : error;
+  };
   return {
     prefix,
     get isReady() {
       return client.isReady;
     },
-    command: (args) => client.sendCommand(args),
-    async script(source, keys, args) {
-      const load = async () => {
-        const digest = await client.sendCommand<string>(["SCRIPT", "LOAD", source]);
-        digests.set(source, digest);
-        return digest;
-      };
-      const call = (sha: string) =>
-        client.sendCommand(["EVALSHA", sha, String(keys.length), ...keys, ...args]);
-      try {
-        return await call(digests.get(source) ?? await load()) as never;
-      } catch (error) {
-        // Redis restarted empty: its script cache went with it.
-        if (!messageOf(error).startsWith("NOSCRIPT")) throw error;
-        return await call(await load()) as never;
-      }
+    command: <T>(args: readonly string[]) => client.sendCommand<T>(args).catch(lost),
+    script<T>(source: string, keys: readonly string[], args: readonly string[]) {
+      return run<T>(source, keys, args).catch(lost);
     },
     async subscribe(channel, deliver) {
       subscriber ??= open();
       // A subscriber that could not connect is tried again next time.
       const connection = await subscriber.catch((error) => {
         subscriber = undefined;
-        throw error;
+        throw unreachable(error);
       });
       const listener = (message: string) => deliver(message);
-      await connection.subscribe(channel, listener);
+      await connection.subscribe(channel, listener).catch(lost);
       return async () => {
         await connection.unsubscribe(channel, listener);
       };
     },
     async dedicated() {
-      const child: Redis = wrap(await open(), {
+      const opened = await open().catch((error) => {
+        throw unreachable(error);
+      });
+      const child: Redis = wrap(opened, {
         prefix,
         open,
         dedicated: true,
@@ -276,6 +296,27 @@ function wrap(client: NodeRedisClient, { prefix, open, dedicated, closed }: Wrap
       ]);
     },
   };
+
+  async function run<T>(
+    source: string,
+    keys: readonly string[],
+    args: readonly string[],
+  ): Promise<T> {
+    const load = async () => {
+      const digest = await client.sendCommand<string>(["SCRIPT", "LOAD", source]);
+      digests.set(source, digest);
+      return digest;
+    };
+    const call = (sha: string) =>
+      client.sendCommand<T>(["EVALSHA", sha, String(keys.length), ...keys, ...args]);
+    try {
+      return await call(digests.get(source) ?? await load());
+    } catch (error) {
+      // Redis restarted empty: its script cache went with it.
+      if (!messageOf(error).startsWith("NOSCRIPT")) throw error;
+      return await call(await load());
+    }
+  }
 }
 
 async function loadClient(): Promise<CreateClient> {

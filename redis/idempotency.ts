@@ -40,6 +40,7 @@ import {
   type StoredAnswer,
 } from "../http/web/idempotency.ts";
 import type { Redis } from "./connection.ts";
+import { answered } from "./_answered.ts";
 import { base64 } from "../tree/content.ts";
 
 /**
@@ -118,16 +119,7 @@ export function redisIdempotency(
   const lockMs = positive("lockMs", opts.lockMs ?? DEFAULT_LOCK_MS);
   const timeoutMs = positive("timeoutMs", opts.timeoutMs ?? 1000);
   const keyOf = (key: string) => `${redis.prefix}idem:${key}`;
-  const ask = <T>(asking: Promise<T>): Promise<T> => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`Redis did not answer within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-    });
-    return Promise.race([asking, late]).finally(() => clearTimeout(timer));
-  };
+  const ask = <T>(asking: Promise<T>): Promise<T> => answered(asking, timeoutMs);
   const finish = (key: string, token: string, answer: string) =>
     ask(redis.script(FINISH, [keyOf(key)], [`${token}\n`, answer, String(Math.round(ttlMs))]))
       .then(() => {});

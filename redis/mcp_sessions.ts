@@ -31,6 +31,7 @@
 
 import type { Redis } from "./connection.ts";
 import { answered } from "./_answered.ts";
+import { StoreUnreachable } from "../tree/outage.ts";
 import type {
   McpCancellations,
   McpSessionRecord,
@@ -142,7 +143,9 @@ export function redisMcpCancellations(
     },
     subscribe(topic, deliver) {
       // Fails at once while Redis is away (subscribing would wait for it): tried again on the next call.
-      if (!redis.isReady) return Promise.reject(new Error("ramify: Redis is unreachable"));
+      if (!redis.isReady) {
+        return Promise.reject(new StoreUnreachable("ramify: Redis is unreachable"));
+      }
       return redis.subscribe(channel(topic), deliver);
     },
   };

@@ -38,6 +38,7 @@
 
 import type { RateDecision, RateLimiter, RatePolicy } from "../http/web/rate_limit.ts";
 import type { Redis } from "./connection.ts";
+import { answered } from "./_answered.ts";
 
 /**
  * Options of {@linkcode redisRateLimiter}.
@@ -143,17 +144,11 @@ export function redisRateLimiter(
     : { allowed: true, waitMs: 0, policy };
   const ms = (us: number) => Math.ceil(us / 1000);
   const decide = async (key: string): Promise<RateDecision> => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      const reply = await Promise.race([
+      const reply = await answered(
         redis.script<number[]>(SCRIPT, [base + await keyOf(key)], args),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(new Error(`ramify: Redis did not answer within ${timeoutMs} ms`)),
-            timeoutMs,
-          );
-        }),
-      ]);
+        timeoutMs,
+      );
       const [allowed, waitUs, remaining, resetUs] = reply.map(Number);
       return {
         allowed: allowed === 1,
@@ -165,8 +160,6 @@ export function redisRateLimiter(
     } catch (error) {
       onError(error);
       return unavailable;
-    } finally {
-      clearTimeout(timer);
     }
   };
   return {

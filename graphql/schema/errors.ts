@@ -31,6 +31,7 @@ import type { Failure } from "../../tree/failure.ts";
 import type { HandlerContext } from "../../tree/node.ts";
 import type { ErrorObserver } from "../../tree/options.ts";
 import { failureOf } from "../../tree/run.ts";
+import { logFault } from "../../tree/outage.ts";
 import type { TaskRuntime } from "../../tasks/runtime.ts";
 
 /**
@@ -200,12 +201,15 @@ function fromFailure(failure: Failure): GraphQLError {
   });
 }
 
-/** `onError`, or `console.error` with `label`: an observer that throws never changes what a client sees. */
+/**
+ * `onError`, or `console.error` with `label` (an unreachable store: once per
+ * outage, `logFault`): an observer that throws never changes what a client sees.
+ */
 export function observer(
   onError: ErrorObserver | undefined,
   label: string,
 ): (error: unknown, request?: Request) => void {
-  const observe: ErrorObserver = onError ?? ((error: unknown) => console.error(label, error));
+  const observe: ErrorObserver = onError ?? ((error: unknown) => logFault(label, error));
   return (error, request) => {
     try {
       if (request === undefined) observe(error);

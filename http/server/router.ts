@@ -65,6 +65,7 @@ import {
   TASKS_SEGMENT,
 } from "./_compiled.ts";
 import type { LeafCall } from "../../tree/call.ts";
+import { logFault } from "../../tree/outage.ts";
 import type { TaskRuntime } from "../../tasks/runtime.ts";
 import type { TaskRoutes } from "./_tasks.ts";
 
@@ -407,7 +408,7 @@ function inputOf(
 }
 
 function defaultOnError(error: unknown, request: Request) {
-  console.error(`ramify: ${request.method} ${request.url} crashed:`, error);
+  logFault(`ramify: ${request.method} ${request.url} crashed:`, error);
 }
 
 function normalizeBasePath(basePath: string | undefined): string {

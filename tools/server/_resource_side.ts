@@ -18,6 +18,7 @@ import {
 } from "./_resource_read.ts";
 import { failureOf } from "../../tree/run.ts";
 import { isPlainObject } from "../../tree/plain_data.ts";
+import { logFault } from "../../tree/outage.ts";
 import { type PromptCompleter, registerCompletion } from "./_completion.ts";
 import {
   Feeds,
@@ -60,7 +61,7 @@ export function resourceSide(
 /** The default fault observer, as the tools' one. */
 function onErrorOf(opts: ResourceOptions): (error: unknown) => void {
   return opts.onError ??
-    ((error: unknown) => console.error("ramify: MCP resource crashed:", error));
+    ((error: unknown) => logFault("ramify: MCP resource crashed:", error));
 }
 
 /**

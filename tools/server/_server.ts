@@ -35,6 +35,7 @@ import { collectTools, type ToolEntry } from "../projection/tools.ts";
 import { runTool, type StreamStep, type ToolResult } from "./_result.ts";
 import type { McpOptions } from "./options.ts";
 import { MAX_INPUT_DEPTH } from "../../tree/plain_data.ts";
+import { logFault } from "../../tree/outage.ts";
 
 /** The SDK's module, loaded on the first request. */
 export type Sdk = typeof import("@modelcontextprotocol/server");
@@ -85,7 +86,7 @@ export function serverMaker(
     throw new RangeError(`MCP: pageSize must be a positive integer, got ${pageSize}`);
   }
   const onError = opts.onError ??
-    ((error: unknown) => console.error("ramify: MCP tool crashed:", error));
+    ((error: unknown) => logFault("ramify: MCP tool crashed:", error));
   // Over stdio: a request standing for the process, holding its headers.
   const standIn = opts.headers === undefined
     ? undefined

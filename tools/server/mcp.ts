@@ -57,6 +57,7 @@ import { paramHeadersRefusal } from "./_param_headers.ts";
 import { answeredSoon } from "../sessions/call_answer.ts";
 import { authorizationGate } from "./_authorization.ts";
 import { isPlainObject } from "../../tree/plain_data.ts";
+import { logFault } from "../../tree/outage.ts";
 
 /**
  * A fetch handler speaking MCP's Streamable HTTP transport; `close()` ends
@@ -122,7 +123,7 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
   const sdkLimit = { maxRequestBodySize: maxBodyBytes };
   const sessions = opts.sessions ??
     memoryMcpSessions({ maxSessions: opts.maxSessions, idleMs: opts.sessionIdleMs });
-  const onError = opts.onError ?? ((error) => console.error("ramify: MCP sessions:", error));
+  const onError = opts.onError ?? ((error) => logFault("ramify: MCP sessions:", error));
   const resume = opts.resumability === false ? undefined : resumeOf(opts.resumability, onError);
   const identify = identities(tree, opts.sessionOwner, onError);
   const authorization = authorizationGate(tree, surface);
