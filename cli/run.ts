@@ -31,8 +31,8 @@ import { inspect, parseArgs } from "node:util";
 import process from "node:process";
 import type { HandlerContext, Node } from "../tree/node.ts";
 import { isLeaf } from "../tree/node.ts";
-import { assignOwn, type ContextFunction } from "../tree/context.ts";
-import { runCall } from "../tree/run.ts";
+import type { ContextFunction } from "../tree/context.ts";
+import { contextOf, perform } from "../engine/engine.ts";
 import {
   confirmQuestion,
   type LogLevel,
@@ -406,7 +406,7 @@ async function localCall(
       onFault,
     );
   }
-  return await runCall(command.call, whole, context, opts.timeoutMs);
+  return await perform(command.call, whole, context, opts.timeoutMs);
 }
 
 /** The context a command's call sees in process, as the server would make it. */
@@ -419,8 +419,7 @@ async function cliContext(headers: Headers, opts: CliOptions): Promise<HandlerCo
       ? {}
       : { request: new Request("http://localhost/", { method: "POST", headers }) }),
   }, cliInteraction(opts.io ?? processIo(), opts.logLevel));
-  if (opts.context !== undefined) assignOwn(context, await opts.context({ surface: "cli" }));
-  return context;
+  return await contextOf(context, opts.context, { surface: "cli" });
 }
 
 /** The same call through the typed HTTP client: children by name, fallbacks by value. */

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { admit } from "../tree/call.ts";
+import { admit } from "../engine/admission.ts";
 import { HttpError } from "../tree/http_error.ts";
 import { securityOf } from "../tree/middleware.ts";
 import type { HandlerContext, Node } from "../tree/node.ts";

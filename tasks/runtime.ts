@@ -43,7 +43,8 @@
  * @module
  */
 
-import { type LeafCall, onAdmitted } from "../tree/call.ts";
+import type { LeafCall } from "../tree/call.ts";
+import { onAdmitted } from "../engine/admission.ts";
 import { whileWatched } from "./_watch.ts";
 import { taskId } from "./_id.ts";
 import { extended } from "../tree/context.ts";
@@ -54,7 +55,8 @@ import type { HandlerContext } from "../tree/node.ts";
 import { principalOf } from "../tree/principal.ts";
 import type { TaskCaller, TaskOwner } from "./owner.ts";
 import { resultKindOf } from "../tree/result_kind.ts";
-import { failureOf, runCall } from "../tree/run.ts";
+import { failureOf } from "../tree/run.ts";
+import { perform } from "../engine/engine.ts";
 import { Run, stored } from "./_run.ts";
 import {
   isTerminal,
@@ -397,7 +399,7 @@ async function settle(
   began: () => boolean,
 ): Promise<End> {
   try {
-    const value = await runCall(call, input, context, timeoutMs);
+    const value = await perform(call, input, context, timeoutMs);
     return { status: "completed", change: jsonResult(value) };
   } catch (error) {
     const failure = failureOf(error, context);

@@ -213,75 +213,14 @@ export function timesPrepared(leaf: Node): number {
   return prepared.get(leaf)?.size ?? 0;
 }
 
-/** Where a context holds the hook of {@linkcode onAdmitted}. */
-const ADMITTED = Symbol("ramify.admitted");
+/** Where a context holds the hook of `onAdmitted` (engine/admission.ts). */
+export const ADMITTED: unique symbol = Symbol("ramify.admitted");
 
-/** What {@linkcode onAdmitted} is told: the context the leaf's guards made. */
-type Admission = (context: HandlerContext) => void | Promise<void>;
+/** What `onAdmitted` (engine/admission.ts) is told: the context the leaf's guards made. */
+export type Admission = (context: HandlerContext) => void | Promise<void>;
 
-/** A context that may hold the {@linkcode onAdmitted} hook. */
+/** A context that may hold the `onAdmitted` (engine/admission.ts) hook. */
 type Admitting = HandlerContext & { readonly [ADMITTED]?: Admission };
-
-/**
- * The context, told to call `admitted` once the leaf's guards and input
- * schema have let a call of a long-running leaf through, just before its
- * handler runs, with the context the guards made (their `user`: the task's
- * owner): what a task runtime waits on, so that a caller they refuse is
- * answered as for any call, not with a task. The handler begins once a
- * promise `admitted` gives resolves; a rejection is the call's failure. Kept
- * through middleware that extends the context; read only by long-running
- * leaves' calls.
- *
- * @example
- * ```ts
- * import { op } from "@ramify/api/tree";
- * import { createCall } from "@ramify/api/tree/catalogue";
- * import { onAdmitted } from "./call.ts";
- *
- * let admitted = false;
- * const call = createCall(op(() => "done", { tags: { longRunning: true } }));
- * await call({}, onAdmitted({}, () => void (admitted = true)));
- * console.log(admitted); // true
- * ```
- */
-export function onAdmitted<C extends HandlerContext>(context: C, admitted: Admission): C {
-  Object.defineProperty(context, ADMITTED, { value: admitted, configurable: true });
-  return context;
-}
-
-/**
- * The context a leaf's middleware (its guards) make for a caller, its
- * handler not run: how a way back to what a call left behind (a task's
- * status, its answer, its cancel) runs the starting leaf's guards for the
- * caller. A refusal rejects, as the call would have been refused.
- *
- * @example
- * ```ts
- * import { op, use } from "@ramify/api/tree";
- * import { admit } from "./call.ts";
- *
- * const named = use((_call, next) => next({ user: "ann" }));
- * const context = await admit(op(() => 1, named), {});
- * console.log(context.user); // "ann"
- * ```
- */
-export function admit(leaf: Node, context: HandlerContext): Promise<HandlerContext> {
-  let guards = admissions.get(leaf);
-  if (guards === undefined) {
-    const middleware = middlewareOf(leaf);
-    guards = middleware.length === 0
-      ? (_input, given) => Promise.resolve(given)
-      : chained(leaf, middleware, (_input, given) => given);
-    admissions.set(leaf, guards);
-  }
-  return guards({}, context) as Promise<HandlerContext>;
-}
-
-/** Each leaf's guards alone, chained once. */
-const admissions = new WeakMap<
-  Node,
-  (input: unknown, context: HandlerContext) => Promise<unknown>
->();
 
 function prepare(leaf: Node, captures: readonly string[]): Prepared {
   const own = leaf.handler as

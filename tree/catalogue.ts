@@ -90,6 +90,12 @@ export interface CatalogueEntry extends LeafEntry {
    * its status, headers and cookies (one preparation serves both).
    */
   readonly replyCall: LeafCall;
+  /**
+   * Its prepared call for other names of its captures (a route moved onto
+   * its own, `http.moveTo("*id")`), a `reply()` kept with `"keep"`: the
+   * catalogue's own where the names are its captures.
+   */
+  callWith(captures: readonly string[], replies?: "keep"): LeafCall;
 }
 
 /**
@@ -225,6 +231,12 @@ class Entry implements CatalogueEntry {
   }
   get replyCall(): LeafCall {
     return this.#replyCall ??= createCall(this.leaf, { captures: this.captures, replies: "keep" });
+  }
+  callWith(captures: readonly string[], replies?: "keep"): LeafCall {
+    const same = captures.length === this.captures.length &&
+      captures.every((name, i) => name === this.captures[i]);
+    if (same) return replies === "keep" ? this.replyCall : this.call;
+    return createCall(this.leaf, replies === "keep" ? { captures, replies } : { captures });
   }
 }
 

@@ -6,9 +6,9 @@
 
 import type { HandlerContext } from "../../tree/node.ts";
 import { StreamEvent } from "../../tree/stream_events.ts";
-import { createCall, openInput } from "../../tree/call.ts";
+import { openInput } from "../../tree/call.ts";
 import { labelOf } from "../../tree/leaves.ts";
-import { runCall } from "../../tree/run.ts";
+import { perform } from "../../engine/engine.ts";
 import { bytesOf } from "../../tree/bytes.ts";
 import { resultKindOf } from "../../tree/result_kind.ts";
 import { GraphQLError } from "graphql";
@@ -45,7 +45,7 @@ export function leafResolver(
   inputs: InputTypes,
   toClient: ClientError,
 ): Resolver {
-  const call = createCall(field.node, { captures: field.captures });
+  const call = field.entry.call;
   const timeoutMs = opts.timeoutMs;
   const report = observer(opts.onError, "ramify: GraphQL resolver returned bytes:");
   const done = (value: unknown) => {
@@ -57,7 +57,7 @@ export function leafResolver(
     const ctx = handlerContext(context);
     let result: unknown;
     try {
-      result = runCall(call, inputOf(field, args, inputs), ctx, timeoutMs);
+      result = perform(call, inputOf(field, args, inputs), ctx, timeoutMs);
     } catch (error) {
       throw toClient(error, ctx);
     }
@@ -114,14 +114,14 @@ export function subscriptionResolver(
   inputs: InputTypes,
   toClient: ClientError,
 ): Resolver {
-  const call = createCall(field.node, { captures: field.captures });
+  const call = field.entry.call;
   const timeoutMs = opts.timeoutMs;
   const report = observer(opts.onError, "ramify: GraphQL resolver returned bytes:");
   return async (_parent, args, context) => {
     const ctx = handlerContext(context);
     let source: unknown;
     try {
-      source = await runCall(call, inputOf(field, args, inputs), ctx, timeoutMs);
+      source = await perform(call, inputOf(field, args, inputs), ctx, timeoutMs);
     } catch (error) {
       throw toClient(error, ctx);
     }

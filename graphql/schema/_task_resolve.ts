@@ -13,7 +13,6 @@
 import { type TaskCaller, taskCaller } from "../../tasks/owner.ts";
 import type { HandlerContext, Node } from "../../tree/node.ts";
 import { principalOf } from "../../tree/principal.ts";
-import { createCall } from "../../tree/call.ts";
 import { labelOf } from "../../tree/leaves.ts";
 import { HttpError } from "../../tree/http_error.ts";
 import { answerTask, type TaskQuestion, taskQuestions } from "../../tasks/answer.ts";
@@ -96,10 +95,7 @@ export function taskResolvers(
   };
   return {
     start(field) {
-      const leaf = {
-        label: labelOf(field.steps),
-        call: createCall(field.node, { captures: field.captures }),
-      };
+      const leaf = field.entry;
       return resolver(async (tasks, _caller, args, ctx) =>
         taskObject(
           await tasks.start(leaf, inputOf(field, args, inputs), ctx, {

@@ -111,6 +111,8 @@ export interface GraphQLLeafField {
   readonly description?: string;
   /** The leaf. */
   readonly node: Leaf<never, unknown, unknown>;
+  /** The leaf's catalogue entry: its one prepared call. */
+  readonly entry: CatalogueEntry;
 }
 
 /**
@@ -415,6 +417,7 @@ function leafField(
   const field = { kind, parent, name, steps, captures, args, type, resultType, voidResult, node };
   return {
     ...field,
+    entry: leaf.entry,
     ...(leaf.entry.longRunning ? { longRunning: true } : {}),
     ...(description === undefined ? {} : { description }),
   };

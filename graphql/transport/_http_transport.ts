@@ -6,7 +6,8 @@
 import { type DocumentNode, type ExecutionResult, getOperationAST } from "graphql";
 import { directOf } from "../execution/direct.ts";
 import type { HandlerContext } from "../../tree/node.ts";
-import { assignOwn } from "../../tree/context.ts";
+import { contextOf } from "../../engine/engine.ts";
+import { RequestContext } from "../../engine/request_context.ts";
 import { classify } from "../../tree/failure.ts";
 import { errorResponse, problem } from "../../http/web/respond.ts";
 import { splitUrl } from "../../http/web/request.ts";
@@ -170,7 +171,13 @@ export function httpTransport(
 
     const context = requestContext(request);
     if (makeContext !== undefined) return withContext(request, media, params, prepared, context);
-    return execute(media, params, prepared.document, context);
+    // No `context` option: the engine's context is the request's own, made at once.
+    return execute(
+      media,
+      params,
+      prepared.document,
+      contextOf(context, undefined) as HandlerContext,
+    );
   };
 
   const withContext = async (
@@ -181,7 +188,7 @@ export function httpTransport(
     context: HandlerContext,
   ): Promise<Response> => {
     try {
-      assignOwn(context, await makeContext!({ surface: "graphql", request }));
+      await contextOf(context, makeContext);
     } catch (error) {
       try {
         return contextFailure(error, context, media);
@@ -317,24 +324,7 @@ export function httpTransport(
 
 /** `{ request, signal }`; `signal` is read only when asked (Deno warns on every read). */
 function requestContext(request: Request): HandlerContext {
-  return new RequestContext(request);
-}
-
-/**
- * A handler's context. The getter is on the prototype, so a copy (middleware's,
- * the deadline's) keeps it, and making one costs a plain object (an object
- * literal with a getter costs microseconds).
- */
-class RequestContext implements HandlerContext {
-  [key: string]: unknown;
-  readonly request: Request;
-  readonly surface = "graphql";
-  constructor(request: Request) {
-    this.request = request;
-  }
-  get signal(): AbortSignal {
-    return this.request.signal;
-  }
+  return new RequestContext(request, "graphql");
 }
 
 /**

@@ -6,7 +6,7 @@
 // closes; a connection is bounded (init timeout, operations at once, document
 // length).
 
-import { assignOwn } from "../../tree/context.ts";
+import { contextOf } from "../../engine/engine.ts";
 import {
   type ExecutionArgs,
   type ExecutionResult,
@@ -133,15 +133,10 @@ export function createConnect(server: GraphQLServer, opts: WsHandlerOptions = {}
       surface: "graphql",
       connectionParams,
     };
-    if (opts.context !== undefined) {
-      try {
-        assignOwn(
-          contextValue,
-          await opts.context({ surface: "graphql", request: extra.request, connectionParams }),
-        );
-      } catch (error) {
-        return [server.errorOf(error, contextValue)];
-      }
+    try {
+      await contextOf(contextValue, opts.context);
+    } catch (error) {
+      return [server.errorOf(error, contextValue)];
     }
     extra.operations.set(id, controller);
     total++;

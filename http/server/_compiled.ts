@@ -12,7 +12,7 @@
 
 import { isVoidSchema } from "../../tree/schema.ts";
 import type { HttpVerb, Node } from "../../tree/node.ts";
-import { createCall, type LeafCall } from "../../tree/call.ts";
+import type { LeafCall } from "../../tree/call.ts";
 import { takesNothing } from "../../tree/leaves.ts";
 import type { HttpOperation, HttpRoute, ResponseKind } from "../route/route.ts";
 import { mediaTypeOf } from "../web/bytes.ts";
@@ -180,11 +180,7 @@ function successStatus(operation: HttpOperation): number {
  * one for the path's own where a move changed them (`http.moveTo("*id")`).
  */
 function callOf(operation: HttpOperation, captures: readonly string[]): LeafCall {
-  const { entry } = operation;
-  return captures.length === entry.captures.length &&
-      captures.every((name, i) => name === entry.captures[i])
-    ? entry.replyCall
-    : createCall(operation.node, { captures, replies: "keep" });
+  return operation.entry.callWith(captures, "keep");
 }
 
 /**
@@ -194,9 +190,7 @@ function callOf(operation: HttpOperation, captures: readonly string[]): LeafCall
  */
 function taskLeafOf(operation: HttpOperation, captures: readonly string[]): TaskLeaf {
   const { entry } = operation;
-  const same = captures.length === entry.captures.length &&
-    captures.every((name, i) => name === entry.captures[i]);
-  return { label: entry.label, call: same ? entry.call : createCall(operation.node, { captures }) };
+  return { label: entry.label, call: entry.callWith(captures) };
 }
 
 /** A stream resumes only where its input schema names `lastEventId`: others start over. */

@@ -20,9 +20,11 @@
 // has a long-running leaf.
 
 import { taskCaller, type TaskOwner } from "../../tasks/owner.ts";
-import type { HandlerContext, Node } from "../../tree/node.ts";
+import type { Node } from "../../tree/node.ts";
 import { principalOf } from "../../tree/principal.ts";
-import { assignOwn, type ContextFunction, type RequestContextSource } from "../../tree/context.ts";
+import type { ContextFunction, RequestContextSource } from "../../tree/context.ts";
+import { contextOf } from "../../engine/engine.ts";
+import { RequestContext } from "../../engine/request_context.ts";
 import type { LeafCall } from "../../tree/call.ts";
 import type { Failure } from "../../tree/failure.ts";
 import { HttpError } from "../../tree/http_error.ts";
@@ -131,7 +133,7 @@ export function taskRoutes(opts: TaskRoutesOptions): TaskRoutes {
     try {
       const owner = taskCaller(
         (label) => opts.leaves.get(label),
-        await contextOf(request, opts.context),
+        await contextOf(new RequestContext(request, "http"), opts.context),
         ownerOf,
       );
       const location = locationOf(id);
@@ -173,17 +175,6 @@ export function taskRoutes(opts: TaskRoutesOptions): TaskRoutes {
   };
 
   return { starter, answer: answerHead };
-}
-
-/** The context of a request to a status resource, made as a call's is. */
-async function contextOf(
-  request: Request,
-  make: ContextFunction<RequestContextSource> | undefined,
-): Promise<HandlerContext> {
-  const context: HandlerContext = { surface: "http", request };
-  return make === undefined
-    ? context
-    : assignOwn(context, await make({ surface: "http", request }));
 }
 
 /**

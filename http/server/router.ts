@@ -2,8 +2,9 @@
  * From an `HttpRoute` and a matcher strategy to a fetch handler: match the path,
  * pick the operation by method, build the one flat input (captures over body
  * over query, as sent for a leaf without an input schema, coerced by the
- * schema otherwise; a leaf that takes nothing gets its captures alone), run the leaf's call (`runCall`: its
- * deadline, its validation) and encode its result. A failure is answered as
+ * schema otherwise; a leaf that takes nothing gets its captures alone), run the
+ * leaf's call through the engine (engine/engine.ts: its context, deadline and
+ * validation) and encode its result. A failure is answered as
  * the tree classifies it (`failureOf`), as problem+json; only a fault reaches
  * `onError`. Everything that can be decided per route is decided once: what
  * can fail when the handler is built, the rest on the route's first request.
@@ -26,8 +27,10 @@
 import type { HandlerContext, Node } from "../../tree/node.ts";
 import { MAX_INPUT_DEPTH, setOwn } from "../../tree/plain_data.ts";
 import { resultKindOf } from "../../tree/result_kind.ts";
-import { failureOf, runCall } from "../../tree/run.ts";
-import { assignOwn, type ContextFunction, type RequestContextSource } from "../../tree/context.ts";
+import { failureOf } from "../../tree/run.ts";
+import type { ContextFunction, RequestContextSource } from "../../tree/context.ts";
+import { contextOf, perform } from "../../engine/engine.ts";
+import { RequestContext } from "../../engine/request_context.ts";
 import type { ErrorObserver } from "../../tree/options.ts";
 import type { HttpRoute } from "../route/route.ts";
 import type { MatcherStrategy, RouteDefinition } from "./matchers/types.ts";
@@ -245,7 +248,7 @@ export function createRouter(
     rawParams: readonly string[],
     query: string,
   ): Promise<Response> => {
-    const context = new RequestContext(request);
+    const context = new RequestContext(request, "http");
     try {
       // Kept as three ways, with the last on its own: written as one `inputOf` call
       // and a two-way body, every request ran ~9.5k instructions more
@@ -263,10 +266,9 @@ export function createRouter(
         : mergeInput(undefined, undefined, captures, rawParams);
       const firstId = compiled.resumable ? resumeFrom(request, input) : 1;
       // The request's context is its own: the values go straight onto it.
-      if (makeContext !== undefined) {
-        assignOwn(context, await makeContext({ surface: "http", request }));
-      }
-      let result = runCall(compiled.call, input, context, timeoutMs);
+      const made = contextOf(context, makeContext);
+      if (made !== context) await made;
+      let result = perform(compiled.call, input, context, timeoutMs);
       // A value given at once (a synchronous handler and schema) waits for no tick.
       if (isThenable(result)) result = await result;
       // The common answer, a JSON value, needs none of the stream's settings.
@@ -424,25 +426,4 @@ function stripBase(path: string, basePath: string): string | undefined {
   if (!path.startsWith(basePath)) return undefined;
   if (path.length === basePath.length) return "/";
   return path.charCodeAt(basePath.length) === 47 ? path.slice(basePath.length) : undefined;
-}
-
-/**
- * The handler's context. Its `signal` (the request's) is read only when asked
- * for, by a handler or by `runCall` (a deadline, an abort to tell apart):
- * Deno.serve warns on every read of `request.signal`, and most calls never
- * need it. The getter is on the prototype, so a copy (middleware's, the
- * deadline's) keeps it.
- */
-class RequestContext implements HandlerContext {
-  [key: string]: unknown;
-  readonly request: Request;
-  constructor(request: Request) {
-    this.request = request;
-  }
-  get signal(): AbortSignal {
-    return this.request.signal;
-  }
-  get surface(): "http" {
-    return "http";
-  }
 }

@@ -9,11 +9,12 @@ import type {
   Server,
   ServerContext,
 } from "@modelcontextprotocol/server";
-import { assignOwn, type ContextFunction, type ContextSource } from "../../tree/context.ts";
+import type { ContextFunction, ContextSource } from "../../tree/context.ts";
+import { call, perform } from "../../engine/engine.ts";
 import { failureLine } from "../../tree/failure.ts";
 import type { HandlerContext } from "../../tree/node.ts";
 import { setOwn } from "../../tree/plain_data.ts";
-import { failureOf, runCall } from "../../tree/run.ts";
+import { failureOf } from "../../tree/run.ts";
 import type { JsonSchema } from "../../tree/schema.ts";
 import type { PromptEntry } from "../projection/prompts.ts";
 
@@ -54,10 +55,9 @@ export function registerPrompts(
     }
     const { context, source, rounds } = contextOf(ctx);
     try {
-      if (serving.context !== undefined) assignOwn(context, await serving.context(source));
       const input: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(args ?? {})) setOwn(input, key, value);
-      return await runCall(entry.call, input, context, serving.timeoutMs) as GetPromptResult;
+      return await call(entry.call, input, context, serving, source) as GetPromptResult;
     } catch (error) {
       // A question left to the client (2026 era): the render runs again with its answer.
       const unanswered = rounds?.pending();
@@ -99,7 +99,7 @@ export async function completePromptArgument(
   const completer = entry.completers.get(argument);
   const candidates = completer === undefined
     ? choicesOf(entry.fields[argument])
-    : await runCall(completer, { value, arguments: { ...args } }, context, timeoutMs);
+    : await perform(completer, { value, arguments: { ...args } }, context, timeoutMs);
   if (!Array.isArray(candidates)) {
     throw new TypeError(`the completer of "${argument}" of "${name}" did not return a list`);
   }

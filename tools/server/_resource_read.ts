@@ -11,10 +11,10 @@
 import { textOf } from "./_text.ts";
 import type { Server, ServerContext } from "@modelcontextprotocol/server";
 import type { ContextFunction, ContextSource } from "../../tree/context.ts";
-import { assignOwn } from "../../tree/context.ts";
+import { call as performCall } from "../../engine/engine.ts";
 import type { HandlerContext } from "../../tree/node.ts";
 import type { LeafCall } from "../../tree/call.ts";
-import { failureOf, runCall } from "../../tree/run.ts";
+import { failureOf } from "../../tree/run.ts";
 import { failureLine } from "../../tree/failure.ts";
 import { bytesOf, responseBytes } from "../../tree/bytes.ts";
 import { resultKindOf } from "../../tree/result_kind.ts";
@@ -174,8 +174,7 @@ export async function runWith(
   const source: ContextSource = carried === undefined
     ? { surface: "mcp" }
     : { surface: "mcp", request: carried };
-  if (opts.context !== undefined) assignOwn(context, await opts.context(source));
-  return await runCall(call, input, context, opts.timeoutMs);
+  return await performCall(call, input, context, opts, source);
 }
 
 /** A failure as the JSON-RPC error a resource read (or completion) answers. */

@@ -8,11 +8,12 @@
 
 import type { HandlerContext } from "../../tree/node.ts";
 import { InputError } from "../../tree/call.ts";
-import { assignOwn, type ContextFunction, type ContextSource } from "../../tree/context.ts";
+import type { ContextFunction, ContextSource } from "../../tree/context.ts";
+import { call } from "../../engine/engine.ts";
 import { Cancelled, type Failure, failureLine } from "../../tree/failure.ts";
 import { isPlainObject, nestsDeeper, setOwn } from "../../tree/plain_data.ts";
 import { tooDeep } from "../../http/web/request.ts";
-import { failureOf, runCall } from "../../tree/run.ts";
+import { failureOf } from "../../tree/run.ts";
 import { bytesOf, responseBytes } from "../../tree/bytes.ts";
 import { resultKindOf } from "../../tree/result_kind.ts";
 import { type GapNotice, StreamEvent, StreamGap } from "../../tree/stream_events.ts";
@@ -65,8 +66,7 @@ export async function runTool(
 ): Promise<ToolResult> {
   try {
     const input = inputOf(entry, args, opts.maxDepth);
-    if (opts.context !== undefined) assignOwn(context, await opts.context(source));
-    const result = await runCall(entry.call, input, context, opts.timeoutMs);
+    const result = await call(entry.call, input, context, opts, source);
     const kind = resultKindOf(result);
     if (kind === "bytes") {
       const bytes = bytesOf(result, entry.bytesType);

@@ -21,7 +21,8 @@ import type { ClientCapabilities, Server, ServerContext } from "@modelcontextpro
 import { createTasks, type TaskRuntime } from "../../tasks/runtime.ts";
 import type { TaskRecord } from "../../tasks/store.ts";
 import type { ContextSource } from "../../tree/context.ts";
-import { assignOwn, extended } from "../../tree/context.ts";
+import { extended } from "../../tree/context.ts";
+import { contextOf } from "../../engine/engine.ts";
 import { type Failure, failureLine } from "../../tree/failure.ts";
 import {
   ask,
@@ -109,7 +110,7 @@ export function mcpTasks(loaded: Sdk, tools: readonly ToolEntry[], opts: McpOpti
    * has added to it: the task's leaf's guards run for it.
    */
   const callerOf = async ({ context, source }: TaskRequest): Promise<TaskCaller> => {
-    if (opts.context !== undefined) assignOwn(context, await opts.context(source));
+    await contextOf(context, opts.context, source);
     return taskCaller((label) => byLabel.get(label)?.leaf, context, ownerOf);
   };
   /** The task a request names, as its caller may see it; -32021 or -32602 otherwise. */
@@ -156,9 +157,7 @@ export function mcpTasks(loaded: Sdk, tools: readonly ToolEntry[], opts: McpOpti
       for (const question of entry.askFirst ?? []) {
         answers[question.key] = await ask(request.context, question as Question<FormSchema>);
       }
-      if (opts.context !== undefined) {
-        assignOwn(request.context, await opts.context(request.source));
-      }
+      await contextOf(request.context, opts.context, request.source);
       const http = request.source.surface === "mcp" ? request.source.request : undefined;
       let record: TaskRecord;
       try {
