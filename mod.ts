@@ -54,5 +54,6 @@ export type {
   OpenApiOptions,
 } from "./http/mod.ts";
 export { http } from "./http/verbs.ts";
-export { ClientError, safe } from "./http/client/mod.ts";
+export { ClientError } from "./http/mod.ts";
+export { safe } from "./http/client/mod.ts";
 export type { Client, ClientErrorOf, Outcome } from "./http/client/mod.ts";

@@ -1,8 +1,8 @@
 /**
  * The HTTP projection: route derivation, the routers, `createFetch`, OpenAPI,
- * auth, CORS, rate limits and the typed client of a tree. The verb bundles
- * live at `@ramify/api/http/verbs`, `HttpError` at `@ramify/api/tree`, the
- * client's runtime types at `@ramify/api/client`.
+ * auth, CORS, rate limits and the typed client of a tree, with `ClientError`,
+ * what it throws. The verb bundles live at `@ramify/api/http/verbs`,
+ * `HttpError` at `@ramify/api/tree`, the client's types at `@ramify/api/client`.
  *
  * @example
  * ```ts
@@ -64,8 +64,11 @@ export type {
 export type { IdempotencyOptions } from "./server/idempotency.ts";
 export { toOpenApi, toOpenApiFromRoute } from "./openapi/openapi.ts";
 export type { OpenApiDocument, OpenApiOperation, OpenApiOptions } from "./openapi/openapi.ts";
-// The typed client of a tree. Its runtime's types (`Client`, `ClientError`,
-// `safe`), extensions and the manifest's format live at `@ramify/api/client`.
+// The typed client of a tree and what it throws (DESIGN.md: `./http` holds
+// `ClientError`). Its types (`Client`), `safe`, extensions and the manifest's
+// format live at `@ramify/api/client`.
 export { createClient, createClientFromRoute } from "./client/client.ts";
 export type { ClientOptions } from "./client/client.ts";
+export { ClientError } from "./client/client_error.ts";
+export type { ClientErrorInit } from "./client/client_error.ts";
 export { toClientManifest } from "./client/to_manifest.ts";

@@ -8,8 +8,7 @@ import { z } from "zod";
 import { createClient as createWsClient } from "graphql-ws";
 import { api, LeafError, op, reply, use } from "@ramify/api/tree";
 import { createCall, InputError } from "@ramify/api/tree/catalogue";
-import { auth, createClient, createFetch } from "@ramify/api/http";
-import { ClientError } from "@ramify/api/client";
+import { auth, ClientError, createClient, createFetch } from "@ramify/api/http";
 import { HttpError } from "@ramify/api/tree";
 import {
   createGraphQLClient,

@@ -9,8 +9,7 @@ import { untilAborted } from "./support/outcomes.ts";
 import { createClient as createWsClient } from "graphql-ws";
 import { api, HttpError, LeafError, op } from "@ramify/api/tree";
 import { codeOfStatus, createCall, failureOf, runCall } from "@ramify/api/tree/catalogue";
-import { createClient, createFetch } from "@ramify/api/http";
-import { ClientError } from "@ramify/api/client";
+import { ClientError, createClient, createFetch } from "@ramify/api/http";
 import { http } from "@ramify/api/http/verbs";
 import {
   createGraphQLClient,

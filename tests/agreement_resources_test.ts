@@ -6,8 +6,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { api, HttpError, op } from "@ramify/api/tree";
-import { createClient } from "@ramify/api/http";
-import { ClientError } from "@ramify/api/client";
+import { ClientError, createClient } from "@ramify/api/http";
 import { createGraphQLClient } from "@ramify/api/graphql";
 import { httpTransport } from "@ramify/api/graphql/client";
 import { callThrough, mcpCall, type Step } from "./support/agreement.ts";

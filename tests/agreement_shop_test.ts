@@ -10,8 +10,7 @@
 import assert from "node:assert/strict";
 import { createCall, InputError, OutputError } from "@ramify/api/tree/catalogue";
 import type { Node } from "@ramify/api/tree/node";
-import { createClient } from "@ramify/api/http";
-import { ClientError } from "@ramify/api/client";
+import { ClientError, createClient } from "@ramify/api/http";
 import { HttpError } from "@ramify/api/tree";
 import { createGraphQLClient } from "@ramify/api/graphql";
 import { httpTransport, wsTransport } from "@ramify/api/graphql/client";

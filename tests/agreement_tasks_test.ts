@@ -14,8 +14,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { api, LeafError, op, progress } from "@ramify/api/tree";
-import { createClient, createFetch } from "@ramify/api/http";
-import type { ClientError } from "@ramify/api/client";
+import { type ClientError, createClient, createFetch } from "@ramify/api/http";
 import {
   createGraphQLClient,
   createGraphQLServer,

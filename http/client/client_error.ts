@@ -6,7 +6,7 @@
  *
  * @example
  * ```ts
- * import { ClientError } from "@ramify/api/client";
+ * import { ClientError } from "@ramify/api/http";
  *
  * function explain(error: unknown): string {
  *   if (error instanceof ClientError) return `${error.status}: ${error.problem?.detail ?? ""}`;
@@ -24,7 +24,7 @@ import type { Problem } from "../../tree/http_error.ts";
  *
  * @example
  * ```ts
- * import type { ClientErrorInit } from "@ramify/api/client";
+ * import type { ClientErrorInit } from "@ramify/api/http";
  *
  * const init: ClientErrorInit = {
  *   method: "GET",
@@ -58,7 +58,7 @@ export interface ClientErrorInit {
  *
  * @example
  * ```ts
- * import { ClientError } from "@ramify/api/client";
+ * import { ClientError } from "@ramify/api/http";
  *
  * const error = new ClientError({
  *   method: "POST",

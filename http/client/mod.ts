@@ -5,7 +5,9 @@
  * `toClientManifest(tree)`, written to a module by a build step) for the
  * routes. Nothing of the server (handlers, schemas, the router) is imported,
  * so a bundle holds this runtime and the manifest; extensions are separate
- * subpaths, in the bundle only when imported.
+ * subpaths, in the bundle only when imported. `ClientError`, what a call
+ * rejects with, is at `@ramify/api/http` (one subpath per name): `safe()`
+ * narrows to it without its import, and `import type` costs a bundle nothing.
  *
  * @example
  * ```ts
@@ -27,8 +29,6 @@
 export { createClientFromManifest } from "./remote.ts";
 export type { ClientTransportOptions, FetchLike } from "./remote.ts";
 export type { ClientManifest, ManifestOperation } from "./manifest.ts";
-export { ClientError } from "./client_error.ts";
-export type { ClientErrorInit } from "./client_error.ts";
 export { safe } from "./safe.ts";
 export type { Outcome } from "./safe.ts";
 export type {

@@ -8,8 +8,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { createClient as createWsClient } from "graphql-ws";
 import { api, op, use } from "@ramify/api/tree";
-import { createClient, createFetch } from "@ramify/api/http";
-import { ClientError } from "@ramify/api/client";
+import { ClientError, createClient, createFetch } from "@ramify/api/http";
 import {
   createGraphQLClient,
   createGraphQLServer,

@@ -2,8 +2,7 @@ import assert from "node:assert/strict";
 import { api, op } from "@ramify/api/tree";
 import { http } from "@ramify/api/http/verbs";
 import { httpProjection } from "@ramify/api/http/dx";
-import { createClient, createClientFromRoute, createFetch } from "@ramify/api/http";
-import { ClientError } from "@ramify/api/client";
+import { ClientError, createClient, createClientFromRoute, createFetch } from "@ramify/api/http";
 import { HttpError } from "@ramify/api/tree";
 import { z } from "zod";
 import { bookstore, MemoryBookStore } from "../../../examples/bookstore.ts";
@@ -26,6 +25,33 @@ async function withServer(
 }
 
 const store = () => new MemoryBookStore([{ title: "Dune", author: "Frank Herbert" }]);
+
+Deno.test("ClientError: at @ramify/api/http beside createClient, the one class both clients throw", async () => {
+  const [root, face, runtime] = await Promise.all([
+    import("@ramify/api"),
+    import("@ramify/api/http"),
+    import("@ramify/api/client"),
+  ]);
+  assert.equal(face.ClientError, ClientError);
+  assert.equal(root.ClientError, ClientError);
+  assert.equal("ClientError" in runtime, false, "one public subpath per name");
+  const tree = api({
+    missing: op(() => {
+      throw new HttpError(404, "No such shelf");
+    }, http.get),
+  });
+  const fetch = createFetch(tree);
+  const clients = [
+    createClient(tree, { fetch }),
+    runtime.createClientFromManifest<typeof tree>(face.toClientManifest(tree), { fetch }),
+  ];
+  for (const client of clients) {
+    await assert.rejects(
+      client.missing(),
+      (error) => error instanceof ClientError && error.status === 404,
+    );
+  }
+});
 
 Deno.test("client: branches are objects, leaves calls, fallbacks functions of the capture", async () => {
   const tree = bookstore(store());

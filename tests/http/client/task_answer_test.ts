@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { api, ask, op } from "@ramify/api/tree";
-import { createClient, createFetch } from "@ramify/api/http";
-import { ClientError, type TaskHandle, type TaskState } from "@ramify/api/client";
+import { ClientError, createClient, createFetch } from "@ramify/api/http";
+import type { TaskHandle, TaskState } from "@ramify/api/client";
 import { createTasks } from "@ramify/api/tasks";
 import { withServer } from "../../support/server.ts";
 import { until } from "../../tasks/_suite.ts";

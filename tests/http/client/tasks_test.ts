@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { api, LeafError, op, progress } from "@ramify/api/tree";
-import { createClient, createFetch } from "@ramify/api/http";
-import { ClientError, safe, type TaskHandle } from "@ramify/api/client";
+import { ClientError, createClient, createFetch } from "@ramify/api/http";
+import { safe, type TaskHandle } from "@ramify/api/client";
 import { createTasks } from "@ramify/api/tasks";
 import { withServer } from "../../support/server.ts";
 import { until } from "../../tasks/_suite.ts";

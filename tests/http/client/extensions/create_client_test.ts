@@ -1,8 +1,7 @@
 // Client extension tests, extensions through createClient, in the documented order.
 import assert from "node:assert/strict";
 import { withServer } from "../../../support/server.ts";
-import { createClient, createFetch } from "@ramify/api/http";
-import { ClientError } from "@ramify/api/client";
+import { ClientError, createClient, createFetch } from "@ramify/api/http";
 import { http } from "@ramify/api/http/verbs";
 import type { ClientExtension } from "@ramify/api/client";
 import { api, op } from "@ramify/api/tree";
