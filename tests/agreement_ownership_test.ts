@@ -32,8 +32,9 @@ import { oauth } from "@ramify/api/auth";
 import { OIDC_CLIENTS, withOidcProvider } from "./support/oidc_provider.ts";
 import { hostileTokens } from "./support/oidc_hostile.ts";
 import { memoryIo } from "./support/cli_io.ts";
-import { bearer, bounded, type McpAnswer, mcpTasksRequest } from "./support/owners.ts";
+import { bearer, bounded, mcpTasksRequest } from "./support/owners.ts";
 import { sseMessages, TASKS_META, wsEvents } from "./support/owners.ts";
+import { cliSeen, graphqlSeen, mcpRefusal, restSeen, type Seen } from "./support/owners.ts";
 import { modernRequest } from "./support/mcp_wire.ts";
 
 /** The resource the guard serves: its tokens' `aud`. */
@@ -71,9 +72,6 @@ function shelving(issuer: string) {
   });
 }
 
-/** What a way back to a task gives: the task's status, or the refusal's HTTP status. */
-type Seen = { readonly status: string } | { readonly refused: number };
-
 /** A way back to a task, as one caller (`token`, undefined for none). */
 interface Way {
   readonly name: string;
@@ -87,9 +85,6 @@ interface Way {
 /** A way in: starts the task as `token`, its id. */
 type Start = (token: string) => Promise<string>;
 
-/** A GraphQL error's code as the HTTP status it stands for (an unknown one fails the test). */
-const CODES: Record<string, number> = { UNAUTHENTICATED: 401, FORBIDDEN: 403, NOT_FOUND: 404 };
-
 const TASK = "id status";
 const DOCUMENTS = {
   start: `mutation Start { shelve(title: "Dune") { ${TASK} } }`,
@@ -99,17 +94,6 @@ const DOCUMENTS = {
   cancel: `mutation Cancel($id: ID!) { cancelTask(id: $id) { ${TASK} } }`,
   watch: `subscription Watch($id: ID!) { task(id: $id) { ${TASK} } }`,
 };
-
-/** A GraphQL answer of `field` as seen. */
-function graphqlSeen(result: ExecutionResult, field: string): Seen {
-  const task = (result.data as Record<string, { status: string } | null> | null | undefined)?.[
-    field
-  ];
-  if (task) return { status: task.status.toLowerCase() };
-  const code = String(result.errors?.[0]?.extensions?.code);
-  if (CODES[code] === undefined) throw new Error(`GraphQL answered ${JSON.stringify(result)}`);
-  return { refused: CODES[code] };
-}
 
 /** A GraphQL way back, over `run` (HTTP or WebSocket). */
 function graphqlWay(
@@ -126,38 +110,6 @@ function graphqlWay(
     cancel: async (token, id) =>
       graphqlSeen(await run(token, DOCUMENTS.cancel, { id }), "cancelTask"),
   };
-}
-
-/** REST's answer as seen; a 401 must be the guard's problem with its challenge. */
-async function restSeen(response: Response): Promise<Seen> {
-  const body = await response.json();
-  if (response.ok) return { status: body.status };
-  if (response.status === 401) {
-    assert.match(response.headers.get("content-type") ?? "", /^application\/problem\+json/);
-    assert.match(response.headers.get("www-authenticate") ?? "", /^Bearer error="invalid_token"/);
-  }
-  return { refused: response.status };
-}
-
-/** MCP's refusal as seen (an HTTP 401 with its challenge, the unknown task); undefined if none. */
-function mcpRefusal(answer: McpAnswer): Seen | undefined {
-  if (answer.status === 401) {
-    assert.match(answer.challenge ?? "", /^Bearer error="invalid_token"/, answer.text);
-    return { refused: 401 };
-  }
-  const error = answer.message?.error;
-  if (answer.status !== 200 || error !== undefined && error.code !== -32602) {
-    throw new Error(`MCP answered ${answer.status} ${answer.text ?? JSON.stringify(error)}`);
-  }
-  return error === undefined ? undefined : { refused: 404 };
-}
-
-/** The CLI's answer as seen: the task it wrote, or its failure's status (exit 1). */
-function cliSeen({ code, out, err }: { code: number; out: string; err: string }): Seen {
-  if (code === 0) return { status: JSON.parse(out).status };
-  const status = /^error: (\d{3}) /.exec(err)?.[1];
-  if (code !== 1 || status === undefined) throw new Error(`the CLI exited ${code}: ${err}`);
-  return { refused: Number(status) };
 }
 
 Deno.test("agreement ownership: a task is its principal's on every way in and back", async (t) => {
@@ -438,10 +390,7 @@ Deno.test("agreement ownership: a task is its principal's on every way in and ba
         assert.deepEqual(await rest.cancel(a2, id), { status: "cancelled" });
       });
       await wayIn("the typed HTTP client", byFetch.start, byFetch.way);
-      // LIBRARY FAILURE (reported): a TaskHandle sends every request with the headers of the call
-      // that started it (taskIo in http/client/remote.ts copies them), so a client whose `token`
-      // is a function never sends its renewed token for the handle: A's expired token and B still
-      // read A's task through it, and once A's first token expires the handle is refused.
+      // A handle's requests take the client's token as it is now: a renewed one keeps the task.
       await wayIn("the typed HTTP client, its token a function", byToken.start, byToken.way);
       await wayIn(
         "GraphQL over HTTP",

@@ -281,28 +281,41 @@ async function decoded(response: Response, request: ClientRequest, prepared: Pre
     : reviveDates(result, prepared.dates);
 }
 
-/** A task's requests: the call's headers and extensions, its decoding, for its status resource. */
+/**
+ * A task's requests: the call's extensions and decoding, for its status
+ * resource. Each request makes the client's headers anew (a `token` function
+ * gives the token as it is now: a renewed one keeps the task), the call's own
+ * headers over them.
+ */
 function taskIo(request: ClientRequest, prepared: Prepared, context: CallContext): TaskIo {
-  const headers = new Headers(request.headers);
-  for (const name of ["content-type", "prefer", "idempotency-key"]) headers.delete(name);
-  headers.set("accept", "application/json, application/problem+json");
-  const asked = (method: "GET" | "DELETE" | "POST", url: string, body?: string): ClientRequest => ({
+  const own = new Headers(request.options.headers);
+  for (const name of ["content-type", "prefer", "idempotency-key"]) own.delete(name);
+  const headersOf = async (body: string | undefined) => {
+    const headers = await context.defaults();
+    for (const [name, value] of own) headers.set(name, value);
+    headers.set("accept", "application/json, application/problem+json");
+    if (body !== undefined) headers.set("content-type", "application/json");
+    return headers;
+  };
+  const asked = async (
+    method: "GET" | "DELETE" | "POST",
+    url: string,
+    body?: string,
+  ): Promise<ClientRequest> => ({
     ...request,
     method,
     url,
-    headers: body === undefined
-      ? new Headers(headers)
-      : new Headers([...headers, ["content-type", "application/json"]]),
+    headers: await headersOf(body),
     body,
     // A cancel is sent when the caller aborts: the caller's signal must not stop it.
     signal: method === "DELETE" ? undefined : request.signal,
   });
   const document: Prepared = { ...prepared, streams: false, dates: [] };
   return {
-    send: (method, url, body) => context.send(asked(method, url, body)),
-    decode: (response, url) => decoded(response, asked("GET", url), prepared),
+    send: async (method, url, body) => context.send(await asked(method, url, body)),
+    decode: async (response, url) => decoded(response, await asked("GET", url), prepared),
     state: async (response, url) =>
-      await decode(response, asked("GET", url), document) as TaskState,
+      await decode(response, await asked("GET", url), document) as TaskState,
   };
 }
 

@@ -1,7 +1,9 @@
 // The ways back to a task for the ownership suite (tests/agreement_ownership_test.ts), as raw
 // clients send them with a caller's bearer token: one 2026-07-28 MCP request of a client that
 // declares the tasks extension (its HTTP status, challenge and JSON-RPC answer), the events of one
-// graphql-ws operation, and a bound on a wait that would otherwise hang a broken run.
+// graphql-ws operation, a bound on a wait that would otherwise hang a broken run, and what each
+// surface's answer says of the task (its status, or the refusal's HTTP status).
+import assert from "node:assert/strict";
 import type { Client as WsClient, ExecutionResult } from "graphql-ws";
 import { answerOf, type JsonRpcMessage, modernRequest } from "./mcp_wire.ts";
 
@@ -116,4 +118,53 @@ export async function sseMessages(
     await reader.cancel().catch(() => {});
   }
   return messages;
+}
+
+/** What a way back to a task gives: the task's status, or the refusal's HTTP status. */
+export type Seen = { readonly status: string } | { readonly refused: number };
+
+/** A GraphQL error's code as the HTTP status it stands for (an unknown one fails the test). */
+const CODES: Record<string, number> = { UNAUTHENTICATED: 401, FORBIDDEN: 403, NOT_FOUND: 404 };
+
+/** A GraphQL answer of `field` as seen. */
+export function graphqlSeen(result: ExecutionResult, field: string): Seen {
+  const task = (result.data as Record<string, { status: string } | null> | null | undefined)?.[
+    field
+  ];
+  if (task) return { status: task.status.toLowerCase() };
+  const code = String(result.errors?.[0]?.extensions?.code);
+  if (CODES[code] === undefined) throw new Error(`GraphQL answered ${JSON.stringify(result)}`);
+  return { refused: CODES[code] };
+}
+
+/** REST's answer as seen; a 401 must be the guard's problem with its challenge. */
+export async function restSeen(response: Response): Promise<Seen> {
+  const body = await response.json();
+  if (response.ok) return { status: body.status };
+  if (response.status === 401) {
+    assert.match(response.headers.get("content-type") ?? "", /^application\/problem\+json/);
+    assert.match(response.headers.get("www-authenticate") ?? "", /^Bearer error="invalid_token"/);
+  }
+  return { refused: response.status };
+}
+
+/** MCP's refusal as seen (an HTTP 401 with its challenge, the unknown task); undefined if none. */
+export function mcpRefusal(answer: McpAnswer): Seen | undefined {
+  if (answer.status === 401) {
+    assert.match(answer.challenge ?? "", /^Bearer error="invalid_token"/, answer.text);
+    return { refused: 401 };
+  }
+  const error = answer.message?.error;
+  if (answer.status !== 200 || error !== undefined && error.code !== -32602) {
+    throw new Error(`MCP answered ${answer.status} ${answer.text ?? JSON.stringify(error)}`);
+  }
+  return error === undefined ? undefined : { refused: 404 };
+}
+
+/** The CLI's answer as seen: the task it wrote, or its failure's status (exit 1). */
+export function cliSeen({ code, out, err }: { code: number; out: string; err: string }): Seen {
+  if (code === 0) return { status: JSON.parse(out).status };
+  const status = /^error: (\d{3}) /.exec(err)?.[1];
+  if (code !== 1 || status === undefined) throw new Error(`the CLI exited ${code}: ${err}`);
+  return { refused: Number(status) };
 }

@@ -11,6 +11,7 @@ import type { TaskHandle, TaskState } from "@ramify/api/client";
 import { createTasks } from "@ramify/api/tasks";
 import { withServer } from "../../support/server.ts";
 import { until } from "../../tasks/_suite.ts";
+import { byBearer } from "../../support/bearer.ts";
 
 const tree = api({
   shelve: op(async ({ title }, ctx) => {
@@ -36,7 +37,7 @@ function withClients(
   return async () => {
     const tasks = createTasks({ heartbeatMs: 200 });
     try {
-      await withServer(createFetch(tree, { tasks }), async (baseUrl) => {
+      await withServer(createFetch(byBearer(tree), { tasks }), async (baseUrl) => {
         const as = (token: string) =>
           createClient(tree, { baseUrl, headers: { authorization: `Bearer ${token}` } });
         await body(as("ann"), as("bob"));
