@@ -6,6 +6,10 @@
  * read (RFC 6901, percent-decoded as a URI fragment); a reference to another
  * document resolves to nothing.
  *
+ * `mapRefs` rewrites every reference of a schema by where it stands (a
+ * schema moved in a document): the OpenAPI event schema and MCP's structured
+ * output schema.
+ *
  * Internal: not a public subpath.
  *
  * @example
@@ -18,6 +22,8 @@
  *
  * @module
  */
+
+import { setOwn } from "./plain_data.ts";
 
 /** How many references in a row are followed before a chain counts as a loop. */
 const MAX_HOPS = 64;
@@ -89,6 +95,110 @@ export function followRefs(schema: unknown, root: unknown): unknown {
     current = resolveRef(current.$ref, root)?.schema;
   }
   return undefined;
+}
+
+/** Keywords whose value is one schema (drafts 2020-12 and 7). */
+const ONE_SCHEMA = new Set([
+  "items",
+  "additionalItems",
+  "additionalProperties",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "propertyNames",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "contentSchema",
+]);
+/** Keywords whose value is a list of schemas (`items` of draft 7 too). */
+const SCHEMA_LIST = new Set(["prefixItems", "allOf", "anyOf", "oneOf", "items"]);
+/**
+ * Keywords whose value maps names to schemas: a name is any word, a keyword's
+ * (`default`, `enum`, `$ref`) too, and never read as one. Draft 7's
+ * `dependencies` maps names to a schema or to a list of names.
+ */
+const SCHEMA_MAP = new Set([
+  "properties",
+  "patternProperties",
+  "dependentSchemas",
+  "$defs",
+  "definitions",
+  "dependencies",
+]);
+
+/**
+ * `schema` with each reference (`$ref`, a string at a schema's own level)
+ * written `fn(ref)`, walking only where schemas stand: the values of `const`,
+ * `enum`, `default`, `examples` and every other keyword are data, left as
+ * they are, and the keys of `properties` (and `$defs`, `patternProperties`,
+ * ...) are names. A part holding no rewritten reference is the original part,
+ * not a copy.
+ *
+ * @example
+ * ```ts
+ * import { mapRefs } from "./schema_refs.ts";
+ *
+ * const schema = {
+ *   properties: { default: { $ref: "#/$defs/Page" }, id: { type: "string" } },
+ *   default: { $ref: "#/not/a/reference" },
+ *   $defs: { Page: { type: "integer" } },
+ * };
+ * const moved = mapRefs(schema, (ref) => `#/components/x${ref.slice(1)}`) as typeof schema;
+ * console.log(moved.properties.default.$ref); // "#/components/x/$defs/Page"
+ * console.log(moved.default.$ref); // "#/not/a/reference": data
+ * console.log(moved.properties.id === schema.properties.id); // true: unchanged, not copied
+ * ```
+ */
+export function mapRefs(schema: unknown, fn: (ref: string) => string): unknown {
+  if (!isSchemaObject(schema)) return schema;
+  let out: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(schema)) {
+    let next = value;
+    if (key === "$ref") {
+      if (typeof value === "string") next = fn(value);
+    } else if (SCHEMA_MAP.has(key) && isSchemaObject(value)) {
+      next = changed(value, (member) => mapRefs(member, fn));
+    } else if (SCHEMA_LIST.has(key) && Array.isArray(value)) {
+      const mapped = value.map((member) => mapRefs(member, fn));
+      if (mapped.some((member, at) => member !== value[at])) next = mapped;
+    } else if (ONE_SCHEMA.has(key)) {
+      next = mapRefs(value, fn);
+    }
+    if (next === value && out === undefined) continue;
+    out ??= copyBefore(schema, key);
+    setOwn(out, key, next);
+  }
+  return out ?? schema;
+}
+
+/** A map with each value through `fn`; the original map when none changed. */
+function changed(
+  members: Readonly<Record<string, unknown>>,
+  fn: (member: unknown) => unknown,
+): Readonly<Record<string, unknown>> {
+  let out: Record<string, unknown> | undefined;
+  for (const [name, member] of Object.entries(members)) {
+    const next = fn(member);
+    if (next === member && out === undefined) continue;
+    out ??= copyBefore(members, name);
+    setOwn(out, name, next);
+  }
+  return out ?? members;
+}
+
+/** A copy of an object's own entries up to (not including) `key`. */
+function copyBefore(
+  object: Readonly<Record<string, unknown>>,
+  key: string,
+): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(object)) {
+    if (name === key) break;
+    setOwn(copy, name, value);
+  }
+  return copy;
 }
 
 function isSchemaObject(value: unknown): value is Readonly<Record<string, unknown>> {

@@ -8,9 +8,8 @@
 
 import type { JsonSchema } from "../../tree/schema.ts";
 import { isPlainObject } from "../../tree/plain_data.ts";
+import { mapRefs } from "../../tree/schema_refs.ts";
 
-/** Keywords whose value is data, never a schema: a `$ref` in them is no reference. */
-const DATA_KEYWORDS = new Set(["const", "enum", "default", "examples", "example"]);
 const DEFS = "#/$defs/";
 
 /** A JSON Pointer to `tokens`, as a URI fragment (RFC 6901, sections 4 and 6). */
@@ -19,22 +18,6 @@ function fragmentOf(tokens: readonly string[]): string {
     tokens.map((token) =>
       "/" + encodeURIComponent(token.replaceAll("~", "~0").replaceAll("/", "~1"))
     ).join("");
-}
-
-/** `value` with each `$ref` string `ref` written `fn(ref)`; data keywords are left alone. */
-function mapRefs(value: unknown, fn: (ref: string) => string): unknown {
-  if (Array.isArray(value)) return value.map((item) => mapRefs(item, fn));
-  if (!isPlainObject(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) {
-    const mapped = key === "$ref" && typeof inner === "string"
-      ? fn(inner)
-      : DATA_KEYWORDS.has(key)
-      ? inner
-      : mapRefs(inner, fn);
-    Object.defineProperty(out, key, { value: mapped, enumerable: true, writable: true });
-  }
-  return out;
 }
 
 /**

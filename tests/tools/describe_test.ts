@@ -132,6 +132,33 @@ Deno.test("toTools: schemas are JSON Schema; no input schema is an open object, 
   });
 });
 
+Deno.test("toTools: a wrapped output schema's references resolve, its properties named default, enum or const too", () => {
+  type Shelf = { default?: Shelf; enum: Shelf[]; const: Shelf | null };
+  const Shelf: z.ZodType<Shelf> = z.object({
+    get default() {
+      return Shelf.optional();
+    },
+    get enum() {
+      return z.array(Shelf);
+    },
+    get const() {
+      return Shelf.nullable();
+    },
+  });
+  // A list is no object: the schema moves to `properties.result`, and its references with it.
+  const tools = byName(api({ shelves: op(() => [], { output: z.array(Shelf) }) }));
+  const schema = tools.shelves.outputSchema;
+  const text = JSON.stringify(schema);
+  const refs = [...text.matchAll(/"\$ref":"([^"]+)"/g)].map(([, ref]) => ref);
+  assert.ok(refs.length >= 3, text);
+  for (const ref of refs) {
+    const target = ref.slice(2).split("/").filter((token) => token !== "").map((token) =>
+      decodeURIComponent(token).replaceAll("~1", "/").replaceAll("~0", "~")
+    ).reduce<unknown>((at, token) => (at as Record<string, unknown>)?.[token], schema);
+    assert.equal(typeof target, "object", `${ref} resolves in the schema: ${text}`);
+  }
+});
+
 Deno.test("toTools: titles read the path; meta.tools overrides name, title and description, or opts out", () => {
   const tools = quietTools(api({
     books: api({

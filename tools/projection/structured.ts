@@ -9,8 +9,8 @@
 // and a 2026-07-28 client, which gets the schema as it is, sees the same.
 
 import type { JsonSchema } from "../../tree/schema.ts";
-import { isPlainObject, setOwn } from "../../tree/plain_data.ts";
-import { followRefs } from "../../tree/schema_refs.ts";
+import { isPlainObject } from "../../tree/plain_data.ts";
+import { followRefs, mapRefs } from "../../tree/schema_refs.ts";
 
 /** The advertised schemas whose values travel as `{ result }`. */
 const wrapping = new WeakSet<JsonSchema>();
@@ -35,7 +35,7 @@ export function structuredSchema(output: JsonSchema): JsonSchema {
   const wrapped: JsonSchema = {
     ...($schema === undefined ? {} : { $schema }),
     type: "object",
-    properties: { result: movedRefs(rest) },
+    properties: { result: mapRefs(rest, movedRef) },
     required: ["result"],
     ...($defs === undefined ? {} : { $defs }),
   };
@@ -80,59 +80,12 @@ function describesObjectOnly(schema: unknown, root: JsonSchema, seen: Set<unknow
   return Array.isArray(all) && all.some((member) => describesObjectOnly(member, root, seen));
 }
 
-/** Keywords whose values are data, not schemas: a `$ref` in them is a value. */
-const DATA = new Set(["const", "enum", "default", "examples"]);
-/** Keywords whose values map names (any word, keywords too) to schemas. */
-const NAMED = new Set(["properties", "patternProperties", "$defs", "dependentSchemas"]);
-
 /**
- * A schema moved to `properties.result`: its references to the root (`#`) or
- * below it follow it there; references into `$defs`, which stay at the root,
- * are kept. A part holding no such reference is the original part, not a copy:
- * most schemas hold none, and copying every output schema made the tools list
- * pay for each leaf.
+ * A reference of a schema moved to `properties.result`: one to the root (`#`)
+ * or below it follows it there; one into `$defs`, which stay at the root, is
+ * kept. `mapRefs` copies only the parts holding one: most schemas hold none,
+ * and copying every output schema made the tools list pay for each leaf.
  */
-function movedRefs(schema: unknown): unknown {
-  if (Array.isArray(schema)) {
-    const moved = schema.map(movedRefs);
-    return moved.some((member, at) => member !== schema[at]) ? moved : schema;
-  }
-  if (!isPlainObject(schema)) return schema;
-  let moved: Record<string, unknown> | undefined;
-  for (const [key, value] of Object.entries(schema)) {
-    let next = value;
-    if (key === "$ref" && typeof value === "string") next = movedRef(value);
-    else if (NAMED.has(key) && isPlainObject(value)) next = movedMembers(value);
-    else if (!DATA.has(key)) next = movedRefs(value);
-    if (next === value && moved === undefined) continue;
-    moved ??= copyBefore(schema, key);
-    setOwn(moved, key, next);
-  }
-  return moved ?? schema;
-}
-
-/** A map of names to schemas, each moved; the original map when none changed. */
-function movedMembers(members: Record<string, unknown>): Record<string, unknown> {
-  let moved: Record<string, unknown> | undefined;
-  for (const [name, member] of Object.entries(members)) {
-    const next = movedRefs(member);
-    if (next === member && moved === undefined) continue;
-    moved ??= copyBefore(members, name);
-    setOwn(moved, name, next);
-  }
-  return moved ?? members;
-}
-
-/** A copy of an object's own entries up to (not including) `key`. */
-function copyBefore(object: Record<string, unknown>, key: string): Record<string, unknown> {
-  const copy: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(object)) {
-    if (name === key) break;
-    setOwn(copy, name, value);
-  }
-  return copy;
-}
-
 function movedRef(ref: string): string {
   if (ref.startsWith("#/$defs/") || (ref !== "#" && !ref.startsWith("#/"))) return ref;
   return `#/properties/result${ref.slice(1)}`;

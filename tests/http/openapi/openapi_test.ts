@@ -270,6 +270,38 @@ Deno.test("openapi: outputs: void is 204, none is open 200 or 204, streams are e
   assert.deepEqual(ticks.content["text/event-stream"]["x-event-schema"], { type: "number" });
 });
 
+Deno.test("openapi: an event schema's references resolve, its properties named default, enum or const too", async () => {
+  type Shelf = { default?: Shelf; enum: Shelf[]; const: Shelf | null };
+  const Shelf: z.ZodType<Shelf> = z.object({
+    get default() {
+      return Shelf.optional();
+    },
+    get enum() {
+      return z.array(Shelf);
+    },
+    get const() {
+      return Shelf.nullable();
+    },
+  }).meta({ id: "Shelf" });
+  const doc = await toOpenApi(api({
+    shelves: op(async function* () {
+      yield { enum: [], const: null };
+    }, { tags: { streaming: true, readOnly: true }, output: Shelf }),
+  }));
+  const content = (doc.paths["/shelves"].get.responses["200"] as {
+    content: Record<string, Record<string, unknown>>;
+  }).content["text/event-stream"];
+  const text = JSON.stringify(content["x-event-schema"]);
+  const refs = [...text.matchAll(/"\$ref":"([^"]+)"/g)].map(([, ref]) => ref);
+  assert.ok(refs.length >= 3, text);
+  for (const ref of refs) {
+    const target = ref.slice(2).split("/").map((token) =>
+      decodeURIComponent(token).replaceAll("~1", "/").replaceAll("~0", "~")
+    ).reduce<unknown>((at, token) => (at as Record<string, unknown>)?.[token], doc);
+    assert.equal(typeof target, "object", `${ref} resolves in the document: ${text}`);
+  }
+});
+
 Deno.test("openapi: errors listed are those the operation can produce", async () => {
   const doc = await toOpenApi(api({
     get: op(() => 1, http.get),
