@@ -3,6 +3,7 @@
 // `cacheTtlMs`, and an active one no longer than its `exp`.
 
 import { IssuerUnavailable } from "./_issuer.ts";
+import { sha256 } from "../tree/digest.ts";
 
 /** The answer kept for one token: its claims when active, `undefined` when not. */
 interface Kept {
@@ -29,7 +30,7 @@ export function introspector(settings: IntrospectionSettings): Introspect {
   const credentials = "Basic " +
     btoa(`${formEncoded(settings.clientId)}:${formEncoded(settings.clientSecret)}`);
   return async (token) => {
-    const key = await digest(token);
+    const key = await sha256(token);
     const now = Date.now();
     const hit = kept.get(key);
     if (hit !== undefined && hit.until > now) return hit.claims;
@@ -68,11 +69,4 @@ export function introspector(settings: IntrospectionSettings): Introspect {
 // RFC 6749 §2.3.1: the client id and secret are form-encoded before Basic.
 function formEncoded(value: string): string {
   return encodeURIComponent(value).replaceAll("%20", "+");
-}
-
-async function digest(token: string): Promise<string> {
-  const bytes = new Uint8Array(
-    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token)),
-  );
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }

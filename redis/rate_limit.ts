@@ -39,6 +39,7 @@
 import type { RateDecision, RateLimiter, RatePolicy } from "../http/web/rate_limit.ts";
 import type { Redis } from "./connection.ts";
 import { answered } from "./_answered.ts";
+import { sha256 } from "../tree/digest.ts";
 
 /**
  * Options of {@linkcode redisRateLimiter}.
@@ -174,6 +175,5 @@ export function redisRateLimiter(
 /** The key as given, or its SHA-256 when long; tagged so that neither can pass for the other. */
 async function keyOf(key: string): Promise<string> {
   if (key.length <= 100) return `=${key}`;
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key));
-  return `#${Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("")}`;
+  return `#${await sha256(key)}`;
 }

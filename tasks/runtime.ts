@@ -66,6 +66,7 @@ import {
   type TaskRecord,
   type TaskStore,
 } from "./store.ts";
+import { sha256 } from "../tree/digest.ts";
 
 /**
  * Options of {@linkcode createTasks}.
@@ -446,9 +447,7 @@ function ended(
 
 /** Who owns a task, as kept: a SHA-256 of the identity, never the identity itself. */
 async function fingerprint(owner: string | undefined): Promise<string | undefined> {
-  if (owner === undefined) return undefined;
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(owner));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+  return owner === undefined ? undefined : await sha256(owner);
 }
 
 function defaultOnError(error: unknown): void {

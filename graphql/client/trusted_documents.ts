@@ -29,6 +29,7 @@ import { projectGraphQL } from "../schema/projection.ts";
 import { buildDocument } from "./document.ts";
 import { TASK_DOCUMENTS } from "./_tasks.ts";
 import type { GenerateGraphQLClientOptions } from "./generate.ts";
+import { sha256 } from "../../tree/digest.ts";
 
 /**
  * Every document the clients of `tree` send, by id: `sha256:` and the SHA-256
@@ -70,8 +71,5 @@ export async function toTrustedDocuments(
 }
 
 async function documentIdOf(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  let hex = "";
-  for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, "0");
-  return `sha256:${hex}`;
+  return `sha256:${await sha256(text)}`;
 }

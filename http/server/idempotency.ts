@@ -15,6 +15,11 @@
  *   still runs;
  * - `503` when the store cannot be reached: fail closed, nothing runs.
  *
+ * A key is the principal's: the record is kept under the identity the
+ * leaf's guards establish for the request (`principalOf`), so another
+ * caller's key never replays this caller's answer, and a renewed token of
+ * the same principal does.
+ *
  * An answer is kept unless a retry may be answered otherwise: a fault or any
  * other 5xx, 401, 403, 408, 425, 429 and 499 (the caller went away) release
  * the key, so the next attempt runs again. Other errors (400, 404, 409, 422, a declared error) are kept
@@ -37,6 +42,7 @@ import {
   type StoredAnswer,
 } from "../web/idempotency.ts";
 import type { IdempotencyKeyMode } from "../route/idempotency.ts";
+import { sha256 } from "../../tree/digest.ts";
 
 // The router's one import for the per-route decision and the run.
 export { idempotencyKeyOf } from "../route/idempotency.ts";
@@ -94,10 +100,16 @@ export function keyedRun<C extends Keyed, A extends unknown[]>(
   opts: IdempotencyOptions,
   limits: BodyLimits,
   invoke: Answer<C, A>,
+  ownerOf: (request: Request, compiled: C) => Promise<string | undefined>,
 ): Answer<C, A> {
   const guarded = guard(opts, limits);
   return (request, compiled, ...rest) =>
-    guarded(compiled.keyed ?? "optional", request, (same) => invoke(same, compiled, ...rest));
+    guarded(
+      compiled.keyed ?? "optional",
+      request,
+      (same) => invoke(same, compiled, ...rest),
+      () => ownerOf(request, compiled),
+    );
 }
 
 function guard(
@@ -107,16 +119,17 @@ function guard(
   mode: IdempotencyKeyMode,
   request: Request,
   run: (request: Request) => Promise<Response>,
+  ownerOf: () => Promise<string | undefined>,
 ) => Promise<Response> {
   let store = opts.idempotency;
-  return async (mode, request, run) => {
+  return async (mode, request, run, ownerOf) => {
     const header = request.headers.get("idempotency-key");
     if (header === null) {
       if (mode === "optional") return run(request);
       return refuse(request, 400, "MISSING", "This operation needs an Idempotency-Key header");
     }
-    const key = keyOf(header);
-    if (key === undefined) {
+    const sent = keyOf(header);
+    if (sent === undefined) {
       return refuse(
         request,
         400,
@@ -131,6 +144,9 @@ function guard(
       return refuse(request, status, code, detail);
     }
     const fingerprint = await fingerprintOf(request, read.bytes);
+    // A caller the guards refuse is refused by the call as well, and that answer is never kept.
+    const owner = await ownerOf().catch(() => undefined);
+    const key = owner === undefined ? sent : `${await sha256(owner)}:${sent}`;
     const token = crypto.randomUUID();
     store ??= memoryIdempotency();
     let found: IdempotencyState;
@@ -251,8 +267,7 @@ async function fingerprintOf(request: Request, body: Uint8Array): Promise<string
   const whole = new Uint8Array(head.length * 3 + bytes.length);
   const { written } = new TextEncoder().encodeInto(head, whole);
   whole.set(bytes, written);
-  const digest = await crypto.subtle.digest("SHA-256", whole.subarray(0, written + bytes.length));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+  return await sha256(whole.subarray(0, written + bytes.length));
 }
 
 /** The answer as kept: its status, its headers but those of the exchange, its bytes. */

@@ -31,6 +31,8 @@ import { failureOf } from "../../tree/run.ts";
 import type { ContextFunction, RequestContextSource } from "../../tree/context.ts";
 import { contextOf, perform } from "../../engine/engine.ts";
 import { RequestContext } from "../../engine/request_context.ts";
+import { admit } from "../../engine/admission.ts";
+import { principalOf } from "../../tree/principal.ts";
 import type { ErrorObserver } from "../../tree/options.ts";
 import type { HttpRoute } from "../route/route.ts";
 import type { MatcherStrategy, RouteDefinition } from "./matchers/types.ts";
@@ -48,7 +50,7 @@ import {
   unreadBody,
 } from "../web/request.ts";
 import { coerceStrings } from "../web/coerce.ts";
-import { BODY_TIMEOUT_MS } from "../web/body.ts";
+import { BODY_TIMEOUT_MS, MAX_BODY_BYTES } from "../web/body.ts";
 import {
   headOf,
   problem,
@@ -187,7 +189,7 @@ export function createRouter(
 ): FetchHandler {
   const basePath = normalizeBasePath(opts.basePath);
   const limits: BodyLimits = {
-    maxBytes: opts.maxBodyBytes ?? 1024 * 1024,
+    maxBytes: opts.maxBodyBytes ?? MAX_BODY_BYTES,
     maxDepth: opts.maxInputDepth ?? opts.maxBodyDepth ?? MAX_INPUT_DEPTH,
     maxKeys: opts.maxParams ?? 256,
     timeoutMs: opts.bodyTimeoutMs ?? BODY_TIMEOUT_MS,
@@ -299,7 +301,11 @@ export function createRouter(
     }
   };
 
-  const keyed = keyedRun(opts, limits, invoke);
+  // A key is the principal's: the leaf's guards say whose, before the call.
+  const keyed = keyedRun(opts, limits, invoke, async (request, compiled) => {
+    const context = await contextOf(new RequestContext(request, "http"), makeContext);
+    return principalOf(await admit(compiled.operation.node, context));
+  });
   // Apart from `invoke`, whose every success pays for its size: with this body
   // inline, V8 optimized `invoke` less well and a GET ran 5k more instructions
   // (bench/serve/count.ts).

@@ -24,6 +24,7 @@ export const LIBRARY_DIRS = [
   "pubsub",
   "redis",
   "tasks",
+  "engine",
   "otel",
   "query",
   "auth",

@@ -12,6 +12,7 @@ import { redisTasks } from "../../redis/tasks.ts";
 import { redisMissing, type RedisServer, withRedis } from "../support/redis.ts";
 import { withServer } from "../support/server.ts";
 import { type Seen, tasksTree, taskSuite, until } from "../tasks/_suite.ts";
+import { byBearer } from "../support/bearer.ts";
 
 const missing = await redisMissing();
 const ignore = missing !== undefined;
@@ -63,7 +64,7 @@ function withInstances(
         createTasks({ store: redisTasks(b, { timeoutMs: 300 }), heartbeatMs: 100 }),
       ];
       const serve = (tasks: TaskRuntime) =>
-        createFetch(api(tree.children), { tasks, onError: () => {} });
+        createFetch(byBearer(api(tree.children)), { tasks, onError: () => {} });
       try {
         await withServer(serve(runtimes[0]), (first) =>
           withServer(serve(runtimes[1]), (second) =>

@@ -17,6 +17,7 @@ import { principalOf } from "../../tree/principal.ts";
 import type { Node } from "../../tree/node.ts";
 import { jsonRpcRefusal } from "./_request_body.ts";
 import type { Identify } from "../sessions/legacy.ts";
+import { sha256 } from "../../tree/digest.ts";
 
 /**
  * What a handler's `sessionOwner` option is: who a request speaks for, or undefined for no one.
@@ -58,7 +59,7 @@ export function identities(
     try {
       const verified = await principal?.(request);
       if (verified !== undefined) {
-        return { ok: true, owner: await fingerprint(verified), claims: true };
+        return { ok: true, owner: await sha256(verified), claims: true };
       }
       who = await named(request);
     } catch (error) {
@@ -77,7 +78,7 @@ export function identities(
       );
       return { ok: false, response: jsonRpcRefusal(500, -32603, "Internal error") };
     }
-    return { ok: true, owner: who === undefined ? undefined : await fingerprint(who) };
+    return { ok: true, owner: who === undefined ? undefined : await sha256(who) };
   };
 }
 
@@ -141,10 +142,4 @@ function cookiesOf(header: string | null): [string, string][] {
     if (eq !== -1) found.push([part.slice(0, eq).trim(), part.slice(eq + 1).trim()]);
   }
   return found.sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
-}
-
-/** SHA-256 of the text, as lower-case hex. */
-async function fingerprint(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }

@@ -3,7 +3,7 @@
 // store out of reach fails closed; leaves without the opt-in untouched.
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { api, HttpError, LeafError, op } from "../../../tree/mod.ts";
+import { api, HttpError, LeafError, op, use } from "../../../tree/mod.ts";
 import { http } from "../../../http/verbs.ts";
 import {
   createFetch,
@@ -12,6 +12,7 @@ import {
   toOpenApi,
 } from "../../../http/mod.ts";
 import { withServer } from "../../support/server.ts";
+import { auth } from "../../../mod.ts";
 
 const order = z.object({ item: z.string() });
 
@@ -421,5 +422,35 @@ Deno.test("a call its caller left (499) is not kept: the retry runs again", asyn
     while (statuses.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     assert.deepEqual(statuses, [499]);
     assert.deepEqual(await (await send()).json(), { run: 2 });
+  });
+});
+
+Deno.test("idempotency: a key is the principal's: another's same key and request runs anew, a renewed token replays", async () => {
+  let runs = 0;
+  // The token names its user before the dot: "ann.1" and "ann.2" are one principal.
+  const guard = auth({ from: "bearer", verify: (token) => ({ id: token.split(".")[0] }) });
+  const tree = api({
+    orders: op(({ item }, ctx) => ({ n: ++runs, item, by: ctx.user.id }), use(guard), http.post, {
+      input: order,
+      http: { idempotencyKey: "required" },
+    }),
+  });
+  await withServer(createFetch(tree), async (base) => {
+    const send = async (token: string) => {
+      const response = await fetch(`${base}/orders`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          "idempotency-key": "k-1",
+        },
+        body: JSON.stringify({ item: "tea" }),
+      });
+      return [response.headers.get("idempotent-replayed"), await response.json()];
+    };
+    assert.deepEqual(await send("ann.1"), [null, { n: 1, item: "tea", by: "ann" }]);
+    assert.deepEqual(await send("bob.1"), [null, { n: 2, item: "tea", by: "bob" }]);
+    assert.deepEqual(await send("ann.2"), ["true", { n: 1, item: "tea", by: "ann" }]);
+    assert.equal(runs, 2);
   });
 });
