@@ -23,6 +23,19 @@ export function mediaType(contentType: string | null): string {
 /** How long a body may take to arrive by default on every surface that reads one (`bodyTimeoutMs`). */
 export const BODY_TIMEOUT_MS = 30_000;
 
+/**
+ * The largest body every surface that reads one accepts by default, in bytes
+ * (`maxBodyBytes`; `413` above it): 1 MiB on REST, GraphQL over HTTP and MCP.
+ *
+ * @example
+ * ```ts
+ * import { MAX_BODY_BYTES } from "./body.ts";
+ *
+ * console.log(MAX_BODY_BYTES); // 1048576
+ * ```
+ */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
 /** The body's bytes, or why there are none. */
 export type BodyBytes =
   | { readonly ok: true; readonly bytes: Uint8Array }

@@ -6,24 +6,13 @@
 // once, and every later step (the era's routing, the SDK, the param headers'
 // check, a listen's URIs) reads that value.
 
-import { readBodyBytes } from "../../http/web/body.ts";
+import { MAX_BODY_BYTES, readBodyBytes } from "../../http/web/body.ts";
 import { utf8Text } from "../../tree/utf8.ts";
 
 /**
- * The largest body an MCP POST may carry by default: 1 MiB, as on REST and GraphQL.
- *
- * @example
- * ```ts
- * import { MAX_BODY_BYTES } from "./_request_body.ts";
- *
- * console.log(MAX_BODY_BYTES); // 1048576
- * ```
- */
-export const MAX_BODY_BYTES = 1024 * 1024;
-
-/**
  * The body bound of `createMcpHandler` (`maxBodyBytes`), checked when the
- * handler is made: a positive integer, by default {@linkcode MAX_BODY_BYTES}.
+ * handler is made: a positive integer, by default `MAX_BODY_BYTES` (1 MiB, as
+ * on REST and GraphQL: http/web/body.ts).
  *
  * @example
  * ```ts
