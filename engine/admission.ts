@@ -48,11 +48,11 @@ export function onAdmitted<C extends HandlerContext>(context: C, admitted: Admis
  *
  * @example
  * ```ts
- * import { op, use } from "@ramify/api/tree";
+ * import { type Middleware, op, use } from "@ramify/api/tree";
  * import { admit } from "./admission.ts";
  *
- * const named = use((_call, next) => next({ user: "ann" }));
- * const context = await admit(op(() => 1, named), {});
+ * const named: Middleware<{ user: string }> = (_call, next) => next({ user: "ann" });
+ * const context = await admit(op(() => 1, use(named)), {});
  * console.log(context.user); // "ann"
  * ```
  */

@@ -54,9 +54,11 @@ export interface Serving {
  *
  * @example
  * ```ts
+ * import type { HandlerContext } from "@ramify/api/tree/node";
  * import { contextOf } from "./engine.ts";
  *
- * const context = await contextOf({ surface: "cli" }, () => ({ tenant: "acme" }));
+ * const base: HandlerContext = { surface: "cli" };
+ * const context = await contextOf(base, () => ({ tenant: "acme" }));
  * console.log(context.tenant); // "acme"
  * ```
  */

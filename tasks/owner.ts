@@ -60,13 +60,12 @@ export type TaskCaller =
  *
  * @example
  * ```ts
- * import { api, op, use } from "@ramify/api/tree";
+ * import { api, type Middleware, op, use } from "@ramify/api/tree";
  * import { catalogueOf } from "@ramify/api/tree/catalogue";
  * import { taskCaller } from "@ramify/api/tasks";
  *
- * const tree = api({
- *   reindex: op(() => 1, use((_call, next) => next({ user: "ann" })), { tags: { longRunning: true } }),
- * });
+ * const ann: Middleware<{ user: string }> = (_call, next) => next({ user: "ann" });
+ * const tree = api({ reindex: op(() => 1, use(ann), { tags: { longRunning: true } }) });
  * const leaves = new Map(catalogueOf(tree).entries.map((entry) => [entry.label, entry.leaf]));
  * const caller = taskCaller((label) => leaves.get(label), {});
  * console.log(typeof caller === "function" && await caller("reindex")); // { owner: '["user","ann"]' }
