@@ -12,9 +12,8 @@
  */
 
 /**
- * How deep a client's input may nest by default on every surface (REST's and
- * GraphQL's `maxBodyDepth`, GraphQL over WebSocket's `maxVariablesDepth`,
- * MCP's `maxArgumentsDepth`): the input object is level 1.
+ * How deep a client's input may nest by default on every surface
+ * (`maxInputDepth`): the input object is level 1.
  */
 export const MAX_INPUT_DEPTH = 64;
 

@@ -55,7 +55,6 @@ const FETCH_OPTIONS = knownKeys<CreateFetchOptions>()([
   "basePath",
   "maxBodyBytes",
   "maxInputDepth",
-  "maxBodyDepth",
   "maxParams",
   "onError",
   "policies",
@@ -72,9 +71,6 @@ const FETCH_OPTIONS = knownKeys<CreateFetchOptions>()([
   "document",
   "router",
 ]);
-
-/** The deprecated option names of the REST server, each to its name now. */
-const FETCH_RENAMED: Readonly<Record<string, string>> = { maxBodyDepth: "maxInputDepth" };
 
 const DOCUMENT_SEGMENT = "openapi.json";
 
@@ -95,13 +91,12 @@ const DOCUMENT_SEGMENT = "openapi.json";
  * ```
  *
  * @throws {TypeError} when a leaf is a contract without a handler (see `implement`),
- * or `opts` holds a key it does not know, or an option under both its name and
- * its deprecated one.
+ * or `opts` holds a key it does not know.
  * @throws {Error} when the tree itself routes `GET /openapi.json` while the
  * document is on, and for every route error of `httpProjection`.
  */
 export function createFetch(tree: Node, opts: CreateFetchOptions = {}): FetchHandler {
-  checkOptions("createFetch", opts, FETCH_OPTIONS, FETCH_RENAMED, POLICY_OPTIONS);
+  checkOptions("createFetch", opts, FETCH_OPTIONS, {}, POLICY_OPTIONS);
   assertImplemented(tree, "createFetch");
   // The policies stand in front of the whole: the routes, the document and the metadata.
   const { policies, ...own } = opts;

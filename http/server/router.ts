@@ -101,8 +101,6 @@ export interface RouterOptions extends IdempotencyOptions {
    * servers'. Default 64.
    */
   readonly maxInputDepth?: number;
-  /** @deprecated Use `maxInputDepth`, the same limit under the name every server shares. */
-  readonly maxBodyDepth?: number;
   /** The most query parameters or form fields a request may have (400 above). Default 256. */
   readonly maxParams?: number;
   /**
@@ -190,7 +188,7 @@ export function createRouter(
   const basePath = normalizeBasePath(opts.basePath);
   const limits: BodyLimits = {
     maxBytes: opts.maxBodyBytes ?? MAX_BODY_BYTES,
-    maxDepth: opts.maxInputDepth ?? opts.maxBodyDepth ?? MAX_INPUT_DEPTH,
+    maxDepth: opts.maxInputDepth ?? MAX_INPUT_DEPTH,
     maxKeys: opts.maxParams ?? 256,
     timeoutMs: opts.bodyTimeoutMs ?? BODY_TIMEOUT_MS,
     forms: formGuard(opts.trustedOrigins),

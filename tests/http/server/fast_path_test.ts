@@ -222,7 +222,7 @@ function hostileJson(next: () => number): Uint8Array<ArrayBuffer> {
 
 Deno.test("fast path: a served JSON body read by its length answers as the same bytes streamed", async () => {
   const next = random(23);
-  const handler = createFetch(tree, { openapi: false, maxBodyDepth: 5 });
+  const handler = createFetch(tree, { openapi: false, maxInputDepth: 5 });
   await withServer(handler, async (base) => {
     for (let i = 0; i < 300; i++) {
       const bytes = hostileJson(next);
