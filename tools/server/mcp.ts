@@ -58,6 +58,7 @@ import { answeredSoon } from "../sessions/call_answer.ts";
 import { authorizationGate } from "./_authorization.ts";
 import { isPlainObject } from "../../tree/plain_data.ts";
 import { logFault } from "../../tree/outage.ts";
+import { sdkErrors } from "./_sdk_errors.ts";
 
 /**
  * A fetch handler speaking MCP's Streamable HTTP transport; `close()` ends
@@ -124,6 +125,8 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
   const sessions = opts.sessions ??
     memoryMcpSessions({ maxSessions: opts.maxSessions, idleMs: opts.sessionIdleMs });
   const onError = opts.onError ?? ((error) => logFault("ramify: MCP sessions:", error));
+  // What the SDK itself reports (a server it could not make, a failure while serving).
+  const onSdkError = opts.onError ?? ((error) => logFault("ramify: MCP server failed:", error));
   const resume = opts.resumability === false ? undefined : resumeOf(opts.resumability, onError);
   const identify = identities(tree, opts.sessionOwner, onError);
   const authorization = authorizationGate(tree, surface);
@@ -165,7 +168,7 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
         // 2026-07-28 clients: one instance per request; cancelling closes the request.
         modern: loaded.createMcpHandler(() => makeServer(), {
           legacy: "reject",
-          onerror: () => {},
+          onerror: sdkErrors(loaded, onSdkError),
           ...sdkLimit,
         }),
         // Tool calls answer as a stream from the start: a response begun is what
@@ -173,7 +176,7 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
         // One answered at once goes back as JSON all the same (answeredSoon).
         calls: loaded.createMcpHandler(() => makeServer(), {
           legacy: "reject",
-          onerror: () => {},
+          onerror: sdkErrors(loaded, onSdkError),
           responseMode: "sse",
           ...sdkLimit,
         }),
