@@ -81,8 +81,12 @@ const BUDGETS: readonly Budget[] = [
     // is loaded by the document's first request (esbuild's lazy wrapper), so a worker evaluates
     // none of it at start (cold start on workerd: 1.08-1.13x Hono after, within the runs' noise
     // of 1.12-1.15x before; BENCHMARKS.md).
-    minified: 104_000,
-    gzip: 37_200,
+    // 2026-12-01 (issue 52): deno 2.9.6's esbuild measures a317952 (the wave's start) at 105,336 /
+    // 36,927, over the budget above; after the call engine (engine/engine.ts), tasks, sessions and
+    // idempotency records owned by the guards' principal (tree/principal.ts) and the store outage
+    // log (tree/outage.ts): 107,128 / 37,607 (+1.8 KB).
+    minified: 109_000,
+    gzip: 38_400,
     // Request policies are values (issue 44): a worker that lists none carries none.
     absent: ["graphql", "GraphQL", "access-control-allow-methods", "ratelimit-policy"],
     present: ["No route matches", "3.1.0", 'from"zod"'],
@@ -92,7 +96,9 @@ const BUDGETS: readonly Budget[] = [
     file: "rest_policies.ts",
     // 2026-11-27 (issue 44): 106,192 / 38,002 measured, 3.7 KB over rest.ts's same run
     // (which holds the answers to a task's questions, issue 47, +4.7 KB).
-    minified: 107_500,
+    // 2026-12-01 (issue 52): a317952 109,066 / 38,335 with deno 2.9.6 before, 110,858 / 39,035
+    // after, as rest.ts's.
+    minified: 112_500,
     gzip: 40_000,
     absent: ["graphql", "GraphQL"],
     present: ["access-control-allow-methods", "ratelimit-policy", "No route matches"],
@@ -110,8 +116,10 @@ const BUDGETS: readonly Budget[] = [
     // REST worker's +4.7 KB, and GraphQL's answerTask and Task.question(s).
     // 179,705 / 63,042 measured (2026-11-27): the generated client's task runtime is text made
     // by a function, so a server that never generates a client keeps none of it (8.9 KB).
-    minified: 181_000,
-    gzip: 64_000,
+    // 2026-12-01 (issue 52): a317952 182,637 / 62,961 with deno 2.9.6, 184,252 / 63,651 after
+    // (+1.6 KB, as rest.ts's).
+    minified: 186_500,
+    gzip: 64_800,
     absent: ["TaskQuestionState"],
     present: ["No route matches", 'from"graphql"', 'from"zod"'],
   },

@@ -104,9 +104,9 @@ export interface ResolveOptions {
    */
   readonly tasks?: TaskRuntime;
   /**
-   * The identity a caller's tasks belong to, from its context. Default: the
-   * context's `user` (a string, or its `id` or `sub`), else the request's
-   * `Authorization` header, as on the HTTP surface.
+   * The identity a caller's tasks belong to, from the context the leaf's
+   * guards made. Default: as on every surface, the principal they
+   * established (`principalOf`).
    */
   readonly taskOwner?: (
     context: HandlerContext,

@@ -121,9 +121,8 @@ export interface McpOptions extends ToolsOptions {
   readonly tasks?: TaskRuntime;
   /**
    * Who a call speaks for, for its tasks (only the same identity reads,
-   * answers or cancels one), from its context once the `context` option has
-   * added to it. Default: as over HTTP, the context's `user` (a string, or
-   * its `id` or `sub`), else the `Authorization` header.
+   * answers or cancels one), from the context the leaf's guards made.
+   * Default: as on every surface, the principal they established (`principalOf`).
    */
   readonly taskOwner?: (
     context: HandlerContext,
