@@ -60,34 +60,21 @@ Deno.test("architecture: every way in makes a call's context and runs its call i
     }).init;
   const once = { contexts: 1, calls: 1 };
   try {
-    assert.deepEqual(await counted(() => send("/ping", json({ to: "rest" })).then(() => {})), once);
-    assert.deepEqual(
-      await counted(async () => {
-        const answer = await send("/graphql", json({ query: '{ ping(to: "graphql") }' }));
-        assert.match(answer, /pong graphql/);
-      }),
-      once,
-    );
-    assert.deepEqual(
-      await counted(async () => {
-        const answer = await send(
-          "/mcp",
-          mcp("tools/call", { name: "ping", arguments: { to: "mcp" } }),
-        );
-        assert.match(answer, /pong mcp/);
-      }),
-      once,
-    );
-    assert.deepEqual(
-      await counted(async () => {
-        const answer = await send(
-          "/mcp",
-          mcp("prompts/get", { name: "greeting", arguments: { name: "Ann" } }),
-        );
-        assert.match(answer, /Say hello to Ann/);
-      }),
-      once,
-    );
+    // Each call, through its way in, and what its answer says.
+    const calls: [string, RequestInit, RegExp][] = [
+      ["/ping", json({ to: "rest" }), /pong rest/],
+      ["/graphql", json({ query: '{ ping(to: "graphql") }' }), /pong graphql/],
+      ["/mcp", mcp("tools/call", { name: "ping", arguments: { to: "mcp" } }), /pong mcp/],
+      [
+        "/mcp",
+        mcp("prompts/get", { name: "greeting", arguments: { name: "Ann" } }),
+        /Say hello to Ann/,
+      ],
+    ];
+    for (const [path, init, answered] of calls) {
+      const count = await counted(async () => assert.match(await send(path, init), answered));
+      assert.deepEqual(count, once, String(answered));
+    }
     // A task: its context made once; run twice, the route's start (which keeps
     // the task) and the leaf's call in the task, both in the engine.
     let location = "";
