@@ -122,7 +122,7 @@ export async function checkDelete(base: string): Promise<void> {
 }
 
 /** The JSON-RPC messages of an SSE answer, one at a time. */
-function messagesOf(response: Response): () => Promise<Record<string, unknown>> {
+export function messagesOf(response: Response): () => Promise<Record<string, unknown>> {
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buffered = "";
   const ready: Record<string, unknown>[] = [];

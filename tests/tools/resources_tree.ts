@@ -26,7 +26,7 @@ export function changed(bookId: string): void {
 export const following = new Map<string, number>();
 
 /** A change stream: an item each time `changed(id)` is called, until the signal aborts. */
-async function* watched(id: string, signal: AbortSignal | undefined) {
+export async function* watched(id: string, signal: AbortSignal | undefined) {
   const stopped = () => signal?.aborted === true;
   following.set(id, (following.get(id) ?? 0) + 1);
   const wakes = waiting.get(id) ?? new Set();
