@@ -275,8 +275,7 @@ Deno.test("agreement ownership over MCP: sessions, subscriptions and pending que
             assert.equal(ended.status, 200);
             await ended.body?.cancel();
             const messagesB = await bounded(hearingB, "B's stream to end");
-            // LIBRARY: the feed of a URI runs once, with the context of its first subscriber (A), and
-            // B joins it (tools/server/_subscriptions.ts `Feeds.hold`): B hears A's inbox change.
+            // A feed is its principal's: B's subscription of the same URI runs B's own stream.
             assert.deepEqual(updated(messagesB), [], "B hears nothing of A's inbox");
           },
         );
@@ -366,9 +365,7 @@ Deno.test("agreement ownership over MCP: sessions, subscriptions and pending que
             requestState: pending.requestState,
           };
           await t.step(`${what}: B's and no token's answers do not complete A's call`, async () => {
-            // LIBRARY: the requestState is sealed bound to the method alone
-            // (tools/server/_request_state.ts), not to the principal that was asked: B's round
-            // with A's state is served as A's call would be (and at the last round runs the leaf).
+            // The requestState is sealed bound to the caller asked: B's echo of A's is refused.
             assertChallenged((await round(undefined, given)).refused!, "no token");
             const old = (await round(expired, given)).refused!;
             assert.equal(old.status, 401);

@@ -28,6 +28,8 @@ import { bySpecificity, type Segment, segmentsOf, uriText } from "./uri_template
 /** A leaf called on a resource's behalf, with the captures it binds. */
 interface SideCall {
   readonly call: LeafCall;
+  /** The leaf: a subscriber is the principal its guards establish. */
+  readonly leaf: Node;
   readonly captures: readonly string[];
   readonly label: string;
 }
@@ -172,7 +174,7 @@ function resourceOf(
     if (problem !== undefined || target === undefined) {
       throw new Error(`${caller}: ${what} of ${placeOf(entry)} (${label}) ${problem}`);
     }
-    return { call: target.call, captures: target.captures, label };
+    return { call: target.call, leaf: target.leaf, captures: target.captures, label };
   };
   const completers: Record<string, SideCall> = {};
   for (const [capture, label] of Object.entries(own?.complete ?? {})) {

@@ -7,10 +7,11 @@
 // rotated by putting its successor first while it still opens the states it
 // sealed (they expire after ten minutes). Without keys, one random key per
 // server: right only where one process serves every round. A state no key
-// opens (tampered, expired, sealed elsewhere, for another method) is refused
+// opens (tampered, expired, sealed elsewhere, for another method or another
+// caller: the identity the edge established) is refused
 // by the SDK before any handler runs, with the `-32602` of the revision.
 
-import type { ServerContext } from "@modelcontextprotocol/server";
+import type { AuthInfo, ServerContext } from "@modelcontextprotocol/server";
 import type { McpOptions } from "./options.ts";
 
 /** The SDK's module, loaded on the first request. */
@@ -61,9 +62,15 @@ export function stateSeal(loaded: Sdk, opts: McpOptions): StateSeal {
   let seal = seals.get(opts);
   if (seal === undefined) {
     const keys = requestStateKeysOf(opts) ?? [crypto.getRandomValues(new Uint8Array(32))];
-    // Bound to the method: a `tools/call`'s state is no `prompts/get`'s.
+    // Bound to the method (a `tools/call`'s state is no `prompts/get`'s) and
+    // to the caller (its identity, as the edge passed it on): another
+    // principal's echo of a state is refused, so it cannot answer what this
+    // one was asked.
     const codecs = keys.map((key) =>
-      loaded.createRequestStateCodec({ key, bind: (ctx) => ctx.mcpReq.method })
+      loaded.createRequestStateCodec({
+        key,
+        bind: (ctx) => `${ctx.mcpReq.method}\u0000${callerOf(ctx.http?.authInfo) ?? ""}`,
+      })
     );
     seal = {
       mint: (payload, ctx) => codecs[0].mint(payload, ctx),
@@ -82,4 +89,27 @@ export function stateSeal(loaded: Sdk, opts: McpOptions): StateSeal {
     seals.set(opts, seal);
   }
   return seal;
+}
+
+/** Where the edge puts a request's identity (its fingerprint) in the SDK's `authInfo`. */
+const CALLER = "ramify.caller";
+
+/**
+ * The SDK's `authInfo` of a request whose caller is `owner` (a fingerprint,
+ * or undefined for the anonymous caller): what the request state is bound to.
+ *
+ * @example
+ * ```ts
+ * import { callerInfo } from "./_request_state.ts";
+ *
+ * console.log(callerInfo("4f2a").clientId); // "4f2a"
+ * ```
+ */
+export function callerInfo(owner: string | undefined): AuthInfo {
+  return { token: "", clientId: owner ?? "", scopes: [], extra: { [CALLER]: owner ?? "" } };
+}
+
+function callerOf(info: AuthInfo | undefined): string | undefined {
+  const caller = info?.extra?.[CALLER];
+  return typeof caller === "string" ? caller : undefined;
 }

@@ -24,7 +24,10 @@
 // session, MAX_SESSIONS sessions holding subscriptions (the least recently
 // active leaves first).
 
-import type { HandlerContext } from "../../tree/node.ts";
+import type { HandlerContext, Node } from "../../tree/node.ts";
+import { principalOf } from "../../tree/principal.ts";
+import { contextOf } from "../../engine/engine.ts";
+import { admit } from "../../engine/admission.ts";
 import { failureOf } from "../../tree/run.ts";
 import { isAsyncIterable } from "../../tree/plain_data.ts";
 import { watchDeadline } from "../../tree/deadline.ts";
@@ -81,7 +84,10 @@ export class Feeds {
 
   /**
    * Holds the URI's feed for `sink` until released; `carried` is the request
-   * the stream's call is made on behalf of, when this hold starts it.
+   * the stream's call is made on behalf of, when this hold starts it. A feed
+   * is its principal's: the stream's guards say whose, and subscribers of
+   * one URI share a feed only when they are the same principal (a stream of
+   * the caller's own inbox is never heard by another).
    */
   hold(
     uri: string,
@@ -96,15 +102,54 @@ export class Feeds {
         `${uri} gives no change notifications (its leaf names no meta.tools.updates)`,
       );
     }
+    let inner: Held | undefined;
+    let released = false;
+    const release = () => {
+      released = true;
+      inner?.release();
+    };
+    const ready = this.#ownerOf(updates.leaf, carried).then((owner) => {
+      if (released) return;
+      inner = this.#hold(
+        JSON.stringify([uri, owner ?? null]),
+        uri,
+        updates,
+        captures,
+        carried,
+        sink,
+      );
+      return inner.ready;
+    });
+    return { release, ready };
+  }
+
+  /** Who a subscriber is: the principal the stream leaf's guards establish for it. */
+  async #ownerOf(leaf: Node, carried: Request | undefined): Promise<string | undefined> {
+    const base: HandlerContext = {
+      surface: "mcp",
+      ...(carried === undefined ? {} : { request: carried }),
+    };
+    const context = await contextOf(base, this.#opts.context);
+    return principalOf(await admit(leaf, context));
+  }
+
+  #hold(
+    key: string,
+    uri: string,
+    updates: NonNullable<ResourceEntry["updates"]>,
+    captures: Readonly<Record<string, string>>,
+    carried: Request | undefined,
+    sink: Sink,
+  ): Held {
     const input = Object.fromEntries(updates.captures.map((name) => [name, captures[name]]));
-    let feed = this.#feeds.get(uri);
+    let feed = this.#feeds.get(key);
     let joining = false;
     if (feed === undefined) {
       if (this.#feeds.size >= MAX_FEEDS) {
         throw new SubscribeRefused(`At most ${MAX_FEEDS} resources are followed at once`, true);
       }
       // The first subscriber's call runs the leaf's guards with its own context.
-      feed = this.#start(uri, updates.call, input, carried);
+      feed = this.#start(key, uri, updates.call, input, carried);
     } else joining = true;
     const current = feed;
     let held = true;
@@ -120,7 +165,7 @@ export class Feeds {
       const left = (current.sinks.get(sink) ?? 1) - 1;
       if (left > 0) current.sinks.set(sink, left);
       else current.sinks.delete(sink);
-      if (current.sinks.size === 0) this.#end(uri, current);
+      if (current.sinks.size === 0) this.#end(key, current);
     };
     if (!joining) {
       count();
@@ -128,7 +173,7 @@ export class Feeds {
     }
     // A joiner passes the guards with its own context before it hears of any change.
     const ready = this.#admit(updates.call, input, carried).then(() => {
-      if (this.#feeds.get(uri) !== current) {
+      if (this.#feeds.get(key) !== current) {
         throw new SubscribeRefused(`The changes of ${uri} stopped; subscribe again`);
       }
       if (held) count();
@@ -162,16 +207,17 @@ export class Feeds {
 
   /** Ends every feed. */
   close(): void {
-    for (const [uri, feed] of [...this.#feeds]) this.#end(uri, feed);
+    for (const [key, feed] of [...this.#feeds]) this.#end(key, feed);
   }
 
-  #end(uri: string, feed: Feed): void {
-    if (this.#feeds.get(uri) === feed) this.#feeds.delete(uri);
+  #end(key: string, feed: Feed): void {
+    if (this.#feeds.get(key) === feed) this.#feeds.delete(key);
     feed.abort.abort(new DOMException("No one follows the resource any more", "AbortError"));
   }
 
   /** Calls the stream's leaf (no deadline: it runs while followed) and pumps it once begun. */
   #start(
+    key: string,
     uri: string,
     call: ResourceEntry["call"],
     input: Record<string, unknown>,
@@ -189,14 +235,15 @@ export class Feeds {
       return stream;
     })();
     const feed: Feed = { sinks: new Map(), abort, started: begun.then(() => {}) };
-    this.#feeds.set(uri, feed);
+    this.#feeds.set(key, feed);
     // Its holders hear of a refusal through `ready`; the feed itself just ends.
-    feed.started.catch(() => this.#end(uri, feed));
-    void begun.then((stream) => this.#pump(uri, feed, stream, context), () => {});
+    feed.started.catch(() => this.#end(key, feed));
+    void begun.then((stream) => this.#pump(key, uri, feed, stream, context), () => {});
     return feed;
   }
 
   async #pump(
+    key: string,
     uri: string,
     feed: Feed,
     stream: AsyncIterable<unknown>,
@@ -212,7 +259,7 @@ export class Feeds {
       if (failure.kind === "fault") this.#onError(failure.error);
     } finally {
       // A stream that ended (or failed) follows nothing more; a later subscription starts it again.
-      if (this.#feeds.get(uri) === feed) this.#feeds.delete(uri);
+      if (this.#feeds.get(key) === feed) this.#feeds.delete(key);
     }
   }
 }

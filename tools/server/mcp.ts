@@ -59,6 +59,7 @@ import { authorizationGate } from "./_authorization.ts";
 import { isPlainObject } from "../../tree/plain_data.ts";
 import { logFault } from "../../tree/outage.ts";
 import { sdkErrors } from "./_sdk_errors.ts";
+import { callerInfo } from "./_request_state.ts";
 
 /**
  * A fetch handler speaking MCP's Streamable HTTP transport; `close()` ends
@@ -196,14 +197,18 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
     ) {
       return await served.legacy.handle(request, parsed);
     }
+    // Who asks: a request's state is bound to it (_request_state.ts).
+    const caller = await identify(request);
+    if (!caller.ok) return caller.response;
+    const authInfo = callerInfo(caller.owner);
     // The SDK checks this header against the body, so either handler refuses a false one.
     if (request.headers.get("mcp-method") === "tools/call") {
       return paramHeadersRefusal(surface.toolsByName, request, parsed) ??
-        await answeredSoon(await served.calls.fetch(request, { parsedBody: parsed }));
+        await answeredSoon(await served.calls.fetch(request, { parsedBody: parsed, authInfo }));
     }
     const modern = served.modern;
     const fetchModern = (request: Request, parsedBody: unknown) =>
-      modern.fetch(request, { parsedBody });
+      modern.fetch(request, { parsedBody, authInfo });
     const listen = (request: Request, parsed: unknown) =>
       side === undefined
         ? fetchModern(request, parsed)
