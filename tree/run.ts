@@ -28,6 +28,25 @@ import { extended } from "./context.ts";
 import { Cancelled, classify, type Failure, TimedOut } from "./failure.ts";
 import type { HandlerContext } from "./node.ts";
 
+/** Calls this process has run. */
+let runs = 0;
+
+/**
+ * How many calls this process has run: the architecture test holds every
+ * surface to one per call (engine/engine.ts's `engineCounts`). Internal, not
+ * exported by any subpath.
+ *
+ * @example
+ * ```ts
+ * import { timesRun } from "./run.ts";
+ *
+ * console.log(timesRun() >= 0); // true
+ * ```
+ */
+export function timesRun(): number {
+  return runs;
+}
+
 /**
  * Calls `call` with `input` and `context` (whose `signal` is the caller's),
  * within `timeoutMs` when given: the handler then sees a signal that aborts on
@@ -48,6 +67,7 @@ export function runCall(
   context: HandlerContext,
   timeoutMs?: number,
 ): unknown {
+  runs++;
   if (timeoutMs === undefined || timeoutMs === Infinity) {
     let result: unknown;
     try {

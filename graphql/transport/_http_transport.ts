@@ -171,13 +171,7 @@ export function httpTransport(
 
     const context = requestContext(request);
     if (makeContext !== undefined) return withContext(request, media, params, prepared, context);
-    // No `context` option: the engine's context is the request's own, made at once.
-    return execute(
-      media,
-      params,
-      prepared.document,
-      contextOf(context, undefined) as HandlerContext,
-    );
+    return execute(media, params, prepared.document, context);
   };
 
   const withContext = async (
