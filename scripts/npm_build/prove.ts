@@ -75,6 +75,10 @@ export async function installConsumer(
     graphql: graphqlRange,
   };
   for (const name of CONSUMER_DEPENDENCIES) dependencies[name] = rangeOf(config, name);
+  // `./auth`'s optional peer, installed as a user of oauth() installs it: the
+  // ownership checks (owners.mjs) sign their issuer's tokens with it, and
+  // oauth() verifies them with the same package.
+  dependencies.jose = rangeOf(config, "jose");
   await writeJson(join(dir, "package.json"), {
     name: "ramify-npm-consumer",
     private: true,
@@ -132,6 +136,7 @@ export async function nodeSuite(dir: string, major: string): Promise<Tally> {
     "node_hostile.mjs",
     "node_readme.mjs",
     "node_tasks.mjs",
+    "node_owners.mjs",
   ];
   const result = await run("node", [
     "--test",

@@ -4,7 +4,8 @@
 // and MCP at /mcp with the MCP SDK's client; serve()'s /health answers a
 // request without Host (HAProxy's check); docs/serve.md's Bun programs, run
 // with `bun` as copied, answer and print nothing on standard error; hostile
-// request bodies on every surface of serve() (hostile_bodies.mjs).
+// request bodies on every surface of serve() (hostile_bodies.mjs); a task is
+// its principal's behind oauth() with a real issuer (owners.mjs).
 // Prints `ok`/`not ok` lines, then `bun-suite-tally: {"passed":N,"failed":N}`,
 // and exits non-zero on any failure.
 import assert from "node:assert/strict";
@@ -30,6 +31,15 @@ import {
 } from "./fixture.mjs";
 import { checkHostileBodies, DRIBBLE_DEADLINE_MS, hostileTree } from "./hostile_bodies.mjs";
 import { APPS, checkEverySurface, expectStatus, readmeApp, runApp } from "./readme_apps.mjs";
+import {
+  checkGraphQLOwners,
+  checkMcpOwners,
+  checkNoFaults,
+  checkPrincipals,
+  checkRestOwners,
+  checkWsStartOwners,
+  ownersServed,
+} from "./owners.mjs";
 
 const tally = { passed: 0, failed: 0 };
 
@@ -318,6 +328,47 @@ await check(
     assert.equal(stderr, "");
   },
 );
+
+// The ownership checks on serve() (Bun.serve), one server and issuer for all of them.
+let owners;
+await check(
+  "bun owners: serve() of a long-running leaf behind oauth(), with its issuer",
+  async () => {
+    const listen = (tree, options) =>
+      serve(tree, {
+        ...options,
+        port: 0,
+        hostname: "127.0.0.1",
+        quiet: true,
+        mcp: { name: "npm-owners" },
+      });
+    owners = await ownersServed(listen);
+  },
+);
+if (owners !== undefined) {
+  await check(
+    "bun owners: A's tokens are two of one subject, the expired one A's, B another",
+    () => checkPrincipals(owners),
+  );
+  await check(
+    "bun owners: REST: A starts (202 + Location); expired 401, B and none 404 and change nothing; A renewed reads, answers, cancels",
+    () => checkRestOwners(owners),
+  );
+  await check(
+    "bun owners: GraphQL query { task(id) }: A renewed finds it, expired UNAUTHENTICATED, B and none NOT_FOUND",
+    () => checkGraphQLOwners(owners),
+  );
+  await check(
+    "bun owners: MCP 2026-07-28 tasks/get: A renewed reads it, expired HTTP 401, B and none the unknown task",
+    () => checkMcpOwners(owners),
+  );
+  await check(
+    "bun owners: a task started over GraphQL WebSocket with connectionParams is A's: A reads it over REST, B 404",
+    () => checkWsStartOwners(owners, WebSocket),
+  );
+  await check("bun owners: no fault reached onError", () => checkNoFaults(owners));
+  await owners.close();
+}
 
 console.log(`bun-suite-tally: ${JSON.stringify(tally)}`);
 process.exit(tally.failed === 0 ? 0 : 1);
