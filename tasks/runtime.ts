@@ -50,6 +50,7 @@ import { taskId } from "./_id.ts";
 import { extended } from "../tree/context.ts";
 import { Cancelled, classify } from "../tree/failure.ts";
 import { HttpError } from "../tree/http_error.ts";
+import { isUnreachable, logFault } from "../tree/outage.ts";
 import { type AskResult, withInteraction } from "../tree/interaction.ts";
 import type { HandlerContext } from "../tree/node.ts";
 import { principalOf } from "../tree/principal.ts";
@@ -91,7 +92,10 @@ export interface TasksOptions {
   readonly heartbeatMs?: number;
   /** The most log lines a record keeps (the latest). Default 100. */
   readonly maxLogs?: number;
-  /** Observes a task's fault, unless its start gave its own. Default `console.error`. */
+  /**
+   * Observes a task's fault, unless its start gave its own. Default: written
+   * to standard error, a store out of reach once per outage (not per task).
+   */
   readonly onError?: (error: unknown) => void;
 }
 
@@ -250,8 +254,13 @@ export function createTasks(opts: TasksOptions = {}): TaskRuntime {
 
   const runtime: TaskRuntime = {
     async start(leaf, input, context, startOpts = {}) {
-      await listen();
       const report = startOpts.onError ?? opts.onError ?? defaultOnError;
+      // The store's subscriber out of reach refuses the start as its create would.
+      await listen().catch((error) => {
+        if (!isUnreachable(error)) throw error;
+        report(error);
+        throw unreachable(error);
+      });
       const given = startOpts.owner;
       const ownerOf: TaskOwner = typeof given === "string" ? () => given : given ?? principalOf;
       const controller = new AbortController();
@@ -278,7 +287,7 @@ export function createTasks(opts: TasksOptions = {}): TaskRuntime {
           await store.create(made);
         } catch (error) {
           report(error);
-          throw new HttpError(503, UNREACHABLE, { headers: { "retry-after": "1" } });
+          throw unreachable(error);
         }
         record = made;
         run = new Run(made, store, { heartbeatMs, maxLogs }, controller);
@@ -450,8 +459,14 @@ async function fingerprint(owner: string | undefined): Promise<string | undefine
   return owner === undefined ? undefined : await sha256(owner);
 }
 
+/** A store out of reach: one line per outage (tree/outage.ts); any other fault with its stack. */
 function defaultOnError(error: unknown): void {
-  console.error("ramify: a task crashed:", error);
+  logFault("ramify: a task crashed:", error);
+}
+
+/** The store is out of reach: nothing was started, the caller may try again. */
+function unreachable(error: unknown): HttpError {
+  return new HttpError(503, UNREACHABLE, { headers: { "retry-after": "1" }, cause: error });
 }
 
 function positive(name: string, value: number): number {

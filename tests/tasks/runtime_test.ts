@@ -1,11 +1,14 @@
 // The task runtime on the memory store (two runtimes on one store stand for
 // two instances), the memory store's retention and bound, and a task made
-// only of a call its guards and input schema admit.
+// only of a call its guards and input schema admit; a store out of reach is a
+// 503, not a crash.
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { api, HttpError, type Middleware, op, use } from "@ramify/api/tree";
 import { catalogueOf, InputError } from "@ramify/api/tree/catalogue";
-import { createTasks, memoryTasks, type TaskRecord } from "@ramify/api/tasks";
+import { createFetch } from "@ramify/api/http";
+import { createTasks, memoryTasks, type TaskRecord, type TaskStore } from "@ramify/api/tasks";
+import { StoreUnreachable } from "../../tree/outage.ts";
 import { taskSuite } from "./_suite.ts";
 
 taskSuite(
@@ -79,6 +82,66 @@ Deno.test("a task is made only of a call its guards and input schema let through
     assert.equal(started.status, "working");
     const done = await tasks.settled(started.id, "ann", 3_000);
     assert.deepEqual([done?.status, done?.result], ["completed", 1]);
+  } finally {
+    await tasks.close();
+  }
+});
+
+Deno.test("a store whose subscriber cannot connect: a start over HTTP is a 503, logged as an outage, not a crash", async () => {
+  const memory = memoryTasks();
+  let creates = 0;
+  const store: TaskStore = {
+    ...memory,
+    create: (record) => (creates++, memory.create(record)),
+    listen: () => Promise.reject(new StoreUnreachable("The subscriber could not connect")),
+  };
+  const tasks = createTasks({ store });
+  const tree = api({ count: op(() => 1, { tags: { longRunning: true } }) });
+  // No onError: the router's default is what is tried.
+  const handler = createFetch(tree, { tasks });
+  const lines: string[] = [];
+  const original = console.error;
+  console.error = (...args: unknown[]) => lines.push(args.map(String).join(" "));
+  try {
+    for (let i = 0; i < 3; i++) {
+      const response = await handler(
+        new Request("http://localhost/count", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+        }),
+      );
+      assert.equal(response.status, 503);
+      assert.equal(response.headers.get("retry-after"), "1");
+      assert.equal((await response.json()).detail, "Tasks are unavailable; try again");
+    }
+  } finally {
+    console.error = original;
+    await tasks.close();
+  }
+  assert.equal(creates, 0, "nothing was kept");
+  // One line for the outage at most (the process's log may be in one already), no crash.
+  assert.ok(lines.length <= 1, lines.join("\n"));
+  for (const line of lines) assert.match(line, /^ramify: the store is unreachable \(/);
+});
+
+Deno.test("a store that cannot keep the record: the start is a 503 whose cause is the store's error", async () => {
+  const memory = memoryTasks();
+  const down = new StoreUnreachable("Redis did not answer within 1000 ms");
+  const seen: unknown[] = [];
+  const tasks = createTasks({
+    store: { ...memory, create: () => Promise.reject(down) },
+    onError: (error) => seen.push(error),
+  });
+  const [count] = catalogueOf(api({ count: op(() => 1, { tags: { longRunning: true } }) }))
+    .entries;
+  try {
+    await assert.rejects(
+      tasks.start(count, {}, {}),
+      (error: unknown) =>
+        error instanceof HttpError && error.status === 503 && error.cause === down &&
+        error.headers.get("retry-after") === "1",
+    );
+    assert.deepEqual(seen, [down]);
   } finally {
     await tasks.close();
   }
