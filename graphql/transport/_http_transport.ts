@@ -46,7 +46,13 @@ import {
   statusOf,
 } from "./_http_answers.ts";
 import { MULTIPART_FORM_DATA, readMultipart } from "./_http_multipart.ts";
-import { BODY_TIMEOUT_MS, declaredLength, mediaType, within } from "../../http/web/body.ts";
+import {
+  BODY_TIMEOUT_MS,
+  declaredLength,
+  MAX_BODY_BYTES,
+  mediaType,
+  within,
+} from "../../http/web/body.ts";
 import { MAX_INPUT_DEPTH } from "../../tree/plain_data.ts";
 import { getSafety } from "./_http_safe.ts";
 
@@ -74,7 +80,7 @@ export function httpTransport(
     : serveProjection(served.projection, opts, served.trusted);
   // Built on the first GET: the schema too builds on first use.
   let safeOverGet: ReturnType<typeof getSafety> | undefined;
-  const maxBodyBytes = opts.maxBodyBytes ?? 1024 * 1024;
+  const maxBodyBytes = opts.maxBodyBytes ?? MAX_BODY_BYTES;
   const maxResponseBytes = opts.maxResponseBytes ?? 16 * 1024 * 1024;
   const bodyTimeoutMs = opts.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
   const maxQueryLength = opts.maxQueryLength ?? 100_000;
@@ -323,10 +329,11 @@ function requestContext(request: Request): HandlerContext {
 
 /**
  * Whether a URL's path is `path`: `splitUrl(url).path === path`, without
- * making the parts. A path holding `?` or `#` is no URL's.
+ * making the parts. A path holding `?` or `#` is no URL's. A relative URL
+ * (`/graphql`: Bun gives one to a request without `Host`) is read by its path.
  */
 function atPath(url: string, path: string): boolean {
-  const start = url.indexOf("/", url.indexOf("://") + 3);
+  const start = url.charCodeAt(0) === 47 /* "/" */ ? 0 : url.indexOf("/", url.indexOf("://") + 3);
   if (start === -1) return path === "/";
   if (!url.startsWith(path, start) || path.includes("?") || path.includes("#")) return false;
   const end = start + path.length;

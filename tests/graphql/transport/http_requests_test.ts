@@ -181,6 +181,35 @@ Deno.test("404 for other paths, 405 with Allow for other methods, OPTIONS answer
   assert.throws(() => createHttpGraphQLServer(bookTree(), { path: "graphql" }), TypeError);
 });
 
+/** A request whose `url` is relative, as Bun gives one without `Host` (Deno's `Request` cannot). */
+function relative(url: string, init: RequestInit = {}): Request {
+  const request = new Request(`http://localhost${url}`, init);
+  Object.defineProperty(request, "url", { value: url });
+  return request;
+}
+
+Deno.test("a relative request URL (Bun, no Host) is served by its path", async () => {
+  const handler = createHttpGraphQLServer(bookTree(), quiet({ path: "/api/gql" }));
+  const query = (url: string) =>
+    handler(relative(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: GRAPHQL_RESPONSE },
+      body: JSON.stringify({ query: "{ whoami }" }),
+    }));
+  for (const url of ["/api/gql", "/api/gql?x=1", "/api/gql#top"]) {
+    const served = await query(url);
+    assert.equal(served.status, 200, url);
+    assert.deepEqual(await served.json(), { data: { whoami: "anonymous" } });
+  }
+  for (const url of ["/graphql", "/api/gql/more", "/api/gqlx", "/"]) {
+    const missing = await query(url);
+    assert.equal(missing.status, 404, url);
+    await missing.body?.cancel();
+  }
+  const got = await handler(relative(`/api/gql?query=${encodeURIComponent("{ whoami }")}`));
+  assert.deepEqual(await got.json(), { data: { whoami: "anonymous" } });
+});
+
 Deno.test("400 for requests that are not well-formed, whatever the media type", async () => {
   await withServer(createHttpGraphQLServer(bookTree(), quiet()), async (url) => {
     const bad: [string, unknown][] = [

@@ -55,16 +55,13 @@ Deno.test("MAX_BODY_BYTES: REST, GraphQL over HTTP and MCP take a body at it, an
   }
 });
 
-// Owned by the call-path refactor under way, which wires them to MAX_BODY_BYTES: then this is empty.
-const NOT_YET = ["graphql/transport/_http_transport.ts"];
-
 Deno.test("MAX_BODY_BYTES: the default body bound is written once", async () => {
   const sources = await sourcesUnder(["mod.ts", ...LIBRARY_DIRS]);
   assert.ok(sources.size > 100, "the library was read");
   const spelled = /(?<![\d_]\s*\*\s*)\b(?:1024\s*\*\s*1024|1_?048_?576)\b/;
   const offences = [...sources]
     .filter(([path, text]) =>
-      path !== "http/web/body.ts" && !NOT_YET.includes(path) &&
+      path !== "http/web/body.ts" &&
       text.split("\n").some((line) =>
         // Code, not a doc's example: a comment may say what a value is.
         !/^\s*(?:\*|\/\/)/.test(line) &&
