@@ -197,7 +197,7 @@ const ASSETS_AT = "/assets";
  * a leaf is a contract without a handler (see `implement`).
  */
 export async function createHandler(tree: Node, opts: HandlerOptions = {}): Promise<ServeHandler> {
-  checkOptions("createHandler", opts, HANDLER_OPTIONS, {}, POLICY_OPTIONS);
+  checkOptions("createHandler", opts, HANDLER_OPTIONS, POLICY_OPTIONS);
   if (opts.policies !== undefined) checkPolicies(opts.policies);
   const { guard, surfaceOwn } = edgeOf(opts.policies);
   checkOptions("createHandler (docs)", opts.docs || undefined, ["path", "title"]);
@@ -241,9 +241,7 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
     const path = mount.path ?? "/graphql";
     const { createGraphQLServer, createHttpGraphQLServer } = await import("../graphql/mod.ts");
     const { createWsHandler, handleBunWebSocket } = await import("../graphql/transport/ws.ts");
-    const { HTTP_TRANSPORT_OPTIONS, HTTP_TRANSPORT_RENAMED } = await import(
-      "../graphql/transport/http_options.ts"
-    );
+    const { HTTP_TRANSPORT_OPTIONS } = await import("../graphql/transport/http_options.ts");
     const { GRAPHQL_SERVER_OPTIONS } = await import("../graphql/execution/server_options.ts");
     // One schema for both transports: the mount's transport options go to the
     // one, the rest (`onError` to both) to the server. Checked as the HTTP
@@ -256,7 +254,6 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
       "createHttpGraphQLServer",
       own,
       [...GRAPHQL_SERVER_OPTIONS, ...HTTP_TRANSPORT_OPTIONS],
-      HTTP_TRANSPORT_RENAMED,
     );
     const transport: Record<string, unknown> = {};
     const serverOwn: Record<string, unknown> = {};
@@ -422,18 +419,9 @@ export const HANDLER_OPTIONS = knownKeys<HandlerOptions>()([
   "health",
 ]);
 
-/** The depth limit's deprecated names on the surfaces. */
-const DEPTH_ALIASES = ["maxBodyDepth", "maxVariablesDepth", "maxArgumentsDepth"];
-
-/**
- * A surface's options over what every surface is given: its own win, and a
- * limit it gives under a deprecated name keeps the shared one out.
- */
+/** A surface's options over what every surface is given: its own win. */
 function under<T extends object>(shared: Record<string, unknown>, own: T | undefined): T {
-  const kept = DEPTH_ALIASES.some((alias) => own !== undefined && alias in own)
-    ? Object.fromEntries(Object.entries(shared).filter(([key]) => key !== "maxInputDepth"))
-    : shared;
-  return { ...kept, ...own } as T;
+  return { ...shared, ...own } as T;
 }
 
 const NO_WEBSOCKET: BunWebSocketHandler["websocket"] = {

@@ -1,9 +1,8 @@
 // One option vocabulary on every server (issue 44): the input depth limit is
 // `maxInputDepth` on REST, GraphQL over HTTP, MCP and serve(), each refusing
-// at the limit (64 by default, or the one given); the deprecated names still
-// work, and never beside the new one; an option key a server does not know is
-// refused when it is made, naming the key; `onError` is given the request on
-// every HTTP surface.
+// at the limit (64 by default, or the one given), its old names unknown
+// options; an option key a server does not know is refused when it is made,
+// naming the key; `onError` is given the request on every HTTP surface.
 import assert from "node:assert/strict";
 import { api, op } from "@ramify/api/tree";
 import { createFetch } from "@ramify/api/http";
@@ -128,7 +127,7 @@ Deno.test("maxInputDepth: serve() gives its own to every surface, and a surface'
     maxInputDepth: 5,
     rest: { maxInputDepth: 7 },
     graphql: { maxInputDepth: 6, ws: false },
-    mcp: { maxArgumentsDepth: 8 },
+    mcp: { maxInputDepth: 8 },
   });
   await refusesAt(rest(own.fetch), 7);
   await refusesAt(graphql(own.fetch), 6);
@@ -142,28 +141,48 @@ Deno.test("maxInputDepth: serve() gives its own to every surface, and a surface'
   await server.close();
 });
 
-Deno.test("maxInputDepth: REST's old name is an unknown option; GraphQL's and MCP's deprecated ones still work, never beside the new one", async () => {
-  // Untyped callers: the option as REST once spelt it.
-  const old = { maxBodyDepth: 4 } as Record<string, unknown>;
+Deno.test("maxInputDepth: the old names are unknown options on every server", async () => {
+  // Untyped callers: the limit as each surface once spelt it (never released).
+  const old = (key: string) => ({ [key]: 4 }) as Record<string, unknown>;
+  // No did-you-mean: `maxInputDepth` is too many edits away from each,
+  // and none names another limit.
+  const unknown = (caller: string, key: string) =>
+    new RegExp(`^TypeError: ${caller}: unknown option "${key}"$`);
+  const server = createGraphQLServer(tree);
   assert.throws(
-    () => createFetch(tree, old),
-    /^TypeError: createFetch: unknown option "maxBodyDepth"/,
+    () => createFetch(tree, old("maxBodyDepth")),
+    unknown("createFetch", "maxBodyDepth"),
   );
-  await refusesAt(graphql(createHttpGraphQLServer(tree, { maxBodyDepth: 4 })), 4);
-  const mcp = createMcpHandler(tree, { maxArgumentsDepth: 4 });
-  await overMcp(mcp, (call) => refusesAt(call, 4));
-  await mcp.close();
-
-  const both = /"(maxBodyDepth|maxVariablesDepth|maxArgumentsDepth)" and "maxInputDepth"/;
-  assert.throws(() => createHttpGraphQLServer(tree, { maxBodyDepth: 4, maxInputDepth: 4 }), both);
+  for (const target of [tree, server] as const) {
+    assert.throws(
+      () => createHttpGraphQLServer(target as never, old("maxBodyDepth")),
+      unknown("createHttpGraphQLServer", "maxBodyDepth"),
+    );
+  }
   assert.throws(
-    () => createWsHandler(createGraphQLServer(tree), { maxVariablesDepth: 4, maxInputDepth: 4 }),
-    both,
+    () => createWsHandler(server, old("maxVariablesDepth")),
+    unknown("createWsHandler", "maxVariablesDepth"),
   );
-  assert.throws(() => createMcpHandler(tree, { maxArgumentsDepth: 4, maxInputDepth: 4 }), both);
+  assert.throws(
+    () => handleBunWebSocket(server, old("maxVariablesDepth")),
+    unknown("handleBunWebSocket", "maxVariablesDepth"),
+  );
+  assert.throws(
+    () => createMcpHandler(tree, old("maxArgumentsDepth")),
+    unknown("createMcpHandler", "maxArgumentsDepth"),
+  );
   await assert.rejects(
-    () => serveMcpStdio(tree, { maxArgumentsDepth: 4, maxInputDepth: 4 }),
-    both,
+    () => serveMcpStdio(tree, old("maxArgumentsDepth")),
+    unknown("serveMcpStdio", "maxArgumentsDepth"),
+  );
+  // serve() hands each surface its own, which refuses them as the surface does.
+  await assert.rejects(
+    () => createHandler(tree, { graphql: old("maxBodyDepth"), mcp: false }),
+    unknown("createHttpGraphQLServer", "maxBodyDepth"),
+  );
+  await assert.rejects(
+    () => createHandler(tree, { graphql: false, mcp: old("maxArgumentsDepth") }),
+    unknown("createMcpHandler", "maxArgumentsDepth"),
   );
 });
 
@@ -190,8 +209,8 @@ Deno.test("options: a key a server does not know is refused when it is made, nam
     unknown("createHttpGraphQLServer", "timeoutMs"),
   );
   assert.throws(
-    () => createWsHandler(server, { maxVariableDepth: 4 } as never),
-    /createWsHandler: unknown option "maxVariableDepth" \(did you mean "maxInputDepth"\?\)/,
+    () => createWsHandler(server, { maxInputDept: 4 } as never),
+    /createWsHandler: unknown option "maxInputDept" \(did you mean "maxInputDepth"\?\)/,
   );
   assert.throws(
     () => handleBunWebSocket(server, { initTimout: 5 } as never),

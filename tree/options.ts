@@ -2,7 +2,7 @@
  * What every server's options share: the type of `onError`, and the check
  * that refuses, when a server is made, an option key it does not know (a
  * misspelt or renamed option is an error then, not a limit silently
- * unapplied), or an option given under both its name and its deprecated one.
+ * unapplied).
  *
  * @example
  * ```ts
@@ -57,10 +57,9 @@ export function knownKeys<T>(): <const K extends readonly (keyof T & string)[]>(
 /**
  * Refuses an options object holding a key that `known` does not list, with a
  * `TypeError` naming the caller and the key, and the closest known key where
- * one is close; and one holding both a deprecated name and the name it became
- * (`renamed` maps each old name to its new one); an option that became
- * something else (`moved`: what it is now) is refused saying so. Keys whose value is
- * `undefined` count as given: `{ timeOut: undefined }` is still a misspelling.
+ * one is close; an option that became something else (`moved`: what it is
+ * now) is refused saying so. Keys whose value is `undefined` count as given:
+ * `{ timeOut: undefined }` is still a misspelling.
  *
  * @example
  * ```ts
@@ -74,13 +73,12 @@ export function knownKeys<T>(): <const K extends readonly (keyof T & string)[]>(
  * }
  * ```
  *
- * @throws {TypeError} for an unknown key, or an option named twice.
+ * @throws {TypeError} for an unknown key.
  */
 export function checkOptions(
   caller: string,
   opts: object | undefined,
   known: readonly string[],
-  renamed: Readonly<Record<string, string>> = {},
   moved: Readonly<Record<string, string>> = {},
 ): void {
   if (opts === undefined || opts === null) return;
@@ -89,22 +87,11 @@ export function checkOptions(
       throw new TypeError(`${caller}: the option "${key}" is now ${moved[key]}`);
     }
     if (!known.includes(key)) {
-      // A deprecated name near it: the name it became.
-      const nearest = closest(key, known);
-      const near = nearest !== undefined && Object.hasOwn(renamed, nearest)
-        ? renamed[nearest]
-        : nearest;
+      const near = closest(key, known);
       throw new TypeError(
         `${caller}: unknown option "${key}"${
           near === undefined ? "" : ` (did you mean "${near}"?)`
         }`,
-      );
-    }
-    if (Object.hasOwn(renamed, key) && Object.hasOwn(opts, renamed[key])) {
-      throw new TypeError(
-        `${caller}: "${key}" and "${
-          renamed[key]
-        }" are one option (the first its deprecated name); give only "${renamed[key]}"`,
       );
     }
   }

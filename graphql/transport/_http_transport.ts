@@ -84,7 +84,7 @@ export function httpTransport(
   const maxResponseBytes = opts.maxResponseBytes ?? 16 * 1024 * 1024;
   const bodyTimeoutMs = opts.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
   const maxQueryLength = opts.maxQueryLength ?? 100_000;
-  const maxDepth = opts.maxInputDepth ?? opts.maxBodyDepth ?? MAX_INPUT_DEPTH;
+  const maxDepth = opts.maxInputDepth ?? MAX_INPUT_DEPTH;
   const maxTokens = server.limits.maxTokens;
   const makeContext = opts.context;
   const report = observer(opts.onError, "ramify: GraphQL over HTTP crashed:");

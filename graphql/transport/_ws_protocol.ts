@@ -82,7 +82,7 @@ export function createConnect(server: GraphQLServer, opts: WsHandlerOptions = {}
   const maxOperations = opts.maxSubscriptions ?? 100;
   const maxQueryLength = opts.maxQueryLength ?? 100_000;
   const maxMessageBytes = opts.maxMessageBytes ?? 1024 * 1024;
-  const maxVariablesDepth = opts.maxInputDepth ?? opts.maxVariablesDepth ?? MAX_INPUT_DEPTH;
+  const maxDepth = opts.maxInputDepth ?? MAX_INPUT_DEPTH;
   const idleTimeout = opts.idleTimeout ?? 300_000;
   const maxBuffered = opts.maxBufferedBytes ?? 4 * 1024 * 1024;
   const slowConsumerTimeout = opts.slowConsumerTimeout ?? 30_000;
@@ -112,8 +112,8 @@ export function createConnect(server: GraphQLServer, opts: WsHandlerOptions = {}
     if (total >= maxTotal) {
       return [coded("The server has too many operations under way", "TOO_MANY_REQUESTS")];
     }
-    if (nestsDeeper(variables, maxVariablesDepth)) {
-      return [coded(`The variables nest deeper than ${maxVariablesDepth} levels`, "BAD_REQUEST")];
+    if (nestsDeeper(variables, maxDepth)) {
+      return [coded(`The variables nest deeper than ${maxDepth} levels`, "BAD_REQUEST")];
     }
     const prepared = server.prepare(query);
     if ("errors" in prepared) return prepared.errors.map(documentError);

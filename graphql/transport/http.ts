@@ -59,7 +59,6 @@ import { projectGraphQL } from "../schema/projection.ts";
 import type { GraphQLServer } from "../execution/server.ts";
 import {
   HTTP_TRANSPORT_OPTIONS,
-  HTTP_TRANSPORT_RENAMED,
   type HttpGraphQLServerOptions,
   type HttpGraphQLTransportOptions,
 } from "./http_options.ts";
@@ -160,7 +159,6 @@ export function createHttpGraphQLServer(
     "createHttpGraphQLServer",
     opts,
     server ? HTTP_TRANSPORT_OPTIONS : HTTP_SERVER_OPTIONS,
-    HTTP_TRANSPORT_RENAMED,
     POLICY_OPTIONS,
   );
   const path = opts.path ?? "/graphql";

@@ -71,8 +71,6 @@ export interface HttpGraphQLTransportOptions {
    * same option as the REST and MCP servers'. Default 64.
    */
   readonly maxInputDepth?: number;
-  /** @deprecated Use `maxInputDepth`, the same limit under the name every server shares. */
-  readonly maxBodyDepth?: number;
   /**
    * Makes the values a request's handlers see in their context, beside
    * `request` and `signal`; it is told `{ surface: "graphql", request }` and
@@ -110,24 +108,9 @@ export const HTTP_TRANSPORT_OPTIONS = knownKeys<HttpGraphQLTransportOptions>()([
   "trustedOrigins",
   "maxQueryLength",
   "maxInputDepth",
-  "maxBodyDepth",
   "context",
   "onError",
 ]);
-
-/**
- * The deprecated option names of GraphQL over HTTP, each to its name now.
- *
- * @example
- * ```ts
- * import { HTTP_TRANSPORT_RENAMED } from "./http_options.ts";
- *
- * console.log(HTTP_TRANSPORT_RENAMED.maxBodyDepth); // "maxInputDepth"
- * ```
- */
-export const HTTP_TRANSPORT_RENAMED: Readonly<Record<string, string>> = {
-  maxBodyDepth: "maxInputDepth",
-};
 
 /**
  * Options of {@linkcode createHttpGraphQLServer} given a tree: the GraphQL

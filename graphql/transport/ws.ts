@@ -113,7 +113,7 @@ import { applyPolicies, applyPoliciesToUpgrades, POLICY_OPTIONS } from "../../ht
 import { graphqlWsEdge } from "./edge.ts";
 import type { GraphQLServer } from "../execution/server.ts";
 import { type Connect, createConnect, type ProtocolConnection } from "./_ws_protocol.ts";
-import { WS_OPTIONS, WS_RENAMED, type WsHandlerOptions } from "./ws_options.ts";
+import { WS_OPTIONS, type WsHandlerOptions } from "./ws_options.ts";
 import { checkOptions } from "../../tree/options.ts";
 
 export type { WsConnectFunction, WsHandlerOptions } from "./ws_options.ts";
@@ -288,7 +288,7 @@ export function createWsHandler(
   server: GraphQLServer,
   opts: WsHandlerOptions = {},
 ): (request: Request) => Response | Promise<Response> {
-  checkOptions("createWsHandler", opts, WS_OPTIONS, WS_RENAMED, POLICY_OPTIONS);
+  checkOptions("createWsHandler", opts, WS_OPTIONS, POLICY_OPTIONS);
   const upgrade = denoUpgrade();
   const connect = createConnect(server, opts);
   const open = (request: Request): Response => {
@@ -376,7 +376,7 @@ export function handleBunWebSocket(
   server: GraphQLServer,
   opts: WsHandlerOptions = {},
 ): BunWebSocketHandler {
-  checkOptions("handleBunWebSocket", opts, WS_OPTIONS, WS_RENAMED, POLICY_OPTIONS);
+  checkOptions("handleBunWebSocket", opts, WS_OPTIONS, POLICY_OPTIONS);
   const policies = opts.policies;
   // Composed once; without policies the upgrade stays synchronous, as Bun prefers it.
   const guarded = policies === undefined || policies.length === 0

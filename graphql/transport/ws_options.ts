@@ -102,8 +102,6 @@ export interface WsHandlerOptions {
    * REST, GraphQL-over-HTTP and MCP servers'). Default 64.
    */
   readonly maxInputDepth?: number;
-  /** @deprecated Use `maxInputDepth`, the same limit under the name every server shares. */
-  readonly maxVariablesDepth?: number;
   /**
    * How long an initialised connection may stay silent with no operation
    * under way, in milliseconds: then it is closed with `1000` (reason `Idle`).
@@ -163,7 +161,6 @@ export const WS_OPTIONS = knownKeys<WsHandlerOptions>()([
   "maxQueryLength",
   "maxMessageBytes",
   "maxInputDepth",
-  "maxVariablesDepth",
   "idleTimeout",
   "maxBufferedBytes",
   "slowConsumerTimeout",
@@ -171,15 +168,3 @@ export const WS_OPTIONS = knownKeys<WsHandlerOptions>()([
   "policies",
   "onError",
 ]);
-
-/**
- * The deprecated option names of the WebSocket handlers, each to its name now.
- *
- * @example
- * ```ts
- * import { WS_RENAMED } from "./ws_options.ts";
- *
- * console.log(WS_RENAMED.maxVariablesDepth); // "maxInputDepth"
- * ```
- */
-export const WS_RENAMED: Readonly<Record<string, string>> = { maxVariablesDepth: "maxInputDepth" };

@@ -96,7 +96,7 @@ const DOCUMENT_SEGMENT = "openapi.json";
  * document is on, and for every route error of `httpProjection`.
  */
 export function createFetch(tree: Node, opts: CreateFetchOptions = {}): FetchHandler {
-  checkOptions("createFetch", opts, FETCH_OPTIONS, {}, POLICY_OPTIONS);
+  checkOptions("createFetch", opts, FETCH_OPTIONS, POLICY_OPTIONS);
   assertImplemented(tree, "createFetch");
   // The policies stand in front of the whole: the routes, the document and the metadata.
   const { policies, ...own } = opts;

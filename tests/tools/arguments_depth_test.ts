@@ -1,4 +1,4 @@
-// maxArgumentsDepth: a tool call's arguments nested deeper than the limit are a
+// maxInputDepth: a tool call's arguments nested deeper than the limit are a
 // 400 tool error before the handler runs (tests/agreement_utf8_test.ts holds
 // the default against REST and GraphQL); the option is checked when the
 // handler is made.
@@ -14,8 +14,8 @@ const tree = api({
   keep: op(() => ++calls, { input: z.object({ v: z.unknown() }), tags: { destructive: false } }),
 });
 
-Deno.test("maxArgumentsDepth: its own limit, counted from the arguments object", async () => {
-  const mcp = createMcpHandler(tree, { maxArgumentsDepth: 3 });
+Deno.test("maxInputDepth: its own limit, counted from the arguments object", async () => {
+  const mcp = createMcpHandler(tree, { maxInputDepth: 3 });
   await withServer(mcp, async (base) => {
     const client = new Client({ name: "test", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
@@ -31,15 +31,15 @@ Deno.test("maxArgumentsDepth: its own limit, counted from the arguments object",
   await mcp.close();
 });
 
-Deno.test("maxArgumentsDepth: anything but a positive integer throws when the server is made", async () => {
+Deno.test("maxInputDepth: anything but a positive integer throws when the server is made", async () => {
   for (const bad of [0, -1, 1.5, Number.NaN, Infinity]) {
     assert.throws(
-      () => createMcpHandler(tree, { maxArgumentsDepth: bad }),
-      /RangeError: MCP: maxArgumentsDepth must be a positive integer/,
+      () => createMcpHandler(tree, { maxInputDepth: bad }),
+      /RangeError: MCP: maxInputDepth must be a positive integer/,
     );
     await assert.rejects(
-      () => serveMcpStdio(tree, { maxArgumentsDepth: bad }),
-      /maxArgumentsDepth must be a positive integer/,
+      () => serveMcpStdio(tree, { maxInputDepth: bad }),
+      /maxInputDepth must be a positive integer/,
     );
   }
 });

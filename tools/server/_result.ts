@@ -44,7 +44,7 @@ export interface RunOptions {
   readonly onError: (error: unknown) => void;
   /** Milliseconds the call may run (the server's `timeoutMs`). */
   readonly timeoutMs?: number;
-  /** How deep the arguments may nest (the server's `maxArgumentsDepth`). */
+  /** How deep the arguments may nest (the server's `maxInputDepth`). */
   readonly maxDepth: number;
   /** The server's `context` option: values added to the call's context. */
   readonly context?: ContextFunction;

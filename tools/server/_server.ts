@@ -52,10 +52,9 @@ export interface McpSurface {
 
 /** The tree's tools, prompts and resources; a tree that cannot be described fails here. */
 export function mcpSurface(tree: Node, caller: string, opts: McpOptions): McpSurface {
-  const depth = opts.maxInputDepth ?? opts.maxArgumentsDepth;
+  const depth = opts.maxInputDepth;
   if (depth !== undefined && (!Number.isInteger(depth) || depth < 1)) {
-    const name = opts.maxInputDepth === undefined ? "maxArgumentsDepth" : "maxInputDepth";
-    throw new RangeError(`MCP: ${name} must be a positive integer, got ${depth}`);
+    throw new RangeError(`MCP: maxInputDepth must be a positive integer, got ${depth}`);
   }
   requestStateKeysOf(opts);
   const tools = collectTools(tree, caller, opts.warnMissingHints);
@@ -106,7 +105,7 @@ export function serverMaker(
     // A `requestState` the server did not seal is refused (-32602) before any handler sees it.
     requestState: { verify: stateSeal(loaded, opts).verify },
   };
-  const maxDepth = opts.maxInputDepth ?? opts.maxArgumentsDepth ?? MAX_INPUT_DEPTH;
+  const maxDepth = opts.maxInputDepth ?? MAX_INPUT_DEPTH;
   const listTools = (request: ListToolsRequest): ListToolsResult => {
     const cursor = request.params?.cursor;
     const start = cursor === undefined ? 0 : Number(cursor);

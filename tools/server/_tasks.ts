@@ -94,7 +94,7 @@ export function mcpTasks(loaded: Sdk, tools: readonly ToolEntry[], opts: McpOpti
   const byLabel = new Map(tools.map((entry) => [entry.label, entry]));
   const ownerOf = opts.taskOwner ?? principalOf;
   const onError = opts.onError;
-  const maxDepth = opts.maxInputDepth ?? opts.maxArgumentsDepth ?? MAX_INPUT_DEPTH;
+  const maxDepth = opts.maxInputDepth ?? MAX_INPUT_DEPTH;
   const needed = (what: string) =>
     new loaded.MissingRequiredClientCapabilityError(
       { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },

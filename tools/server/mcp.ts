@@ -36,7 +36,6 @@ import { assertImplemented } from "../../tree/contract.ts";
 import {
   MCP_HANDLER_OPTIONS,
   MCP_OPTIONS,
-  MCP_RENAMED,
   type McpHandlerOptions,
   type McpOptions,
 } from "./options.ts";
@@ -113,7 +112,7 @@ function loadSdk(): Promise<Sdk> {
  * ```
  */
 export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpFetchHandler {
-  checkOptions("createMcpHandler", opts, MCP_HANDLER_OPTIONS, MCP_RENAMED, POLICY_OPTIONS);
+  checkOptions("createMcpHandler", opts, MCP_HANDLER_OPTIONS, POLICY_OPTIONS);
   assertImplemented(tree, "createMcpHandler");
   const surface = mcpSurface(tree, "createMcpHandler", opts);
   const side = surface.side;
@@ -252,7 +251,7 @@ export async function serveMcpStdio(
   tree: Node,
   opts: McpOptions = {},
 ): Promise<{ close(): Promise<void> }> {
-  checkOptions("serveMcpStdio", opts, MCP_OPTIONS, MCP_RENAMED);
+  checkOptions("serveMcpStdio", opts, MCP_OPTIONS);
   const surface = mcpSurface(tree, "serveMcpStdio", opts);
   const loaded = await loadSdk();
   const { serveStdio } = await import("@modelcontextprotocol/server/stdio");

@@ -57,8 +57,6 @@ export interface McpOptions extends ToolsOptions {
    * variables past the same option. Default 64.
    */
   readonly maxInputDepth?: number;
-  /** @deprecated Use `maxInputDepth`, the same limit under the name every server shares. */
-  readonly maxArgumentsDepth?: number;
   /**
    * Makes the values tools' handlers and middleware see in their context. It
    * is told `{ surface: "mcp", request }` over HTTP (the request that carried
@@ -231,7 +229,6 @@ export const MCP_OPTIONS = knownKeys<McpOptions>()([
   "onError",
   "timeoutMs",
   "maxInputDepth",
-  "maxArgumentsDepth",
   "context",
   "headers",
   "confirmDestructive",
@@ -266,15 +263,3 @@ export const MCP_HANDLER_OPTIONS = knownKeys<McpHandlerOptions>()([
   "policies",
   "resumability",
 ]);
-
-/**
- * The deprecated option names of the MCP server, each to its name now.
- *
- * @example
- * ```ts
- * import { MCP_RENAMED } from "./options.ts";
- *
- * console.log(MCP_RENAMED.maxArgumentsDepth); // "maxInputDepth"
- * ```
- */
-export const MCP_RENAMED: Readonly<Record<string, string>> = { maxArgumentsDepth: "maxInputDepth" };
