@@ -343,7 +343,10 @@ export function createTasks(opts: TasksOptions = {}): TaskRuntime {
       return record;
     },
     async watch(id, caller, onChange) {
-      await listen();
+      // The subscriber out of reach is the store's: a 503 to try again, as for a start.
+      await listen().catch((error) => {
+        throw isUnreachable(error) ? unreachable(error) : error;
+      });
       const watcher = () => {
         find(id, caller).then((record) => record && onChange(record), () => {});
       };

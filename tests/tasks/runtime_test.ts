@@ -114,6 +114,11 @@ Deno.test("a store whose subscriber cannot connect: a start over HTTP is a 503, 
       assert.equal(response.headers.get("retry-after"), "1");
       assert.equal((await response.json()).detail, "Tasks are unavailable; try again");
     }
+    // Watching a task (GraphQL's subscription, MCP's listen, settled) is refused the same way.
+    await assert.rejects(
+      tasks.watch("any", undefined, () => {}),
+      (error: unknown) => error instanceof HttpError && error.status === 503,
+    );
   } finally {
     console.error = original;
     await tasks.close();
