@@ -136,12 +136,8 @@ await check(
     }),
 );
 
-/**
- * The status line of a GET written on a raw socket as HTTP/1.0 without `Host`,
- * as HAProxy's health check of docs/deploy.md sends it (Bun's `request.url` is
- * then relative).
- */
-function statusWithoutHost(port, path) {
+/** The head of the answer (status line and fields) to `request`, written as it is on a raw socket. */
+function rawHead(port, request, what) {
   return within(
     new Promise((resolve, reject) => {
       const socket = connect(port, "127.0.0.1");
@@ -149,15 +145,29 @@ function statusWithoutHost(port, path) {
       socket.on("error", reject);
       socket.on("data", (chunk) => {
         head += chunk.toString("latin1");
-        const end = head.indexOf("\r\n");
+        const end = head.indexOf("\r\n\r\n");
         if (end === -1) return;
         socket.destroy();
-        resolve(head.slice(0, end));
+        resolve(head.slice(0, end).split("\r\n"));
       });
-      socket.write(`GET ${path} HTTP/1.0\r\n\r\n`);
+      socket.write(request);
     }),
+    what,
+  );
+}
+
+/**
+ * The status line of a GET written on a raw socket as HTTP/1.0 without `Host`,
+ * as HAProxy's health check of docs/deploy.md sends it (Bun's `request.url` is
+ * then relative).
+ */
+async function statusWithoutHost(port, path) {
+  const [status] = await rawHead(
+    port,
+    `GET ${path} HTTP/1.0\r\n\r\n`,
     "the answer to a request without Host",
   );
+  return status;
 }
 
 await check(
@@ -180,29 +190,16 @@ await check(
  * A WebSocket handshake written on a raw socket (fetch may not send `Upgrade`):
  * the status and content type of the answer.
  */
-function handshake(port) {
-  return within(
-    new Promise((resolve, reject) => {
-      const socket = connect(port, "127.0.0.1");
-      let head = "";
-      socket.on("error", reject);
-      socket.on("data", (chunk) => {
-        head += chunk.toString("latin1");
-        const end = head.indexOf("\r\n\r\n");
-        if (end === -1) return;
-        socket.destroy();
-        const [status, ...fields] = head.slice(0, end).split("\r\n");
-        const type = fields.find((line) => /^content-type:/i.test(line))?.split(":")[1].trim();
-        resolve({ status: Number(status.split(" ")[1]), type });
-      });
-      socket.write(
-        "GET /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
-          "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n" +
-          "Sec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n",
-      );
-    }),
+async function handshake(port) {
+  const [status, ...fields] = await rawHead(
+    port,
+    "GET /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n" +
+      "Sec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n",
     "the handshake's answer",
   );
+  const type = fields.find((line) => /^content-type:/i.test(line))?.split(":")[1].trim();
+  return { status: Number(status.split(" ")[1]), type };
 }
 
 /** A limiter that counts every take, and refuses once told to. */
