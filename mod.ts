@@ -55,5 +55,5 @@ export type {
 } from "./http/mod.ts";
 export { http } from "./http/verbs.ts";
 export { ClientError } from "./http/mod.ts";
-export { safe } from "./http/client/mod.ts";
-export type { Client, ClientErrorOf, Outcome } from "./http/client/mod.ts";
+export { safe } from "./client/mod.ts";
+export type { Client, ClientErrorOf, Outcome } from "./client/mod.ts";

@@ -6,7 +6,7 @@ import type { HandlerContext } from "../tree/node.ts";
 import { failureLine, issuesLine, statusLine } from "../tree/failure.ts";
 import { titleOf } from "../tree/http_error.ts";
 import { failureOf } from "../tree/run.ts";
-import { ClientError } from "../http/client/client_error.ts";
+import { ClientError } from "../client/client_error.ts";
 
 /** What a failed command writes and exits with. */
 export interface Failed {

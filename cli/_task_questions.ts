@@ -5,7 +5,7 @@
 // it writes how to answer it (`<program> answer <id> ...`) and keeps waiting,
 // for another command to answer.
 
-import type { TaskQuestionState } from "../http/client/client_types.ts";
+import type { TaskQuestionState } from "../client/client_types.ts";
 import { askOnTerminal } from "./_interaction.ts";
 import type { CliIo } from "./io.ts";
 

@@ -41,7 +41,7 @@ import {
   withInteraction,
 } from "../tree/interaction.ts";
 import { cliInteraction } from "./_interaction.ts";
-import { createClient, type FetchLike } from "../http/client/client.ts";
+import { createClient, type FetchLike } from "../client/client.ts";
 import {
   type Command,
   commandAt,
@@ -61,7 +61,7 @@ import { BinaryToTerminal, writeResult } from "./_output.ts";
 import type { TaskRuntime } from "../tasks/runtime.ts";
 import { taskCaller } from "../tasks/owner.ts";
 import { catalogueOf } from "../tree/catalogue.ts";
-import type { TaskHandle } from "../http/client/client_types.ts";
+import type { TaskHandle } from "../client/client_types.ts";
 import {
   localTask,
   localTaskCommand,

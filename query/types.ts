@@ -26,8 +26,8 @@ import type {
   QueryKey,
   QueryObserverOptions,
 } from "@tanstack/query-core";
-import type { ClientErrorFrom } from "../http/client/client_types.ts";
-import type { CursorPagination, OffsetPagination } from "../http/client/extensions/pagination.ts";
+import type { ClientErrorFrom } from "../client/client_types.ts";
+import type { CursorPagination, OffsetPagination } from "../client/extensions/pagination.ts";
 import type { GraphQLClientErrorFrom } from "../graphql/client/safe.ts";
 
 /**

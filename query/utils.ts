@@ -24,9 +24,9 @@
  */
 
 import type { MutationFunctionContext, Query, QueryFunctionContext } from "@tanstack/query-core";
-import type { CallOptions } from "../http/client/extension.ts";
+import type { CallOptions } from "../client/extension.ts";
 import { invalidationSteps } from "../tree/invalidation.ts";
-import { POSITION, type Position } from "../http/client/shape.ts";
+import { POSITION, type Position } from "../client/shape.ts";
 import type { ClientKind, InvalidationMeta, PagesOf, QueryUtils } from "./types.ts";
 
 /**

@@ -38,7 +38,7 @@ import {
   type IdempotencyState,
   type IdempotencyStore,
   type StoredAnswer,
-} from "../http/web/idempotency.ts";
+} from "../web/idempotency.ts";
 import type { Redis } from "./connection.ts";
 import { answered } from "./_answered.ts";
 import { base64 } from "../tree/content.ts";

@@ -36,7 +36,7 @@
  * @module
  */
 
-import type { RateDecision, RateLimiter, RatePolicy } from "../http/web/rate_limit.ts";
+import type { RateDecision, RateLimiter, RatePolicy } from "../web/rate_limit.ts";
 import type { Redis } from "./connection.ts";
 import { answered } from "./_answered.ts";
 import { sha256 } from "../tree/digest.ts";

@@ -7,8 +7,8 @@
 // JSR users too); on Node and Bun the installed packages (optional peers of
 // the npm package, at the same ranges).
 
-import { problem } from "../http/web/respond.ts";
-import { splitUrl } from "../http/web/request.ts";
+import { problem } from "../web/respond.ts";
+import { splitUrl } from "../web/request.ts";
 
 /** A file a UI page asks for: which package holds it, where, and its type. */
 interface Asset {

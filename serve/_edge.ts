@@ -3,7 +3,7 @@
 // written as the mount's surface writes one. A mount answers with nothing
 // when Bun took the request over as a WebSocket (`applyPoliciesToUpgrades`).
 
-import { applyPoliciesToUpgrades, type EdgeSurface, type Policy } from "../http/web/edge.ts";
+import { applyPoliciesToUpgrades, type EdgeSurface, type Policy } from "../web/edge.ts";
 
 /** A mount of the handler: Bun's server comes second, for upgrades. */
 export type Mounted = (request: Request, server?: unknown) => Promise<Response | undefined>;

@@ -259,7 +259,7 @@ Deno.test("agreement ownership: a task is its principal's on every way in and ba
         return fetch(new Request(request, { headers }));
       },
     });
-    // Its `token` option as a function, "giving it for each call" (http/client/remote.ts).
+    // Its `token` option as a function, "giving it for each call" (client/remote.ts).
     const byToken = typedClient("the TaskHandle of a client whose token is a function", {
       token: () => current,
     });

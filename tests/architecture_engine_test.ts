@@ -114,7 +114,20 @@ Deno.test("architecture: every way in makes a call's context and runs its call i
 /** The library's source files, by path. */
 async function sources(): Promise<Map<string, string>> {
   const found = new Map<string, string>();
-  const folders = ["tree", "engine", "http", "graphql", "tools", "cli", "serve", "tasks", "auth"];
+  const folders = [
+    "tree",
+    "engine",
+    "route",
+    "web",
+    "client",
+    "http",
+    "graphql",
+    "tools",
+    "cli",
+    "serve",
+    "tasks",
+    "auth",
+  ];
   const walk = async (dir: string) => {
     for await (const entry of Deno.readDir(dir)) {
       const path = `${dir}/${entry.name}`;

@@ -9,7 +9,7 @@ import { api, op } from "@ramify/api/tree";
 import type { Node } from "@ramify/api/tree/node";
 import { createHandler } from "@ramify/api/serve";
 import { timesPrepared } from "../tree/call.ts";
-import { timesProjected } from "../http/route/projection.ts";
+import { timesProjected } from "../route/projection.ts";
 import { leavesOf } from "@ramify/api/tree/catalogue";
 
 /** A fresh tree of `n` books leaves (reads, writes, a fallback's), built anew for each count. */

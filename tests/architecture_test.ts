@@ -356,6 +356,14 @@ Deno.test("architecture: each layer imports only what it may", () => {
   assert.deepEqual(layerOffences(LAYERS, [...sources.keys()], edges), []);
 });
 
+Deno.test("architecture: GraphQL, MCP and the CLI import nothing of REST's folder, types included", () => {
+  // The kit (web/), the routes (route/) and the clients' ground (client/) stand beside REST.
+  const offences = edges.filter((edge) =>
+    /^(graphql|tools|cli)\//.test(edge.from) && edge.to.startsWith("http/")
+  ).map((edge) => `${edge.from} -> ${edge.to}`);
+  assert.deepEqual(offences, []);
+});
+
 Deno.test("architecture: the layer table names only its own layers", () => {
   const unknown = [...LAYERS].flatMap(([layer, { layers, types }]) =>
     [...layers, ...types].filter((name) => !LAYERS.has(name)).map((name) => `${layer} -> ${name}`)

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { HttpError } from "@ramify/api/tree";
 import { Cancelled, failureOf, InputError, TimedOut } from "@ramify/api/tree/catalogue";
-import { failureResponse } from "../http/web/problem.ts";
+import { failureResponse } from "../web/problem.ts";
 
 /** The rows of the page's first table: kind, what, HTTP status, GraphQL code, onError. */
 async function rows(): Promise<string[][]> {

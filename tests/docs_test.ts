@@ -75,7 +75,21 @@ Deno.test("docs: the path checks read what they look for", () => {
 });
 
 Deno.test("docs: every repository file a page names or links exists", () => {
-  for (const folder of ["tree", "http", "graphql", "tools", "cli", "serve", "pubsub", "docs"]) {
+  for (
+    const folder of [
+      "tree",
+      "route",
+      "web",
+      "client",
+      "http",
+      "graphql",
+      "tools",
+      "cli",
+      "serve",
+      "pubsub",
+      "docs",
+    ]
+  ) {
     assert.ok(FOLDERS.includes(folder), `${folder}/ is covered`);
   }
   const missing: string[] = [];

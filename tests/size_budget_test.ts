@@ -44,7 +44,7 @@ const BUDGETS: readonly Budget[] = [
     // +1.8 KB (issue 47; 6,828 / 2,987 before, 8,586 / 3,724 after): a long-running leaf's call
     // awaits its task's result (reading task(id) with backoff) or gives its handle.
     // +0.1 KB (9,439 / 3,981 before, 9,548 / 4,006 after): the poll of a task is the HTTP
-    // client's one helper (http/client/task_poll.ts), not a loop of the GraphQL client's own.
+    // client's one helper (client/task_poll.ts), not a loop of the GraphQL client's own.
     minified: 9_700,
     gzip: 4_100,
     absent: ['from"graphql"', "openapi", "No route matches", "GraphQLSchema", "zod", "Deno."],

@@ -9,7 +9,7 @@
  * the command line refuses it) is the surface's own manner; what the field is
  * is decided here.
  *
- * Shared by the HTTP server and its OpenAPI document (http/web/coerce.ts)
+ * Shared by the HTTP server and its OpenAPI document (web/coerce.ts)
  * and the command line (cli/_flags.ts), through the catalogue's `strings`.
  *
  * @example

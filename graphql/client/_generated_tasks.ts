@@ -15,7 +15,7 @@
 // The poll schedule and the task documents are the typed client's values,
 // written into the module: one source.
 import { TASK_DOCUMENTS } from "./_tasks.ts";
-import { TASK_POLL_MS } from "../../http/client/task_poll.ts";
+import { TASK_POLL_MS } from "../../client/task_poll.ts";
 
 /** The names this part of the runtime takes (a schema type of one of them would clash). */
 export const TASK_RUNTIME_TYPES: readonly string[] = [

@@ -8,9 +8,9 @@
 // answers the task's question through `answerTask`. The start is sent without
 // the call's signal, so that the task's id is known whenever the abort comes.
 
-import { pollTask } from "../../http/client/task_poll.ts";
-import type { CallOptions } from "../../http/client/extension.ts";
-import type { TaskHandle, TaskQuestionState, TaskState } from "../../http/client/client_types.ts";
+import { pollTask } from "../../client/task_poll.ts";
+import type { CallOptions } from "../../client/extension.ts";
+import type { TaskHandle, TaskQuestionState, TaskState } from "../../client/client_types.ts";
 
 /** What the client reads of a `Task`. */
 export const TASK_SELECTION =

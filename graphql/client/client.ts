@@ -26,7 +26,7 @@
  */
 
 import type { Node } from "../../tree/node.ts";
-import type { Client } from "../../http/client/client_types.ts";
+import type { Client } from "../../client/client_types.ts";
 import type { ProjectGraphQLOptions } from "../schema/projection.ts";
 import type { BuildDocumentOptions } from "./document.ts";
 import { createGraphQLClientFromManifest, type GraphQLTransportOptions } from "./remote.ts";

@@ -29,7 +29,7 @@ import {
 } from "../schema/projection.ts";
 import { buildDocument, type BuildDocumentOptions, type BuiltDocument } from "./document.ts";
 import type { NamedTypeDefinition } from "../schema/types.ts";
-import { type Shape, shapeOf } from "../../http/client/shape.ts";
+import { type Shape, shapeOf } from "../../client/shape.ts";
 import type { ErrorDeclarations } from "../../tree/errors.ts";
 import { type JsonSchema, toJsonSchema } from "../../tree/schema.ts";
 import { RUNTIME, RUNTIME_TYPES } from "./_generated_runtime.ts";

@@ -24,11 +24,11 @@
 import type { GraphQLFormattedError } from "graphql";
 import type { Node } from "../../tree/node.ts";
 import type { GapNotice } from "../../tree/stream_events.ts";
-import type { CallOptions } from "../../http/client/extension.ts";
-import type { Client } from "../../http/client/client_types.ts";
+import type { CallOptions } from "../../client/extension.ts";
+import type { Client } from "../../client/client_types.ts";
 import { isPlainObject, setOwn } from "../../tree/plain_data.ts";
 import { reviveDates } from "../../tree/dates.ts";
-import { type Captures, materialize, shapeOf } from "../../http/client/shape.ts";
+import { type Captures, materialize, shapeOf } from "../../client/shape.ts";
 import { type GraphQLTask, taskAnswer } from "./_tasks.ts";
 import {
   checkedGraphQLManifest,

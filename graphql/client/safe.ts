@@ -25,8 +25,8 @@
  * @module
  */
 
-import type { ClientPromise, DeclaredDataOf } from "../../http/client/client_types.ts";
-import type { Outcome } from "../../http/client/safe.ts";
+import type { ClientPromise, DeclaredDataOf } from "../../client/client_types.ts";
+import type { Outcome } from "../../client/safe.ts";
 import { GraphQLClientError } from "./remote.ts";
 
 /**

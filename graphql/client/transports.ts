@@ -18,8 +18,8 @@
  */
 
 import type { ExecutionResult, GraphQLFormattedError } from "graphql";
-import type { CallOptions } from "../../http/client/extension.ts";
-import type { FetchLike } from "../../http/client/remote.ts";
+import type { CallOptions } from "../../client/extension.ts";
+import type { FetchLike } from "../../client/remote.ts";
 import type { GraphQLOperation, GraphQLResponse, GraphQLTransport } from "./remote.ts";
 import type { GraphQLServer } from "../execution/server.ts";
 import type { HandlerContext } from "../../tree/node.ts";

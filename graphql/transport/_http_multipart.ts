@@ -3,7 +3,7 @@
 // a `map` part (which file part goes to which variable path) and the files.
 // https://github.com/jaydenseric/graphql-multipart-request-spec
 
-import { readBodyBytes } from "../../http/web/body.ts";
+import { readBodyBytes } from "../../web/body.ts";
 import { isPlainObject, setOwn } from "../../tree/plain_data.ts";
 import { asFile } from "../../tree/bytes.ts";
 import { badRequest, bodyRefusal, fromJson, type Params, Refusal } from "./_http_params.ts";

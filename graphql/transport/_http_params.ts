@@ -4,7 +4,7 @@
 import { nestsDeeper } from "../../tree/plain_data.ts";
 import { mediaTypeEssence } from "../../tree/media_type.ts";
 import { formComponent, utf8Text } from "../../tree/utf8.ts";
-import { readBodyBytes } from "../../http/web/body.ts";
+import { readBodyBytes } from "../../web/body.ts";
 import { APPLICATION_JSON, isUtf8, unquote } from "./_http_media.ts";
 import { requestedId } from "../execution/trusted.ts";
 

@@ -9,9 +9,9 @@ import type { HandlerContext } from "../../tree/node.ts";
 import { contextOf } from "../../engine/engine.ts";
 import { RequestContext } from "../../engine/request_context.ts";
 import { classify } from "../../tree/failure.ts";
-import { errorResponse, problem } from "../../http/web/respond.ts";
-import { splitUrl } from "../../http/web/request.ts";
-import type { FormGuard } from "../../http/web/csrf.ts";
+import { errorResponse, problem } from "../../web/respond.ts";
+import { splitUrl } from "../../web/request.ts";
+import type { FormGuard } from "../../web/csrf.ts";
 import { observer } from "../schema/errors.ts";
 import { type GraphQLServer, type PreparedDocument, serveProjection } from "../execution/server.ts";
 import type { ProjectGraphQLResult } from "../schema/projection.ts";
@@ -52,7 +52,7 @@ import {
   MAX_BODY_BYTES,
   mediaType,
   within,
-} from "../../http/web/body.ts";
+} from "../../web/body.ts";
 import { MAX_INPUT_DEPTH } from "../../tree/plain_data.ts";
 import { getSafety } from "./_http_safe.ts";
 

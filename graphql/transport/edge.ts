@@ -19,8 +19,8 @@
  * @module
  */
 
-import type { EdgeSurface } from "../../http/web/edge.ts";
-import { restEdge } from "../../http/web/respond.ts";
+import type { EdgeSurface } from "../../web/edge.ts";
+import { restEdge } from "../../web/respond.ts";
 
 /** GraphQL over HTTP as policies see it. */
 export const graphqlEdge: EdgeSurface = {

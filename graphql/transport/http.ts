@@ -52,9 +52,9 @@
 
 import type { Node } from "../../tree/node.ts";
 import { assertImplemented } from "../../tree/contract.ts";
-import { applyPolicies, POLICY_OPTIONS } from "../../http/web/edge.ts";
+import { applyPolicies, POLICY_OPTIONS } from "../../web/edge.ts";
 import { graphqlEdge } from "./edge.ts";
-import { formGuard } from "../../http/web/csrf.ts";
+import { formGuard } from "../../web/csrf.ts";
 import { projectGraphQL } from "../schema/projection.ts";
 import type { GraphQLServer } from "../execution/server.ts";
 import {

@@ -14,7 +14,7 @@
  */
 
 import type { ContextFunction, RequestContextSource } from "../../tree/context.ts";
-import type { Policy } from "../../http/web/edge.ts";
+import type { Policy } from "../../web/edge.ts";
 import type { GraphQLServerOptions } from "../execution/server.ts";
 import { knownKeys } from "../../tree/options.ts";
 import type { ErrorObserver } from "../../tree/options.ts";

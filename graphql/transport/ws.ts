@@ -107,9 +107,9 @@
  */
 
 import { handleProtocols } from "graphql-ws";
-import { HttpError } from "../../http/web/problem.ts";
-import { errorResponse, problem } from "../../http/web/respond.ts";
-import { applyPolicies, applyPoliciesToUpgrades, POLICY_OPTIONS } from "../../http/web/edge.ts";
+import { HttpError } from "../../web/problem.ts";
+import { errorResponse, problem } from "../../web/respond.ts";
+import { applyPolicies, applyPoliciesToUpgrades, POLICY_OPTIONS } from "../../web/edge.ts";
 import { graphqlWsEdge } from "./edge.ts";
 import type { GraphQLServer } from "../execution/server.ts";
 import { type Connect, createConnect, type ProtocolConnection } from "./_ws_protocol.ts";

@@ -1,4 +1,4 @@
-import type { Policy } from "../../http/web/edge.ts";
+import type { Policy } from "../../web/edge.ts";
 import type { ContextFunction } from "../../tree/context.ts";
 import { knownKeys } from "../../tree/options.ts";
 import type { ErrorObserver } from "../../tree/options.ts";

@@ -4,8 +4,8 @@
 // again with another request), merged with what the operation has at those
 // statuses already.
 
-import { idempotencyKeyOf } from "../route/idempotency.ts";
-import type { HttpOperation } from "../route/route.ts";
+import { idempotencyKeyOf } from "../../route/idempotency.ts";
+import type { HttpOperation } from "../../route/route.ts";
 import { addProblemAnswer } from "./_problem_answers.ts";
 
 const PROBLEM_REF = { $ref: "#/components/schemas/Problem" } as const;

@@ -9,9 +9,9 @@ import { isVoidSchema, type JsonSchema, toJsonSchema } from "../../tree/schema.t
 import { readsOpenInput } from "../../tree/leaves.ts";
 import { securityOf } from "../../tree/middleware.ts";
 import type { ErrorDeclarations } from "../../tree/errors.ts";
-import type { HttpOperation } from "../route/route.ts";
+import type { HttpOperation } from "../../route/route.ts";
 import { OCTET_STREAM } from "../../tree/bytes.ts";
-import { coercionPlan } from "../web/coerce.ts";
+import { coercionPlan } from "../../web/coerce.ts";
 import type { ComponentRegistry } from "./_components.ts";
 import { eventSchema } from "./_event_schema.ts";
 import { addIdempotencyKey } from "./_idempotency.ts";

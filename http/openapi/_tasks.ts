@@ -8,7 +8,7 @@
 // (http/server/_tasks.ts).
 
 import type { JsonSchema } from "../../tree/schema.ts";
-import type { HttpOperation } from "../route/route.ts";
+import type { HttpOperation } from "../../route/route.ts";
 import type { ComponentRegistry } from "./_components.ts";
 import { problem } from "./_shared.ts";
 

@@ -20,8 +20,8 @@
 
 import type { Node } from "../../tree/node.ts";
 import type { JsonSchema } from "../../tree/schema.ts";
-import { httpProjection } from "../route/projection.ts";
-import { type HttpOperation, type HttpRoute, listOperations } from "../route/route.ts";
+import { httpProjection } from "../../route/projection.ts";
+import { type HttpOperation, type HttpRoute, listOperations } from "../../route/route.ts";
 import { ComponentRegistry } from "./_components.ts";
 import { addTaskPaths } from "./_tasks.ts";
 import { ResponseTables } from "./_shared.ts";

@@ -14,11 +14,11 @@ import { isVoidSchema } from "../../tree/schema.ts";
 import type { HttpVerb, Node } from "../../tree/node.ts";
 import type { LeafCall } from "../../tree/call.ts";
 import { takesNothing } from "../../tree/leaves.ts";
-import type { HttpOperation, HttpRoute, ResponseKind } from "../route/route.ts";
-import { mediaTypeOf } from "../web/bytes.ts";
+import type { HttpOperation, HttpRoute, ResponseKind } from "../../route/route.ts";
+import { mediaTypeOf } from "../../web/bytes.ts";
 import type { PatternSegment, RouteDefinition } from "./matchers/types.ts";
-import { encodeSegment } from "../route/path.ts";
-import { type CoercionPlan, coercionPlan } from "../web/coerce.ts";
+import { encodeSegment } from "../../route/path.ts";
+import { type CoercionPlan, coercionPlan } from "../../web/coerce.ts";
 import { idempotencyKeyOf } from "./idempotency.ts";
 import type { TaskLeaf } from "../../tasks/runtime.ts";
 

@@ -31,10 +31,10 @@ import { HttpError } from "../../tree/http_error.ts";
 import { answerTask, taskQuestions } from "../../tasks/answer.ts";
 import { createTasks, type TaskLeaf, type TaskRuntime } from "../../tasks/runtime.ts";
 import { isTerminal, type TaskRecord } from "../../tasks/store.ts";
-import { mediaType } from "../web/body.ts";
-import { type BodyLimits, readBody } from "../web/request.ts";
-import { failureResponse, problemOf } from "../web/problem.ts";
-import { errorResponse, problem, valueResponse } from "../web/respond.ts";
+import { mediaType } from "../../web/body.ts";
+import { type BodyLimits, readBody } from "../../web/request.ts";
+import { failureResponse, problemOf } from "../../web/problem.ts";
+import { errorResponse, problem, valueResponse } from "../../web/respond.ts";
 import { TASKS_SEGMENT } from "./_compiled.ts";
 
 /** The longest `Prefer: wait` honoured, in seconds: a longer one waits this long. */

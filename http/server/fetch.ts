@@ -16,19 +16,19 @@
  */
 
 import type { Node } from "../../tree/node.ts";
-import { httpProjection, type HttpProjectionOptions } from "../route/projection.ts";
+import { httpProjection, type HttpProjectionOptions } from "../../route/projection.ts";
 import type { FetchHandler, RouterOptions } from "./router.ts";
 import type { OpenApiOptions } from "../openapi/openapi.ts";
 import { toRouter } from "./matchers/mod.ts";
-import { type HttpOperation, type HttpRoute, listOperations } from "../route/route.ts";
+import { type HttpOperation, type HttpRoute, listOperations } from "../../route/route.ts";
 import { isVoidSchema } from "../../tree/schema.ts";
 import { api, op } from "../../tree/construct.ts";
 import { assertImplemented } from "../../tree/contract.ts";
 import { http } from "../verbs.ts";
 import { checkOptions, knownKeys } from "../../tree/options.ts";
-import { protectedResourceAnswer } from "../web/protected_resource.ts";
-import { applyPolicies, POLICY_OPTIONS } from "../web/edge.ts";
-import { restEdge } from "../web/respond.ts";
+import { protectedResourceAnswer } from "../../web/protected_resource.ts";
+import { applyPolicies, POLICY_OPTIONS } from "../../web/edge.ts";
+import { restEdge } from "../../web/respond.ts";
 
 /**
  * Options of {@linkcode createFetch}: the router's, the projection's, and the

@@ -32,20 +32,20 @@
  */
 
 import { HttpError } from "../../tree/http_error.ts";
-import { errorResponse } from "../web/respond.ts";
-import type { BodyLimits } from "../web/request.ts";
-import { mediaType, readBodyBytes } from "../web/body.ts";
+import { errorResponse } from "../../web/respond.ts";
+import type { BodyLimits } from "../../web/request.ts";
+import { mediaType, readBodyBytes } from "../../web/body.ts";
 import {
   type IdempotencyState,
   type IdempotencyStore,
   memoryIdempotency,
   type StoredAnswer,
-} from "../web/idempotency.ts";
-import type { IdempotencyKeyMode } from "../route/idempotency.ts";
+} from "../../web/idempotency.ts";
+import type { IdempotencyKeyMode } from "../../route/idempotency.ts";
 import { sha256 } from "../../tree/digest.ts";
 
 // The router's one import for the per-route decision and the run.
-export { idempotencyKeyOf } from "../route/idempotency.ts";
+export { idempotencyKeyOf } from "../../route/idempotency.ts";
 
 /**
  * The router's option for leaves that take an `Idempotency-Key`.

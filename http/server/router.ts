@@ -34,12 +34,12 @@ import { RequestContext } from "../../engine/request_context.ts";
 import { admit } from "../../engine/admission.ts";
 import { principalOf } from "../../tree/principal.ts";
 import type { ErrorObserver } from "../../tree/options.ts";
-import type { HttpRoute } from "../route/route.ts";
+import type { HttpRoute } from "../../route/route.ts";
 import type { MatcherStrategy, RouteDefinition } from "./matchers/types.ts";
-import { failureResponse } from "../web/problem.ts";
-import { applyPolicies, type Policy } from "../web/edge.ts";
-import { formGuard } from "../web/csrf.ts";
-import { encodeSegment } from "../route/path.ts";
+import { failureResponse } from "../../web/problem.ts";
+import { applyPolicies, type Policy } from "../../web/edge.ts";
+import { formGuard } from "../../web/csrf.ts";
+import { encodeSegment } from "../../route/path.ts";
 import {
   type Body,
   type BodyLimits,
@@ -48,9 +48,9 @@ import {
   readBody,
   splitUrl,
   unreadBody,
-} from "../web/request.ts";
-import { coerceStrings } from "../web/coerce.ts";
-import { BODY_TIMEOUT_MS, MAX_BODY_BYTES } from "../web/body.ts";
+} from "../../web/request.ts";
+import { coerceStrings } from "../../web/coerce.ts";
+import { BODY_TIMEOUT_MS, MAX_BODY_BYTES } from "../../web/body.ts";
 import {
   headOf,
   problem,
@@ -58,7 +58,7 @@ import {
   restEdge,
   resultResponse,
   valueResponse,
-} from "../web/respond.ts";
+} from "../../web/respond.ts";
 import type { Reply } from "../../tree/reply.ts";
 import { type IdempotencyOptions, keyedRun } from "./idempotency.ts";
 import {

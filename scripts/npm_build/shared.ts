@@ -17,6 +17,9 @@ export const LIBRARY_FILES = ["mod.ts"];
 export const LIBRARY_DIRS = [
   "tree",
   "http",
+  "web",
+  "route",
+  "client",
   "graphql",
   "tools",
   "cli",

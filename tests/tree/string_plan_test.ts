@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { stringPlanOf } from "../../tree/string_plan.ts";
 import { toJsonSchema } from "../../tree/schema.ts";
-import { coerceStrings, coercionPlan } from "../../http/web/coerce.ts";
+import { coerceStrings, coercionPlan } from "../../web/coerce.ts";
 import { flagsOf } from "../../cli/_flags.ts";
 
 const plan = (schema: z.ZodType) => stringPlanOf(toJsonSchema(schema, "input"));

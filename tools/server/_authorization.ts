@@ -14,7 +14,7 @@ import { securityOf } from "../../tree/middleware.ts";
 import type { SecuredLeaf, Security } from "../../tree/security.ts";
 import { HttpError } from "../../tree/http_error.ts";
 import { isPlainObject } from "../../tree/plain_data.ts";
-import { protectedResourceAnswer } from "../../http/web/protected_resource.ts";
+import { protectedResourceAnswer } from "../../web/protected_resource.ts";
 import type { McpSurface } from "./_server.ts";
 import { findResource } from "./_resource_read.ts";
 import { MAX_PER_SESSION } from "./_subscriptions.ts";

@@ -6,13 +6,13 @@
 // once, and every later step (the era's routing, the SDK, the param headers'
 // check, a listen's URIs) reads that value.
 
-import { MAX_BODY_BYTES, readBodyBytes } from "../../http/web/body.ts";
+import { MAX_BODY_BYTES, readBodyBytes } from "../../web/body.ts";
 import { utf8Text } from "../../tree/utf8.ts";
 
 /**
  * The body bound of `createMcpHandler` (`maxBodyBytes`), checked when the
  * handler is made: a positive integer, by default `MAX_BODY_BYTES` (1 MiB, as
- * on REST and GraphQL: http/web/body.ts).
+ * on REST and GraphQL: web/body.ts).
  *
  * @example
  * ```ts

@@ -12,7 +12,7 @@ import type { ContextFunction, ContextSource } from "../../tree/context.ts";
 import { call } from "../../engine/engine.ts";
 import { Cancelled, type Failure, failureLine } from "../../tree/failure.ts";
 import { isPlainObject, nestsDeeper, setOwn } from "../../tree/plain_data.ts";
-import { tooDeep } from "../../http/web/request.ts";
+import { tooDeep } from "../../web/request.ts";
 import { failureOf } from "../../tree/run.ts";
 import { bytesOf, responseBytes } from "../../tree/bytes.ts";
 import { resultKindOf } from "../../tree/result_kind.ts";

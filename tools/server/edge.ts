@@ -19,7 +19,7 @@
  * @module
  */
 
-import type { EdgeSurface } from "../../http/web/edge.ts";
+import type { EdgeSurface } from "../../web/edge.ts";
 import { jsonRpcRefusal } from "./_request_body.ts";
 
 /** MCP over HTTP as policies see it. */

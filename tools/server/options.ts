@@ -6,7 +6,7 @@
  */
 
 import type { ContextFunction } from "../../tree/context.ts";
-import type { Policy } from "../../http/web/edge.ts";
+import type { Policy } from "../../web/edge.ts";
 import type { ToolsOptions } from "../projection/describe.ts";
 import type { McpCancellations, McpResumability, McpSessionStore } from "../sessions/store.ts";
 import { knownKeys } from "../../tree/options.ts";

@@ -22,7 +22,7 @@
  * @module
  */
 
-import type { HttpRoute } from "../../route/route.ts";
+import type { HttpRoute } from "../../../route/route.ts";
 import { createRouter, type FetchHandler, type RouterOptions } from "../router.ts";
 import { trieMatcher } from "./trie/matcher.ts";
 import { radixMatcher } from "./radix/matcher.ts";

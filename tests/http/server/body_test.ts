@@ -2,7 +2,7 @@
 // (`within`): one answer, from whichever comes first; once late, the read's
 // own outcome is never looked at, so no handler can run after the 408.
 import assert from "node:assert/strict";
-import { declaredLength, within } from "../../../http/web/body.ts";
+import { declaredLength, within } from "../../../web/body.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
