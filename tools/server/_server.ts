@@ -1,6 +1,7 @@
 // One SDK server over the tree's tools: what each MCP request is answered
-// with, on either transport. A fresh server per request (2026 era) or per
-// session (2025 era); what the tree offers is collected once, before
+// with, on either transport. A 2026-era server serves one request at a time
+// and the next once that one ends (reusedServers); a 2025-era session's
+// request gets a fresh one. What the tree offers is collected once, before
 // (mcpSurface), so a request pays nothing for the size of the tree.
 
 import type {
@@ -265,6 +266,34 @@ export function serverMaker(
             opts.timeoutMs,
           ),
     );
+    return server;
+  };
+}
+
+/** How many idle servers a handler keeps: past its usual concurrency, the rest are dropped. */
+const MAX_IDLE = 32;
+
+/**
+ * A maker of 2026-era servers that reuses each once its exchange ends, so
+ * that its handlers are registered once, not per request. The SDK sets each
+ * exchange's revision and client capabilities on the server it is handed, and
+ * refuses one still serving; a handler reads every other fact of its request
+ * from the request's context.
+ *
+ * @example
+ * ```ts ignore
+ * const factory = reusedServers(() => makeServer());
+ * const handler = loaded.createMcpHandler(() => factory(), { legacy: "reject" });
+ * ```
+ */
+export function reusedServers(make: () => Server): () => Server {
+  const idle: Server[] = [];
+  return () => {
+    const reused = idle.pop();
+    if (reused !== undefined) return reused;
+    const server = make();
+    // The SDK chains its exchange's close to this one: the server is free again.
+    server.onclose = () => void (idle.length < MAX_IDLE && idle.push(server));
     return server;
   };
 }

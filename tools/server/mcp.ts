@@ -40,20 +40,19 @@ import {
   type McpOptions,
 } from "./options.ts";
 import { checkOptions } from "../../tree/options.ts";
-import { type McpSurface, mcpSurface, type Sdk, serverMaker } from "./_server.ts";
+import { type McpSurface, mcpSurface, reusedServers, type Sdk, serverMaker } from "./_server.ts";
 import type { McpTasks } from "./_tasks.ts";
 import { modernSink, sessionHooks, withListen } from "./_resource_side.ts";
 import { type LegacySessions, legacySessions } from "../sessions/legacy.ts";
 import { resumeOf } from "../sessions/resume.ts";
 import { identities } from "./_session_owner.ts";
 import { memoryMcpSessions } from "../sessions/store.ts";
-import { namesLowerCase } from "../sessions/delivered.ts";
 import { applyPolicies, POLICY_OPTIONS } from "../../web/edge.ts";
 import { mcpEdge } from "./edge.ts";
 import { bodyLimitOf, checkedRequest } from "./_request_body.ts";
 import { BODY_TIMEOUT_MS } from "../../web/body.ts";
 import { paramHeadersRefusal } from "./_param_headers.ts";
-import { answeredSoon } from "../sessions/call_answer.ts";
+import { streamedIfLate } from "../sessions/call_answer.ts";
 import { authorizationGate } from "./_authorization.ts";
 import { isPlainObject } from "../../tree/plain_data.ts";
 import { logFault } from "../../tree/outage.ts";
@@ -132,7 +131,6 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
   const authorization = authorizationGate(tree, surface);
   let served: {
     modern: McpHttpHandler;
-    calls: McpHttpHandler;
     legacy: LegacySessions;
     tasks?: McpTasks;
   } | undefined;
@@ -165,19 +163,10 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
       const makeServer = serverMaker(loaded, surface, opts, tasks);
       served ??= {
         tasks,
-        // 2026-07-28 clients: one instance per request; cancelling closes the request.
-        modern: loaded.createMcpHandler(() => makeServer(), {
+        // 2026-07-28 clients: a server per request in flight, reused after; cancelling closes the request.
+        modern: loaded.createMcpHandler(reusedServers(() => makeServer()), {
           legacy: "reject",
           onerror: sdkErrors(loaded, onSdkError),
-          ...sdkLimit,
-        }),
-        // Tool calls answer as a stream from the start: a response begun is what
-        // lets Deno see a client gone (and abort the handler) before a write.
-        // One answered at once goes back as JSON all the same (answeredSoon).
-        calls: loaded.createMcpHandler(() => makeServer(), {
-          legacy: "reject",
-          onerror: sdkErrors(loaded, onSdkError),
-          responseMode: "sse",
           ...sdkLimit,
         }),
         legacy: legacySessions(loaded, makeServer, {
@@ -200,12 +189,13 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
     const caller = await identify(request);
     if (!caller.ok) return caller.response;
     const authInfo = callerInfo(caller.owner);
-    // The SDK checks this header against the body, so either handler refuses a false one.
+    const modern = served.modern;
+    // The SDK checks this header against the body, so it refuses a false one. A call running
+    // on is a stream begun (streamedIfLate): what lets Deno see a client gone before a write.
     if (request.headers.get("mcp-method") === "tools/call") {
       return paramHeadersRefusal(surface.toolsByName, request, parsed) ??
-        await answeredSoon(await served.calls.fetch(request, { parsedBody: parsed, authInfo }));
+        await streamedIfLate(modern.fetch(request, { parsedBody: parsed, authInfo }));
     }
-    const modern = served.modern;
     const fetchModern = (request: Request, parsedBody: unknown) =>
       modern.fetch(request, { parsedBody, authInfo });
     const listen = (request: Request, parsed: unknown) =>
@@ -215,15 +205,10 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
     // A listen naming tasks: their notifications go around the SDK's stream (it knows none).
     return await (served.tasks?.listen(request, parsed, listen) ?? listen(request, parsed));
   };
-  const fetch = applyPolicies(
-    async (request) => lowerCaseHeaders(await answer(request)),
-    mcpEdge,
-    opts.policies,
-  );
+  const fetch = applyPolicies(answer, mcpEdge, opts.policies);
   return Object.assign(fetch, {
     close: async () => {
       await served?.modern.close();
-      await served?.calls.close();
       await served?.legacy.close();
       await served?.tasks?.close();
       side?.sessions.close();
@@ -285,20 +270,4 @@ function claimsEnvelope(loaded: Sdk, message: unknown): boolean {
   if (message.method === "initialize" || "result" in message || "error" in message) return false;
   const meta = isPlainObject(message.params) ? message.params._meta : undefined;
   return isPlainObject(meta) && loaded.PROTOCOL_VERSION_META_KEY in meta;
-}
-
-/**
- * The response with its header names in lower case, as every other surface
- * writes them: the MCP SDK names some in title case, and Deno sends a name as
- * it was given. A session's call stream is made so already (untilDelivered);
- * any other is copied, which costs a few microseconds.
- */
-function lowerCaseHeaders(response: Response): Response {
-  if (namesLowerCase(response)) return response;
-  return new Response(response.body, {
-    status: response.status,
-    statusText: response.statusText,
-    // Iterating a Headers gives lower-case names (each Set-Cookie on its own).
-    headers: [...response.headers],
-  });
 }

@@ -1,22 +1,23 @@
-// A call the SDK answers as an SSE stream from the start: a 2026-07-28
-// `tools/call` (`responseMode: "sse"`: Deno learns of a client gone only once
-// the response has begun, and a call running on must see its client leave),
-// and a 2025-era session's call with resumable streams (a priming event first,
-// each message with its event id). A call that answers at once needs no
-// stream: its one message goes back as JSON, as the SDK's own default answers
-// it, which a client reads for less (no event parsing), and there is nothing
-// to resume. What the call sends within a moment decides: its answer alone
-// (after the priming event, if any) is JSON; progress before it, or nothing
-// yet, is the stream, begun then.
+// A call answered as an SSE stream when it runs on: Deno learns of a client
+// gone only once the response has begun, and a call running on must see its
+// client leave. A call that answers at once needs no stream: its one message
+// goes back as JSON, which a client reads for less (no event parsing), and
+// there is nothing to resume. What the call sends within a moment decides.
+//
+// A 2026-07-28 `tools/call` is the SDK's own answer when it comes within the
+// moment (JSON, or the stream its progress began), else a stream begun then
+// that carries it (streamedIfLate). A 2025-era session's call with resumable
+// streams is the SDK's stream from the start (a priming event first, each
+// message with its event id), read back as JSON when its answer is all it
+// holds within the moment (answeredSoon).
 //
 // Used by the sessions (legacy.ts) and by the MCP server (tools/server/mcp.ts).
-
-import { lowerCaseResponse } from "./delivered.ts";
 
 /** How long a call may take and still be answered as JSON: past it, the stream begins. */
 const JSON_WITHIN_MS = 5;
 
 const decoder = new TextDecoder();
+const encoder = new TextEncoder();
 
 /**
  * The SDK's SSE answer to a call as JSON when the call's answer is all it
@@ -38,9 +39,7 @@ export async function answeredSoon(
   withinMs: number = JSON_WITHIN_MS,
 ): Promise<Response> {
   const body = response.body;
-  if (body === null || !response.headers.get("content-type")?.startsWith("text/event-stream")) {
-    return response;
-  }
+  if (body === null || !isStream(response)) return response;
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -58,12 +57,56 @@ export async function answeredSoon(
   }
   const json = answerOf(chunks);
   return json === undefined
-    ? lowerCaseResponse(
-      new Blob(chunks as Uint8Array<ArrayBuffer>[]),
-      response.status,
-      response.headers,
-    )
-    : lowerCaseResponse(json, statusOf(json), [["content-type", "application/json"]]);
+    ? new Response(new Blob(chunks as Uint8Array<ArrayBuffer>[]), response)
+    : new Response(json, {
+      status: statusOf(json),
+      headers: { "content-type": "application/json" },
+    });
+}
+
+/**
+ * The SDK's answer as it comes when it comes within `withinMs`; else an SSE
+ * stream begun at once, which carries the answer (its stream as it is, or its
+ * JSON as one `message` event) when it comes.
+ *
+ * @example
+ * ```ts
+ * import { streamedIfLate } from "./call_answer.ts";
+ *
+ * const late = new Promise<Response>((resolve) =>
+ *   setTimeout(() => resolve(Response.json({ id: 1 })), 20)
+ * );
+ * const answer = await streamedIfLate(late, 5);
+ * console.log(answer.headers.get("content-type"), await answer.text());
+ * // text/event-stream event: message\ndata: {"id":1}\n\n
+ * ```
+ */
+export async function streamedIfLate(
+  answer: Promise<Response>,
+  withinMs: number = JSON_WITHIN_MS,
+): Promise<Response> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) =>
+    timer = setTimeout(resolve, withinMs, undefined)
+  );
+  const soon = await Promise.race([answer, late]).finally(() => clearTimeout(timer));
+  if (soon !== undefined) return soon;
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  void answer.then(async (response) => {
+    if (response.body === null || isStream(response)) {
+      return await (response.body?.pipeTo(writable) ?? writable.close());
+    }
+    const writer = writable.getWriter();
+    await writer.write(encoder.encode(`event: message\ndata: ${await response.text()}\n\n`));
+    await writer.close();
+  }).catch((error) => writable.abort(error).catch(() => {}));
+  return new Response(readable, {
+    headers: { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform" },
+  });
+}
+
+function isStream(response: Response): boolean {
+  return response.headers.get("content-type")?.startsWith("text/event-stream") === true;
 }
 
 /**
@@ -149,5 +192,5 @@ function streamed(
       return reader.cancel(reason).catch(() => {});
     },
   });
-  return lowerCaseResponse(body, response.status, response.headers);
+  return new Response(body, response);
 }
