@@ -10,18 +10,22 @@
 // CPU this process spent per call (client and server, the median round:
 // steadier than latency on a shared machine) per contender, and the ratio.
 //
-//   deno run -A --unstable-no-legacy-abort bench/mcp/calls.ts [calls per round = 400] [rounds = 5] [legacy|modern]
+//   deno run -A --unstable-no-legacy-abort bench/mcp/calls.ts [calls per round = 400] [rounds = 5] [legacy|modern] [before]
+//
+// `before`, a checkout of another commit (a git worktree), adds its
+// `createMcpHandler` as a third contender, in the same rounds.
 import process from "node:process";
 import { z } from "zod";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createMcpHandler as sdkHandler, McpServer } from "@modelcontextprotocol/server";
-import { api, op } from "../../tree/mod.ts";
-import { createMcpHandler } from "../../tools/mod.ts";
+import * as tree from "../../tree/mod.ts";
+import * as tools from "../../tools/mod.ts";
 
 const CALLS = Number(Deno.args[0] ?? 400);
 const ROUNDS = Number(Deno.args[1] ?? 5);
 const ERA = Deno.args[2] ?? "legacy";
 if (ERA !== "legacy" && ERA !== "modern") throw new Error(`era: legacy or modern, got ${ERA}`);
+const BEFORE = Deno.args[3];
 
 /** The 17 tools: a few shapes of input and output, every one a quick handler. */
 const TOOLS = Array.from({ length: 15 }, (_, i) => `lookup${i}`);
@@ -29,7 +33,7 @@ const Lookup = z.object({ id: z.string(), limit: z.number().int().optional() });
 const lookup = ({ id, limit }: z.infer<typeof Lookup>) => ({ id, limit: limit ?? 10, found: true });
 const Add = z.object({ a: z.number(), b: z.number() });
 
-function ramifyTree() {
+function ramifyTree({ api, op }: typeof tree) {
   return api({
     add: op(({ a, b }: z.infer<typeof Add>) => ({ sum: a + b }), {
       input: Add,
@@ -119,10 +123,21 @@ async function round(contender: Contender, calls: number, keep: boolean): Promis
 const quantile = (sorted: readonly number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
-const ramify = createMcpHandler(ramifyTree(), { warnMissingHints: false });
+/** ramify's handler from this checkout's modules, or another's (`dir`). */
+async function ramifyOf(dir?: string): Promise<tools.McpFetchHandler> {
+  const [own, served]: [typeof tree, typeof tools] = dir === undefined
+    ? [tree, tools]
+    : [await import(`${dir}/tree/mod.ts`), await import(`${dir}/tools/mod.ts`)];
+  return served.createMcpHandler(ramifyTree(own), { warnMissingHints: false });
+}
+
+const ramifys = [await ramifyOf(), ...(BEFORE === undefined ? [] : [await ramifyOf(BEFORE)])];
 const sdk = sdkHandler(() => sdkServer());
 const contenders = [
-  await start("ramify createMcpHandler", (request) => ramify(request)),
+  await start("ramify createMcpHandler", (request) => ramifys[0](request)),
+  ...(ramifys[1] === undefined
+    ? []
+    : [await start("ramify before", (request) => ramifys[1](request))]),
   await start("SDK McpServer + createMcpHandler", (request) => sdk.fetch(request)),
 ];
 try {
@@ -134,6 +149,7 @@ try {
   }
 } finally {
   for (const contender of contenders) await contender.close();
+  for (const ramify of ramifys) await ramify.close();
   await sdk.close();
 }
 
@@ -143,16 +159,21 @@ console.log(
   } era, ${ROUNDS} rounds of ${CALLS} sequential tools/call`,
 );
 const p50s: number[] = [];
+const cpus: number[] = [];
 for (const { name, samples, cpu } of contenders) {
   const sorted = [...samples].sort((a, b) => a - b);
   const total = samples.reduce((sum, ms) => sum + ms, 0);
   p50s.push(quantile(sorted, 0.5));
+  cpus.push(quantile([...cpu].sort((a, b) => a - b), 0.5));
   console.log(
     `${name.padEnd(34)} p50 ${quantile(sorted, 0.5).toFixed(3)} ms  p90 ${
       quantile(sorted, 0.9).toFixed(3)
     } ms  ${(samples.length / (total / 1000)).toFixed(0)} calls/s  CPU ${
-      quantile([...cpu].sort((a, b) => a - b), 0.5).toFixed(0)
+      cpus.at(-1)!.toFixed(0)
     } µs/call`,
   );
 }
-console.log(`ramify / SDK p50: ${(p50s[0] / p50s[1]).toFixed(2)}x`);
+for (const [i, { name }] of contenders.slice(0, -1).entries()) {
+  const p50 = (p50s[i] / p50s.at(-1)!).toFixed(2);
+  console.log(`${name} / SDK: p50 ${p50}x, CPU ${(cpus[i] / cpus.at(-1)!).toFixed(2)}x`);
+}

@@ -11,26 +11,31 @@
 // Run where the built package is installed beside the SDK's server and client
 // and zod (a consumer project of `npm/`, as scripts/npm_test/ runs):
 //
-//   node node_calls.mjs [calls per round = 400] [rounds = 5] [legacy|modern]
+//   node node_calls.mjs [calls per round = 400] [rounds = 5] [legacy|modern] [before]
+//
+// `before`, a module of another build exporting `api`, `op` and
+// `createMcpHandler` (one bundle, so that its tree and its server agree), adds
+// its handler as a third contender, in the same rounds.
 import process from "node:process";
 import { z } from "zod";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createMcpHandler as sdkHandler, McpServer } from "@modelcontextprotocol/server";
-import { api, op } from "@ramify/api/tree";
-import { createMcpHandler } from "@ramify/api/tools";
+import * as tree from "@ramify/api/tree";
+import * as tools from "@ramify/api/tools";
 import { serveNode } from "@ramify/api/serve/node";
 
 const CALLS = Number(process.argv[2] ?? 400);
 const ROUNDS = Number(process.argv[3] ?? 5);
 const ERA = process.argv[4] ?? "legacy";
 if (ERA !== "legacy" && ERA !== "modern") throw new Error(`era: legacy or modern, got ${ERA}`);
+const BEFORE = process.argv[5];
 
 const TOOLS = Array.from({ length: 15 }, (_, i) => `lookup${i}`);
 const Lookup = z.object({ id: z.string(), limit: z.number().int().optional() });
 const lookup = ({ id, limit }) => ({ id, limit: limit ?? 10, found: true });
 const Add = z.object({ a: z.number(), b: z.number() });
 
-function ramifyTree() {
+function ramifyTree({ api, op }) {
   return api({
     add: op(({ a, b }) => ({ sum: a + b }), { input: Add, tags: { readOnly: true } }),
     ping: op(() => "pong", { input: z.object({}), tags: { readOnly: true } }),
@@ -107,10 +112,19 @@ async function round(contender, calls, keep) {
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
-const ramify = createMcpHandler(ramifyTree(), { warnMissingHints: false });
+/** ramify's handler from the installed package, or from another build's module. */
+async function ramifyOf(module) {
+  const built = module === undefined ? { ...tree, ...tools } : await import(module);
+  return built.createMcpHandler(ramifyTree(built), { warnMissingHints: false });
+}
+
+const ramifys = [await ramifyOf(), ...(BEFORE === undefined ? [] : [await ramifyOf(BEFORE)])];
 const sdk = sdkHandler(() => sdkServer());
 const contenders = [
-  await start("ramify createMcpHandler", (request) => ramify(request)),
+  await start("ramify createMcpHandler", (request) => ramifys[0](request)),
+  ...(ramifys[1] === undefined
+    ? []
+    : [await start("ramify before", (request) => ramifys[1](request))]),
   await start("SDK McpServer + createMcpHandler", (request) => sdk.fetch(request)),
 ];
 try {
@@ -122,7 +136,7 @@ try {
   }
 } finally {
   for (const contender of contenders) await contender.close();
-  await ramify.close();
+  for (const ramify of ramifys) await ramify.close();
   await sdk.close();
 }
 
@@ -132,16 +146,21 @@ console.log(
   } era, ${ROUNDS} rounds of ${CALLS} sequential tools/call`,
 );
 const p50s = [];
+const cpus = [];
 for (const { name, samples, cpu } of contenders) {
   const sorted = [...samples].sort((a, b) => a - b);
   const total = samples.reduce((sum, ms) => sum + ms, 0);
   p50s.push(quantile(sorted, 0.5));
+  cpus.push(quantile([...cpu].sort((a, b) => a - b), 0.5));
   console.log(
     `${name.padEnd(34)} p50 ${quantile(sorted, 0.5).toFixed(3)} ms  p90 ${
       quantile(sorted, 0.9).toFixed(3)
     } ms  ${(samples.length / (total / 1000)).toFixed(0)} calls/s  CPU ${
-      quantile([...cpu].sort((a, b) => a - b), 0.5).toFixed(0)
+      cpus.at(-1).toFixed(0)
     } µs/call`,
   );
 }
-console.log(`ramify / SDK p50: ${(p50s[0] / p50s[1]).toFixed(2)}x`);
+for (const [i, { name }] of contenders.slice(0, -1).entries()) {
+  const p50 = (p50s[i] / p50s.at(-1)).toFixed(2);
+  console.log(`${name} / SDK: p50 ${p50}x, CPU ${(cpus[i] / cpus.at(-1)).toFixed(2)}x`);
+}
