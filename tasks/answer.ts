@@ -47,7 +47,7 @@ import { HttpError } from "../tree/http_error.ts";
 import type { FormSchema } from "../tree/interaction.ts";
 import { formIssue, formProblem } from "../tree/form_check.ts";
 import type { TaskCaller } from "./owner.ts";
-import type { TaskRuntime } from "./runtime.ts";
+import type { TaskRuntime } from "./types.ts";
 import { isTerminal, type TaskRecord } from "./store.ts";
 import { whileWatched } from "./_watch.ts";
 

@@ -25,6 +25,7 @@ export type { TaskQuestion } from "./answer.ts";
 export { taskCaller } from "./owner.ts";
 export type { TaskCaller, TaskOwner } from "./owner.ts";
 export type { StartOptions, TaskLeaf, TaskRuntime, TasksOptions } from "./runtime.ts";
+export type { HttpTaskOptions, HttpTaskRoutes } from "./types.ts";
 export { isTerminal, memoryTasks } from "./store.ts";
 export type {
   MemoryTasksOptions,

@@ -44,6 +44,7 @@
  */
 
 import type { LeafCall } from "../tree/call.ts";
+import { httpTaskRoutes } from "./http.ts";
 import { onAdmitted } from "../engine/admission.ts";
 import { whileWatched } from "./_watch.ts";
 import { taskId } from "./_id.ts";
@@ -51,10 +52,11 @@ import { extended } from "../tree/context.ts";
 import { Cancelled, classify } from "../tree/failure.ts";
 import { HttpError } from "../tree/http_error.ts";
 import { isUnreachable, logFault } from "../tree/outage.ts";
-import { type AskResult, withInteraction } from "../tree/interaction.ts";
+import { withInteraction } from "../tree/interaction.ts";
 import type { HandlerContext } from "../tree/node.ts";
 import { principalOf } from "../tree/principal.ts";
 import type { TaskCaller, TaskOwner } from "./owner.ts";
+import type { TaskRuntime } from "./types.ts";
 import { resultKindOf } from "../tree/result_kind.ts";
 import { failureOf } from "../tree/run.ts";
 import { perform } from "../engine/engine.ts";
@@ -99,101 +101,8 @@ export interface TasksOptions {
   readonly onError?: (error: unknown) => void;
 }
 
-/**
- * Options of one {@linkcode TaskRuntime.start}.
- *
- * @example
- * ```ts
- * import type { StartOptions } from "@ramify/api/tasks";
- *
- * const opts: StartOptions = { owner: "user-7", answers: true, timeoutMs: 10 * 60_000 };
- * ```
- */
-export interface StartOptions {
-  /**
-   * Who the task belongs to: an identity, or read from the context the leaf's
-   * guards made once they let the call through. Only the same identity finds
-   * it again. Default `principalOf` (the principal the guards established).
-   */
-  readonly owner?: string | TaskOwner;
-  /** Whether the starter's surface can answer the handler's `ask()` (else `unsupported`). */
-  readonly answers?: boolean;
-  /** Milliseconds the handler may run; then the task fails with `503`. Default none. */
-  readonly timeoutMs?: number;
-  /** Observes this task's fault (the surface's `onError`, with its request). */
-  readonly onError?: (error: unknown) => void;
-}
-
-/**
- * What a task runs: a catalogue entry (`catalogueOf(tree).entries`), or any
- * prepared call with a label.
- *
- * @example
- * ```ts
- * import type { TaskLeaf } from "@ramify/api/tasks";
- *
- * const ping: TaskLeaf = { label: "ping", call: () => "pong" };
- * ```
- */
-export interface TaskLeaf {
-  /** The leaf's label, kept in the record. */
-  readonly label: string;
-  /** Its one prepared call (`entry.call`). */
-  readonly call: LeafCall;
-}
-
-/**
- * The task runtime every surface shares: start, read, watch, answer and
- * cancel. Every method may reject when the store is out of reach.
- *
- * @example
- * ```ts
- * import { createTasks, type TaskRuntime } from "@ramify/api/tasks";
- *
- * const tasks: TaskRuntime = createTasks();
- * console.log(await tasks.get("unknown")); // undefined
- * await tasks.close();
- * ```
- */
-export interface TaskRuntime {
-  /** Starts a task of `leaf` with `input` and the starter's `context`; resolves once it is kept. */
-  start(
-    leaf: TaskLeaf,
-    input: unknown,
-    context: HandlerContext,
-    opts?: StartOptions,
-  ): Promise<TaskRecord>;
-  /** The task `id` as `caller` may see it: undefined when unknown, expired, or another's. */
-  get(id: string, caller?: TaskCaller): Promise<TaskRecord | undefined>;
-  /**
-   * Cancels a live task (it ends `cancelled`, and the running instance aborts
-   * its handler's signal); a terminal one is returned as it is.
-   */
-  cancel(id: string, caller?: TaskCaller): Promise<TaskRecord | undefined>;
-  /**
-   * Answers the question of a task that is `input_required` (the one `key`
-   * names in `questions`, else the first); any other is returned as it is.
-   */
-  answer(
-    id: string,
-    caller: TaskCaller,
-    answer: AskResult,
-    key?: string,
-  ): Promise<TaskRecord | undefined>;
-  /**
-   * Calls `listener` with the record at each change of the task, from any
-   * instance; resolves with the way to stop (undefined when not found).
-   */
-  watch(
-    id: string,
-    caller: TaskCaller,
-    listener: (record: TaskRecord) => void,
-  ): Promise<(() => Promise<void>) | undefined>;
-  /** The task once terminal, or as it is after `ms` milliseconds. */
-  settled(id: string, caller: TaskCaller, ms: number): Promise<TaskRecord | undefined>;
-  /** Stops listening; tasks still running here end `failed`, as if the instance had died. */
-  close(): Promise<void>;
-}
+// Where every surface has read them.
+export type { StartOptions, TaskLeaf, TaskRuntime } from "./types.ts";
 
 /** The failure of a task whose instance stopped before it finished. */
 const STOPPED = "The instance running the task stopped before it finished";
@@ -389,6 +298,7 @@ export function createTasks(opts: TasksOptions = {}): TaskRuntime {
       await stop?.();
       await Promise.all([...runs.values()].map((run) => run.written()));
     },
+    http: (options) => httpTaskRoutes(runtime, options),
   };
   return runtime;
 }

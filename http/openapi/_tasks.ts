@@ -36,7 +36,9 @@ const ANSWER_SCHEMA: JsonSchema = {
   },
 };
 
-const TASK_STATUS_SCHEMA: JsonSchema = {
+// Made by its one caller, not at the top: a spread there is a side effect to a
+// bundler, which would keep it in every REST bundle, documented or not.
+const taskStatusSchema = (): JsonSchema => ({
   type: "object",
   description: "A task of a long-running operation: where it stands, and its outcome once ended",
   required: ["id", "status", "operation", "createdAt", "updatedAt", "logs", "links"],
@@ -96,7 +98,7 @@ const TASK_STATUS_SCHEMA: JsonSchema = {
       },
     },
   },
-};
+});
 
 const PREFER = {
   name: "Prefer",
@@ -126,8 +128,9 @@ const TASK_ID = {
   schema: { type: "string" },
 };
 
-const NO_TASK = problem("No task with this id for this caller (unknown, expired, or another's)");
-const UNAVAILABLE = problem("The task store cannot be reached; retry after Retry-After");
+// Pure: a bundle that never documents tasks keeps neither.
+const NO_TASK = /* @__PURE__ */ problem("No such task (unknown, expired, or another caller's)");
+const UNAVAILABLE = /* @__PURE__ */ problem("Tasks are unavailable; retry after Retry-After");
 
 /** Adds `Prefer` and the `202` to a long-running leaf's operation. */
 export function addTaskAnswers(
@@ -151,7 +154,7 @@ export function addTaskPaths(
   registry: ComponentRegistry,
 ): void {
   if (!operations.some((operation) => operation.entry.longRunning)) return;
-  registry.define("TaskStatus", TASK_STATUS_SCHEMA);
+  registry.define("TaskStatus", taskStatusSchema());
   const status = {
     description: "The task",
     content: { "application/json": { schema: STATUS_REF } },

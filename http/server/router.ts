@@ -36,7 +36,7 @@ import { principalOf } from "../../tree/principal.ts";
 import type { ErrorObserver } from "../../tree/options.ts";
 import type { HttpRoute } from "../../route/route.ts";
 import type { MatcherStrategy, RouteDefinition } from "./matchers/types.ts";
-import { failureResponse } from "../../web/problem.ts";
+import { failureResponse, problemOf } from "../../web/problem.ts";
 import { applyPolicies, type Policy } from "../../web/edge.ts";
 import { formGuard } from "../../web/csrf.ts";
 import { encodeSegment } from "../../route/path.ts";
@@ -69,10 +69,8 @@ import {
   type Starter,
   TASKS_SEGMENT,
 } from "./_compiled.ts";
-import type { LeafCall } from "../../tree/call.ts";
 import { logFault } from "../../tree/outage.ts";
-import type { TaskRuntime } from "../../tasks/runtime.ts";
-import type { TaskRoutes } from "./_tasks.ts";
+import type { HttpTaskRoutes, TaskRuntime } from "../../tasks/types.ts";
 
 /**
  * Options of the routers and of `createFetch`.
@@ -141,8 +139,9 @@ export interface RouterOptions extends IdempotencyOptions {
   /**
    * Where the tasks of long-running leaves (tag `longRunning`) run and are
    * kept: share one (`createTasks({ store: redisTasks(redis) })`) between the
-   * instances of a service, and with its other surfaces. Default: a
-   * `createTasks()` of the router's own, in memory, made on the first task.
+   * instances of a service, and with its other surfaces. Required by a tree
+   * with a long-running leaf (refused without it, so that a bundle of any
+   * other tree holds no task code); `serve()` passes its own.
    */
   readonly tasks?: TaskRuntime;
   /**
@@ -203,38 +202,41 @@ export function createRouter(
       // An observer that throws must not turn a 500 into a crash.
     }
   };
-  // Tasks: loaded only by a tree with a long-running leaf, on its first task request.
-  let tasks: Promise<TaskRoutes> | undefined;
-  let longRunning = false;
-  const taskRoutes = () =>
-    tasks ??= import("./_tasks.ts").then((loaded) =>
-      loaded.taskRoutes({
-        tasks: opts.tasks,
-        taskOwner: opts.taskOwner,
-        context: makeContext,
-        basePath,
-        report,
-        statuses,
-        leaves,
-        limits,
-      })
-    );
   // Each long-running leaf's success status, by label: its result resource answers with it.
   const statuses = new Map<string, number>();
   // Each long-running leaf by label: its status resources run its guards for the caller.
   const leaves = new Map<string, Node>();
+  // Made from the `tasks` value once the routes are read: a router whose tree has no
+  // long-running leaf holds no task code (nor does its bundle).
+  let tasks: HttpTaskRoutes | undefined;
   const starter: Starter = (leaf, status, node) => {
-    longRunning = true;
     statuses.set(leaf.label, status);
     leaves.set(leaf.label, node);
-    let call: LeafCall | undefined;
-    return async (input, context) => {
-      call ??= (await taskRoutes()).starter(leaf, status);
-      return call(input, context);
-    };
+    return (input, context) => tasks!.starter(leaf, status)(input, context);
   };
   const definitions = definitionsOf(route, starter);
-  if (longRunning && definitions.some(({ segments: [first] }) => isTasksSegment(first))) {
+  if (leaves.size > 0) {
+    // Refused without the value: it is the only way the task code reaches a bundle.
+    const named = [...leaves.keys()].join(", ");
+    if (opts.tasks === undefined) {
+      throw new TypeError(
+        `createRouter: a long-running leaf's calls run as tasks (${named}, tag longRunning): pass the runtime they run in, tasks: createTasks() from @ramify/api/tasks (serve() makes one)`,
+      );
+    }
+    tasks = opts.tasks.http({
+      prefix: `${basePath}/${TASKS_SEGMENT}`,
+      taskOwner: opts.taskOwner,
+      context: makeContext,
+      report,
+      statuses,
+      leaves,
+      read: async (request) => (await readBody(request, limits))?.values,
+      failure: failureResponse,
+      problem: problemOf,
+      value: valueResponse,
+    });
+  }
+  if (tasks !== undefined && definitions.some(({ segments: [first] }) => isTasksSegment(first))) {
     throw new TypeError(
       `createRouter: the path /${TASKS_SEGMENT}/ holds the status of tasks; no route may begin with it`,
     );
@@ -320,15 +322,20 @@ export function createRouter(
     const path = basePath === "" ? fullPath : stripBase(fullPath, basePath);
     const found = path === undefined ? undefined : matcher.match(path);
     if (found === undefined) {
-      if (longRunning && path !== undefined && path.startsWith(TASKS_PREFIX)) {
-        const rest = path.slice(TASKS_PREFIX.length);
-        return taskRoutes().then((routes) => routes.answer(request, rest));
+      if (tasks !== undefined && path !== undefined && path.startsWith(TASKS_PREFIX)) {
+        return tasks.answer(request, path.slice(TASKS_PREFIX.length));
       }
       return Promise.resolve(problem(404, "No route matches this path"));
     }
     const slot = found.value;
     const method = request.method;
-    let compiled = slot.methods[method];
+    // The common methods by name: the runtime's method string is not interned,
+    // and a lookup keyed by it leaves optimized code (~370 instructions).
+    let compiled = method === "GET"
+      ? slot.methods.GET
+      : method === "POST"
+      ? slot.methods.POST
+      : slot.methods[method];
     let head = false;
     if (compiled === undefined) {
       compiled = method === "HEAD" ? slot.methods.GET : undefined;

@@ -118,7 +118,7 @@ Deno.test(
 
 Deno.test("client tasks: types: the handle's result and errors are the leaf's", () => {
   const tree = makeTree({ aborted: false });
-  const client = createClient(tree, { fetch: createFetch(tree) });
+  const client = createClient(tree, { fetch: createFetch(tree, { tasks: createTasks() }) });
   const typed = async () => {
     const task: TaskHandle<{ indexed: number; at: Date }, { LOCKED: { status: 423 } }> | undefined =
       undefined;

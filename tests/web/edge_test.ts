@@ -16,6 +16,7 @@ import { http } from "@ramify/api/http/verbs";
 import { createGraphQLServer, createHttpGraphQLServer } from "@ramify/api/graphql";
 import { createWsHandler } from "@ramify/api/graphql/ws";
 import { createMcpHandler } from "@ramify/api/tools";
+import { createTasks } from "@ramify/api/tasks";
 import { withServer } from "../support/server.ts";
 import { mcpPost } from "../support/mcp_wire.ts";
 
@@ -24,6 +25,8 @@ const tree = api({
   add: op(({ a, b }: { a: number; b: number }) => a + b, http.post),
   reindex: op(() => ({ indexed: 1 }), http.get, { tags: { longRunning: true } }),
 });
+// Where the long-running leaf's tasks run: REST takes it as a value.
+const tasks = createTasks();
 
 /** A policy that writes its name on the way in, and refuses requests carrying `x-refuse`. */
 function recording(name: string, seen: string[]): Policy {
@@ -46,7 +49,7 @@ function recording(name: string, seen: string[]): Policy {
 Deno.test("edge: policies run once each, first listed first, on every surface", async () => {
   const seen: string[] = [];
   const policies = [recording("outer", seen), recording("inner", seen)];
-  const rest = createFetch(tree, { policies });
+  const rest = createFetch(tree, { tasks, policies });
   const graphql = createHttpGraphQLServer(tree, { policies });
   const mcp = createMcpHandler(tree, { policies, warnMissingHints: false });
   try {
@@ -139,7 +142,7 @@ Deno.test("edge: cors() preflights with the methods each surface allows, and dec
   const policies = [cors({ origin }), limit];
   // The preflight itself is limited too: the limiter here refuses everything, so
   // each surface is first asked without the limit, then with it.
-  await withServer(createFetch(tree, { policies: [cors({ origin })] }), async (base) => {
+  await withServer(createFetch(tree, { tasks, policies: [cors({ origin })] }), async (base) => {
     const ping = await preflight(`${base}/ping`, "GET");
     assert.equal(ping.status, 204);
     assert.equal(ping.headers.get("access-control-allow-origin"), origin);
@@ -151,7 +154,7 @@ Deno.test("edge: cors() preflights with the methods each surface allows, and dec
     assert.equal(missing.headers.get("access-control-allow-origin"), origin);
     await missing.body?.cancel();
   });
-  await withServer(createFetch(tree, { policies }), async (base) => {
+  await withServer(createFetch(tree, { tasks, policies }), async (base) => {
     const refused = await fetch(`${base}/ping`, { headers: { origin } });
     assert.equal(refused.status, 429);
     assert.equal(refused.headers.get("access-control-allow-origin"), origin, "CORS on a refusal");
@@ -195,7 +198,7 @@ Deno.test("edge: what is no policy list, a policy named twice, and the moved opt
     assert.throws(() => createMcpHandler(tree, old as never), moved);
     assert.throws(() => createWsHandler(createGraphQLServer(tree), old as never), moved);
   }
-  assert.throws(() => createFetch(tree, { policies: [cors(), cors()] }), /listed twice/);
+  assert.throws(() => createFetch(tree, { tasks, policies: [cors(), cors()] }), /listed twice/);
   assert.throws(() => rateLimit({} as never), /expected \{ limiter, key\? \}/);
 });
 
@@ -207,7 +210,7 @@ Deno.test("edge: applyPolicies with no policies is the handler itself", () => {
 });
 
 Deno.test("edge: a long-running GET has no HEAD (it would start a task no one reads)", async () => {
-  await withServer(createFetch(tree), async (base) => {
+  await withServer(createFetch(tree, { tasks }), async (base) => {
     const head = await fetch(`${base}/reindex`, { method: "HEAD" });
     assert.equal(head.status, 405);
     assert.equal(head.headers.get("allow"), "GET, OPTIONS");

@@ -6,6 +6,7 @@ import { createConfig, lintFromString } from "@redocly/openapi-core";
 import openapiTS, { astToString } from "openapi-typescript";
 import { api, createFetch, http, op, toOpenApi } from "@ramify/api";
 import { z } from "zod";
+import { createTasks } from "@ramify/api/tasks";
 import type { OpenApiDocument } from "@ramify/api/http";
 import {
   bookstore,
@@ -193,7 +194,7 @@ Deno.test("openapi-typescript types and openapi-fetch drive the live bookstore",
 
 Deno.test("createFetch serves the same document toOpenApi builds", async () => {
   const tree = bookstore();
-  const served = await (await createFetch(tree, { document: options })(
+  const served = await (await createFetch(tree, { document: options, tasks: createTasks() })(
     new Request("http://localhost/openapi.json"),
   )).json();
   assert.deepEqual(served, JSON.parse(JSON.stringify(await toOpenApi(tree, options))));

@@ -180,7 +180,8 @@ Deno.test("HTTP task input: OpenAPI documents POST /.tasks/{id}/input (a valid 3
   const tree = api({
     reindex: op(() => ({ indexed: 1 }), http.post, { tags: { longRunning: true } }),
   });
-  const doc = await (await createFetch(tree)(new Request("http://x/openapi.json"))).json();
+  const handler = createFetch(tree, { tasks: createTasks() });
+  const doc = await (await handler(new Request("http://x/openapi.json"))).json();
   const input = doc.paths["/.tasks/{id}/input"].post;
   assert.equal(input.operationId, "answerTask");
   assert.deepEqual(input.requestBody.content["application/json"].schema.required, ["answer"]);

@@ -207,10 +207,20 @@ Deno.test(
   }),
 );
 
+Deno.test("HTTP tasks: a tree with a long-running leaf and no tasks runtime is refused, naming what to pass", () => {
+  const tree = api({ jobs: api({ reindex: op(() => 1, { tags: { longRunning: true } }) }) });
+  assert.throws(
+    () => createFetch(tree),
+    /jobs\/reindex, tag longRunning\): pass the runtime they run in, tasks: createTasks\(\) from @ramify\/api\/tasks/,
+  );
+  // Any tree without one needs none, and carries no task code in a bundle (size_budget_test.ts).
+  createFetch(api({ ping: op(() => "pong", http.get) }));
+});
+
 Deno.test("HTTP tasks: a tree route on /.tasks/ is refused when the tree has a long-running leaf", () => {
   const leaf = op(() => 1, { tags: { longRunning: true } });
   assert.throws(
-    () => createFetch(api({ ".tasks": api({ x: op(() => 1) }), leaf })),
+    () => createFetch(api({ ".tasks": api({ x: op(() => 1) }), leaf }), { tasks: createTasks() }),
     /\/\.tasks\/ holds the status of tasks/,
   );
   // Without a long-running leaf the path is the tree's.
@@ -222,7 +232,8 @@ Deno.test("HTTP tasks: OpenAPI documents the 202, Prefer and the status resource
     reindex: op(() => ({ indexed: 1 }), http.post, { tags: { longRunning: true } }),
     ping: op(() => "pong", http.get),
   });
-  const doc = await (await createFetch(tree)(new Request("http://x/openapi.json"))).json();
+  const handler = createFetch(tree, { tasks: createTasks() });
+  const doc = await (await handler(new Request("http://x/openapi.json"))).json();
   const post = doc.paths["/reindex"].post;
   assert.match(post.responses["202"].description, /task was started/);
   assert.deepEqual(post.responses["202"].content["application/json"].schema, {

@@ -1,94 +1,93 @@
-// Long-running leaves over HTTP (tag `longRunning`, see docs/tasks.md). Their
-// route starts a task and answers `202 Accepted` with `Location` of its status
-// resource, `{base}/.tasks/{id}` (a first segment that starts with a dot, which
-// `createRouter` refuses from a tree, so the two never meet):
-//
-// - `GET {base}/.tasks/{id}`: the task's status document (status, progress,
-//   log lines, its question, the result or the problem);
-// - `GET {base}/.tasks/{id}/result`: the answer the route would have given
-//   (the result as JSON, a failure as problem+json with its status), `202`
-//   with the status document while it runs;
-// - `DELETE {base}/.tasks/{id}`: cancels it (its handler's signal aborts);
-// - `POST {base}/.tasks/{id}/input`: answers the question its handler asked
-//   (`{ "answer": ..., "key"?: ... }`), as `answerTask` (tasks/answer.ts)
-//   does for every surface.
-//
-// `Prefer` (RFC 7240): `respond-async` asks for the handle at once, as does no
-// preference; `wait=N` waits up to N seconds (at most MAX_WAIT_S) for the
-// answer: a call done by then is answered as a normal call is. Both are marked
-// in `Preference-Applied`. This module is loaded only by a router whose tree
-// has a long-running leaf.
+/**
+ * A task runtime's resources over HTTP (tag `longRunning`, see docs/tasks.md):
+ * the router of a tree with a long-running leaf gets them from the runtime it
+ * is given (`TaskRuntime.http`), so a REST bundle without one holds none of
+ * this, nor the runtime. A long-running leaf's route starts a task and answers
+ * `202 Accepted` with `Location` of its status resource, `{prefix}/{id}`:
+ *
+ * - `GET {prefix}/{id}`: the task's status document (status, progress, log
+ *   lines, its question, the result or the problem);
+ * - `GET {prefix}/{id}/result`: the answer the route would have given (the
+ *   result as JSON, a failure as problem+json with its status), `202` with
+ *   the status document while it runs;
+ * - `DELETE {prefix}/{id}`: cancels it (its handler's signal aborts);
+ * - `POST {prefix}/{id}/input`: answers the question its handler asked
+ *   (`{ "answer": ..., "key"?: ... }`), as `answerTask` does for every surface.
+ *
+ * `Prefer` (RFC 7240): `respond-async` asks for the handle at once, as does no
+ * preference; `wait=N` waits up to N seconds (at most 60) for the answer: a
+ * call done by then is answered as a normal call is. Both are marked in
+ * `Preference-Applied`. The router lends its web kit (`HttpTaskOptions`):
+ * how it reads a body and writes a value or a failure.
+ *
+ * @example
+ * ```ts
+ * import { createTasks } from "@ramify/api/tasks";
+ *
+ * const routes = createTasks().http({
+ *   prefix: "/.tasks",
+ *   taskOwner: undefined,
+ *   context: undefined,
+ *   report: console.error,
+ *   statuses: new Map(),
+ *   leaves: new Map(),
+ *   read: async (request) => await request.json(),
+ *   failure: (failure) => Response.json({ title: failure.title }, { status: failure.status }),
+ *   problem: (failure) => ({ status: failure.status, title: failure.title }),
+ *   value: (value, status) => Response.json(value, { status }),
+ * });
+ * const response = await routes.answer(new Request("http://localhost/.tasks/nope"), "nope");
+ * console.log(response.status); // 404
+ * ```
+ *
+ * @module
+ */
 
-import { taskCaller, type TaskOwner } from "../../tasks/owner.ts";
-import type { Node } from "../../tree/node.ts";
-import { principalOf } from "../../tree/principal.ts";
-import type { ContextFunction, RequestContextSource } from "../../tree/context.ts";
-import { contextOf } from "../../engine/engine.ts";
-import { RequestContext } from "../../engine/request_context.ts";
-import type { LeafCall } from "../../tree/call.ts";
-import type { Failure } from "../../tree/failure.ts";
-import { HttpError } from "../../tree/http_error.ts";
-import { answerTask, taskQuestions } from "../../tasks/answer.ts";
-import { createTasks, type TaskLeaf, type TaskRuntime } from "../../tasks/runtime.ts";
-import { isTerminal, type TaskRecord } from "../../tasks/store.ts";
-import { mediaType } from "../../web/body.ts";
-import { type BodyLimits, readBody } from "../../web/request.ts";
-import { failureResponse, problemOf } from "../../web/problem.ts";
-import { errorResponse, problem, valueResponse } from "../../web/respond.ts";
-import { TASKS_SEGMENT } from "./_compiled.ts";
+import { taskCaller } from "./owner.ts";
+import { principalOf } from "../tree/principal.ts";
+import { contextOf } from "../engine/engine.ts";
+import { RequestContext } from "../engine/request_context.ts";
+import type { LeafCall } from "../tree/call.ts";
+import { classify, type Failure } from "../tree/failure.ts";
+import { HttpError } from "../tree/http_error.ts";
+import { mediaTypeEssence } from "../tree/media_type.ts";
+import { answerTask, taskQuestions } from "./answer.ts";
+import type { HttpTaskOptions, HttpTaskRoutes, TaskLeaf, TaskRuntime } from "./types.ts";
+import { isTerminal, type TaskRecord } from "./store.ts";
 
 /** The longest `Prefer: wait` honoured, in seconds: a longer one waits this long. */
 const MAX_WAIT_S = 60;
 /** The seconds a client is asked to wait before it polls again (`Retry-After`). */
 const POLL_S = 1;
 
-/** What the router gives this module. */
-export interface TaskRoutesOptions {
-  readonly tasks: TaskRuntime | undefined;
-  readonly taskOwner: TaskOwner | undefined;
-  readonly context: ContextFunction<RequestContextSource> | undefined;
-  readonly basePath: string;
-  readonly report: (error: unknown, request: Request) => void;
-  /** The success status of each long-running leaf, by label (200 where not declared). */
-  readonly statuses: ReadonlyMap<string, number>;
-  /** Each long-running leaf, by label: a status resource runs its guards for the caller. */
-  readonly leaves: ReadonlyMap<string, Node>;
-  /** What an answer's body may be: the router's own limits. */
-  readonly limits: BodyLimits;
-}
-
-/** The router's long-running leaves and status resources. */
-export interface TaskRoutes {
-  /** The call a long-running leaf's route runs: a task started, its handle or answer. */
-  starter(leaf: TaskLeaf, status: number): LeafCall;
-  /** Answers a request to `{base}/.tasks/...`; `rest` is the path after the segment. */
-  answer(request: Request, rest: string): Promise<Response>;
-}
-
 /**
- * The task routes of one router.
+ * The task resources of one router over `runtime`: what `TaskRuntime.http` gives.
  *
  * @example
  * ```ts
- * import { taskRoutes } from "./_tasks.ts";
+ * import { createTasks } from "@ramify/api/tasks";
  *
- * const routes = taskRoutes({
- *   tasks: undefined,
- *   taskOwner: undefined,
- *   context: undefined,
- *   basePath: "",
- *   report: console.error,
- *   statuses: new Map(),
- *   leaves: new Map(),
- *   limits: { maxBytes: 1024 * 1024, maxDepth: 64, maxKeys: 256, timeoutMs: 30_000 },
- * });
+ * const tasks = createTasks();
+ * console.log(typeof tasks.http); // "function": a router calls it with its kit
  * ```
  */
-export function taskRoutes(opts: TaskRoutesOptions): TaskRoutes {
-  let made: TaskRuntime | undefined = opts.tasks;
-  const runtime = () => made ??= createTasks();
+export function httpTaskRoutes(runtime: TaskRuntime, opts: HttpTaskOptions): HttpTaskRoutes {
   const ownerOf = opts.taskOwner ?? principalOf;
-  const locationOf = (id: string) => `${opts.basePath}/${TASKS_SEGMENT}/${id}`;
+  const locationOf = (id: string) => `${opts.prefix}/${id}`;
+  const problem = (status: number, detail: string, headers?: Record<string, string>) =>
+    opts.failure(classify(new HttpError(status, detail, { headers })));
+  const notFound = () => problem(404, "No such task");
+  // The answer of a terminal task, as its route would have answered the call.
+  const answerOf = (task: TaskRecord, status: number): Response =>
+    task.status === "completed" ? opts.value(task.result, status) : opts.failure(failureOf(task));
+  // A task's status document, as `GET {prefix}/{id}` answers it.
+  const statusResponse = (record: TaskRecord, status: number, location: string): Response => {
+    const headers = new Headers({ "content-type": "application/json", vary: "Prefer" });
+    if (status === 202) headers.set("location", location);
+    if (!isTerminal(record.status)) headers.set("retry-after", String(POLL_S));
+    const document = documentOf(record, location, opts.problem);
+    return new Response(JSON.stringify(document), { status, headers });
+  };
 
   const starter = (leaf: TaskLeaf, status: number): LeafCall => async (input, context) => {
     const request = context.request as Request;
@@ -97,16 +96,14 @@ export function taskRoutes(opts: TaskRoutesOptions): TaskRoutes {
     let owner: string | undefined;
     // A store out of reach is the runtime's 503; a call its guards or input schema
     // refuse throws what any call of the route would, for the router to answer.
-    const record: TaskRecord = await runtime().start(leaf, input, context, {
+    const record: TaskRecord = await runtime.start(leaf, input, context, {
       owner: async (guarded) => owner = await ownerOf(guarded),
       // Its questions are answered at `{location}/input`.
       answers: true,
       onError: (error) => opts.report(error, request),
     });
     if (prefer.wait !== undefined && !prefer.async) {
-      const done = await runtime().settled(record.id, owner, prefer.wait * 1000).catch(() =>
-        record
-      );
+      const done = await runtime.settled(record.id, owner, prefer.wait * 1000).catch(() => record);
       if (done !== undefined && isTerminal(done.status)) {
         return applied(answerOf(done, status), `wait=${prefer.wait}`);
       }
@@ -138,31 +135,32 @@ export function taskRoutes(opts: TaskRoutesOptions): TaskRoutes {
       );
       const location = locationOf(id);
       if (input) {
-        const { answer, key } = await answerBody(request, opts.limits);
-        const answered = await answerTask(runtime(), id, owner, answer, key);
+        const { answer, key } = await answerBody(request, opts.read);
+        const answered = await answerTask(runtime, id, owner, answer, key);
         return statusResponse(answered, 200, location);
       }
       if (method === "DELETE") {
-        const before = await runtime().get(id, owner);
+        const before = await runtime.get(id, owner);
         if (before !== undefined && isTerminal(before.status)) {
           return problem(409, `The task has already ended (${before.status})`);
         }
-        const cancelled = await runtime().cancel(id, owner);
+        const cancelled = await runtime.cancel(id, owner);
         return cancelled === undefined ? notFound() : statusResponse(cancelled, 200, location);
       }
       const wait = result ? preferenceOf(request.headers.get("prefer")).wait : undefined;
       const record = wait === undefined
-        ? await runtime().get(id, owner)
-        : await runtime().settled(id, owner, wait * 1000);
+        ? await runtime.get(id, owner)
+        : await runtime.settled(id, owner, wait * 1000);
       if (record === undefined) return notFound();
       if (!result) return statusResponse(record, 200, location);
       return isTerminal(record.status)
         ? answerOf(record, opts.statuses.get(record.leaf) ?? 200)
         : statusResponse(record, 202, location);
     } catch (error) {
-      if (error instanceof HttpError) return errorResponse(error);
+      if (error instanceof HttpError) return opts.failure(classify(error));
       opts.report(error, request);
-      return unavailable();
+      // The store is out of reach: nothing was started, the client may try again.
+      return problem(503, "Tasks are unavailable; try again", { "retry-after": "1" });
     }
   };
 
@@ -179,23 +177,23 @@ export function taskRoutes(opts: TaskRoutesOptions): TaskRoutes {
 
 /**
  * The body of `POST .../input`: JSON `{ "answer": ..., "key"?: "..." }`,
- * read within the router's limits (413, 408, 400 as for any body).
+ * read by the router within its limits (413, 408, 400 as for any body).
  */
 async function answerBody(
   request: Request,
-  limits: BodyLimits,
+  read: HttpTaskOptions["read"],
 ): Promise<{ answer: unknown; key: string | undefined }> {
-  const type = mediaType(request.headers.get("content-type"));
+  const type = mediaTypeEssence(request.headers.get("content-type"));
   if (type !== "application/json" && !(type.startsWith("application/") && type.endsWith("+json"))) {
     throw new HttpError(415, 'An answer is JSON: { "answer": ..., "key"?: "..." }', {
       headers: { "accept-post": "application/json" },
     });
   }
-  const body = await readBody(request, limits);
-  if (body === undefined || !Object.hasOwn(body.values, "answer")) {
+  const values = await read(request);
+  if (values === undefined || !Object.hasOwn(values, "answer")) {
     throw new HttpError(400, 'The body needs "answer": the answer to the task\'s question');
   }
-  const { answer, key } = body.values;
+  const { answer, key } = values;
   if (key !== undefined && typeof key !== "string") {
     throw new HttpError(400, '"key" names the question answered: a string');
   }
@@ -218,12 +216,6 @@ function preferenceOf(header: string | null): { async: boolean; wait: number | u
   return { async, wait };
 }
 
-/** The answer of a terminal task, as its route would have answered the call. */
-function answerOf(record: TaskRecord, status: number): Response {
-  if (record.status === "completed") return valueResponse(record.result, status);
-  return failureResponse(failureOf(record));
-}
-
 function failureOf(record: TaskRecord): Failure {
   const failure = record.failure!;
   return {
@@ -233,16 +225,11 @@ function failureOf(record: TaskRecord): Failure {
   };
 }
 
-/** A task's status document, as `GET {base}/.tasks/{id}` answers it. */
-function statusResponse(record: TaskRecord, status: number, location: string): Response {
-  const live = !isTerminal(record.status);
-  const headers = new Headers({ "content-type": "application/json", vary: "Prefer" });
-  if (status === 202) headers.set("location", location);
-  if (live) headers.set("retry-after", String(POLL_S));
-  return new Response(JSON.stringify(documentOf(record, location)), { status, headers });
-}
-
-function documentOf(record: TaskRecord, location: string): Record<string, unknown> {
+function documentOf(
+  record: TaskRecord,
+  location: string,
+  problemOf: HttpTaskOptions["problem"],
+): Record<string, unknown> {
   return {
     id: record.id,
     status: record.status,
@@ -274,13 +261,4 @@ function applied(response: Response, preference: string): Response {
   response.headers.set("preference-applied", preference);
   response.headers.append("vary", "Prefer");
   return response;
-}
-
-function notFound(): Response {
-  return problem(404, "No such task");
-}
-
-/** The store is out of reach: nothing was started, the client may try again. */
-function unavailable(): Response {
-  return problem(503, "Tasks are unavailable; try again", { "retry-after": "1" });
 }
