@@ -23,7 +23,9 @@
  *    README's programs among them, with nothing on standard error.
  * 7. Bundles the REST + GraphQL worker from the installed tarball with esbuild
  *    (as wrangler does) and serves it with workerd: REST, a 422, OpenAPI, GraphQL.
- * 8. Installs the tarball with the README's npm line alone (no optional
+ * 8. Starts three Bun instances of the installed package behind HAProxy with
+ *    docs/deploy.md's config: every one UP by its health check, each answering.
+ * 9. Installs the tarball with the README's npm line alone (no optional
  *    peer) and runs the README's `serve()` program under Node and Bun: each
  *    surface missing its package is left out, saying what to install.
  *
@@ -73,6 +75,7 @@ import {
   typeCheckConsumer,
 } from "./npm_build/prove.ts";
 import { edgeSuite } from "./npm_build/edge.ts";
+import { bunBehindHaproxy } from "./npm_build/balancer.ts";
 
 // ---------------------------------------------------------------- main
 
@@ -144,6 +147,9 @@ async function main(): Promise<number> {
 
     step("the edge: the packed package bundled by esbuild, served by workerd");
     add("edge (workerd)", await edgeSuite(dir));
+
+    step("Bun behind docs/deploy.md's HAProxy: its health check as written there");
+    add("bun behind haproxy", await bunBehindHaproxy(bun, dir));
 
     step("the README's npm line alone: no optional peer installed");
     add("without optional peers", await bareSuite(config, join(dir, tarball), bun));
