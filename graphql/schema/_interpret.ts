@@ -3,8 +3,8 @@
 
 import { type DerivedName, nameBelow, ownSchemaName } from "../../tree/schema.ts";
 import { DATE_TIME_SCALAR, FILE_SCALAR, JSON_SCALAR } from "./_definitions.ts";
-import { fieldName, freeName, isEnumValueName, typeName } from "./_names.ts";
-import { deref } from "./_refs.ts";
+import { fieldName, freeName, isEnumValueName, typeName, upperFirst } from "./_names.ts";
+import { deref, isSchemaObject } from "./_refs.ts";
 import { resolveRef } from "../../tree/schema_refs.ts";
 import { narrowsScalar } from "./_variants.ts";
 
@@ -100,8 +100,10 @@ export function newInterpretation(root: unknown, direction: "input" | "output"):
 
 type Schema = Readonly<Record<string, unknown>>;
 
-function isSchemaObject(value: unknown): value is Schema {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+/** A schema's `anyOf`, else its `oneOf`, if it has either. */
+function variantsOf(schema: Schema): readonly unknown[] | undefined {
+  if (Array.isArray(schema.anyOf)) return schema.anyOf;
+  return Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
 }
 
 function text(value: unknown): string | undefined {
@@ -176,11 +178,7 @@ function interpretSchema(
   if (Array.isArray(schema.enum)) {
     return orNull(enumUse(schema, schema.enum, hint, own), nullable);
   }
-  const variants = Array.isArray(schema.anyOf)
-    ? schema.anyOf
-    : Array.isArray(schema.oneOf)
-    ? schema.oneOf
-    : undefined;
+  const variants = variantsOf(schema);
   if (variants !== undefined && !narrowsScalar(types, variants)) {
     return orNull(variantsUse(schema, variants, ctx, hint, own), nullable);
   }
@@ -477,21 +475,12 @@ function objectUse(
   return use;
 }
 
-function upperFirst(value: string): string {
-  return value.charAt(0).toUpperCase() + value.slice(1);
-}
-
 /** A property's own description, or that of the one non-null variant it wraps. */
 function describeProperty(property: unknown): string | undefined {
   if (!isSchemaObject(property)) return undefined;
   const own = text(property.description);
   if (own !== undefined) return own;
-  const variants = Array.isArray(property.anyOf)
-    ? property.anyOf
-    : Array.isArray(property.oneOf)
-    ? property.oneOf
-    : [];
-  const rest = variants.filter((variant) => !isNullOnly(variant));
+  const rest = (variantsOf(property) ?? []).filter((variant) => !isNullOnly(variant));
   if (rest.length === 1 && isSchemaObject(rest[0]) && rest[0].$ref === undefined) {
     return text(rest[0].description);
   }

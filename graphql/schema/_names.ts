@@ -20,7 +20,8 @@ function parts(text: string): string[] {
   return text.split(/[^A-Za-z0-9]+/).filter((part) => part.length > 0);
 }
 
-function upperFirst(text: string): string {
+/** `text` with its first character upper-cased. */
+export function upperFirst(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 

@@ -4,7 +4,8 @@
 
 import { resolveRef } from "../../tree/schema_refs.ts";
 
-function isSchemaObject(value: unknown): value is Readonly<Record<string, unknown>> {
+/** Whether a value is a schema object (not `true`, not a list). */
+export function isSchemaObject(value: unknown): value is Readonly<Record<string, unknown>> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 

@@ -1,6 +1,8 @@
 // Variants (`anyOf`, `oneOf`) that add no type of their own to the one their
 // holder names: the holder's type is then the GraphQL type.
 
+import { isSchemaObject } from "./_refs.ts";
+
 /** Keywords that give a variant a type of its own, beyond what its holder says. */
 const TYPING = [
   "type",
@@ -40,8 +42,4 @@ export function narrowsScalar(
   return variants.every((variant) =>
     isSchemaObject(variant) && TYPING.every((keyword) => !Object.hasOwn(variant, keyword))
   );
-}
-
-function isSchemaObject(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -47,7 +47,7 @@ import type { Leaf, Node, TreeStep } from "../../tree/node.ts";
 import { labelOf, readsOpenInput } from "../../tree/leaves.ts";
 import { type CatalogueEntry, catalogueOf } from "../../tree/catalogue.ts";
 import { tagsOf } from "../../tree/tags.ts";
-import { fieldName } from "./_names.ts";
+import { fieldName, upperFirst } from "./_names.ts";
 import { holdsFile, isVoidSchema, type JsonSchema } from "../../tree/schema.ts";
 import { checkTaskFields, defineTaskTypes, TASK_FIELDS, TASK_TYPE } from "./_tasks.ts";
 import type { GraphQLTaskField } from "./_tasks.ts";
@@ -480,11 +480,5 @@ function namespaceType(names: readonly string[]): string {
 }
 
 function pascal(names: readonly string[]): string {
-  let joined = "";
-  for (const name of names) joined += upperFirst(name);
-  return joined;
-}
-
-function upperFirst(name: string): string {
-  return name.charAt(0).toUpperCase() + name.slice(1);
+  return names.map(upperFirst).join("");
 }
