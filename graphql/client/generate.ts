@@ -35,7 +35,7 @@ import { type JsonSchema, toJsonSchema } from "../../tree/schema.ts";
 import { RUNTIME, RUNTIME_TYPES } from "./_generated_runtime.ts";
 import { TASK_RUNTIME_TYPES, taskRuntime } from "./_generated_tasks.ts";
 import { jsonType } from "./_json_type.ts";
-import { type CatalogueEntry, catalogueOf } from "../../tree/catalogue.ts";
+import type { CatalogueEntry } from "../../tree/catalogue.ts";
 
 /**
  * Options of {@linkcode generateGraphQLClient}.
@@ -88,11 +88,10 @@ export function generateGraphQLClient(
   opts: GenerateGraphQLClientOptions = {},
 ): string {
   const projection = projectGraphQL(tree, opts);
-  const catalogue = catalogueOf(tree);
   const definitions = projection.types.definitions.filter((d) => d.kind !== "scalar");
   const typeNames = new Set(definitions.map((d) => d.name));
-  // The catalogue says which leaves are long-running, as it does for the manifest's operations.
-  const tasks = projection.fields.some((field) => catalogue.at(field.steps)?.longRunning === true);
+  // The projection has the task fields when a leaf is long-running.
+  const tasks = projection.tasks.length > 0;
   for (const name of typeNames) {
     if (RUNTIME_TYPES.has(name) || (tasks && TASK_RUNTIME_TYPES.includes(name))) {
       throw new Error(
@@ -106,15 +105,14 @@ export function generateGraphQLClient(
     // An unnamed output type is named `<Operation>Result` too: the alias then steps aside.
     const alias = `${name}Result`;
     const errors = typeNames.has(`${name}Errors`) ? `${name}DeclaredErrors` : `${name}Errors`;
-    const entry = catalogue.at(field.steps);
     return {
       field,
       document,
       result: typeNames.has(alias) ? `${name}Response` : alias,
       errors: Object.keys(field.node.meta?.errors ?? {}).length === 0 ? undefined : errors,
       // The field's type is the `Task` handle; the call gives the task's result, the leaf's output.
-      task: entry?.longRunning === true
-        ? { output: field.voidResult ? undefined : outputSchemaOf(entry) }
+      task: field.longRunning === true
+        ? { output: field.voidResult ? undefined : outputSchemaOf(field.entry) }
         : undefined,
     };
   });

@@ -14,7 +14,6 @@
  * @module
  */
 
-import { catalogueOf } from "../../tree/catalogue.ts";
 import type { Node } from "../../tree/node.ts";
 import { projectGraphQL, type ProjectGraphQLOptions } from "../schema/projection.ts";
 import { buildDocument, type BuildDocumentOptions } from "./document.ts";
@@ -38,7 +37,6 @@ export function toGraphQLClientManifest(
   opts: ProjectGraphQLOptions & BuildDocumentOptions = {},
 ): GraphQLClientManifest {
   const projection = projectGraphQL(tree, opts);
-  const catalogue = catalogueOf(tree);
   const types: GraphQLManifestType[] = [];
   for (const definition of projection.types.definitions) {
     if (definition.kind === "union") types.push({ name: definition.name, kind: "union" });
@@ -59,7 +57,7 @@ export function toGraphQLClientManifest(
     manifest: 1,
     operations: projection.fields.map((field) => {
       const document = buildDocument(projection, field, opts);
-      const entry = catalogue.at(field.steps)!;
+      const entry = field.entry;
       return {
         steps: field.steps.map((step) => ({ kind: step.kind, name: step.name })),
         kind: field.kind,
