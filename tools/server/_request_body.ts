@@ -8,6 +8,7 @@
 
 import { MAX_BODY_BYTES, readBodyBytes } from "../../web/body.ts";
 import { utf8Text } from "../../tree/utf8.ts";
+import { jsonRpcRefusal } from "../sessions/refusal.ts";
 
 /**
  * The body bound of `createMcpHandler` (`maxBodyBytes`), checked when the
@@ -29,28 +30,6 @@ export function bodyLimitOf(maxBodyBytes: number | undefined): number {
     throw new RangeError(`MCP: maxBodyBytes must be a positive integer, got ${maxBodyBytes}`);
   }
   return maxBodyBytes;
-}
-
-/**
- * A JSON-RPC error answered over HTTP, for no request in particular (`id: null`).
- *
- * @example
- * ```ts
- * import { jsonRpcRefusal } from "./_request_body.ts";
- *
- * console.log(jsonRpcRefusal(413, -32000, "Payload Too Large").status); // 413
- * ```
- */
-export function jsonRpcRefusal(
-  status: number,
-  code: number,
-  message: string,
-  headers?: HeadersInit,
-): Response {
-  return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, {
-    status,
-    headers,
-  });
 }
 
 /**

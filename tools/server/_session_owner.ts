@@ -15,7 +15,7 @@ import { catalogueOf } from "../../tree/catalogue.ts";
 import { securityOf } from "../../tree/middleware.ts";
 import { principalOf } from "../../tree/principal.ts";
 import type { Node } from "../../tree/node.ts";
-import { jsonRpcRefusal } from "./_request_body.ts";
+import { jsonRpcRefusal } from "../sessions/refusal.ts";
 import type { Identify } from "../sessions/legacy.ts";
 import { sha256 } from "../../tree/digest.ts";
 

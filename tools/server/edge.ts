@@ -20,7 +20,7 @@
  */
 
 import type { EdgeSurface } from "../../web/edge.ts";
-import { jsonRpcRefusal } from "./_request_body.ts";
+import { jsonRpcRefusal } from "../sessions/refusal.ts";
 
 /** MCP over HTTP as policies see it. */
 export const mcpEdge: EdgeSurface = {

@@ -27,6 +27,7 @@ import type {
 import type { McpCancellations, McpSessionRecord, McpSessionStore } from "./store.ts";
 import { isReply, relayedOf, relayedSend } from "./_replies.ts";
 import { answeredOf, polling, primes, type Resume } from "./resume.ts";
+import { jsonRpcRefusal } from "./refusal.ts";
 
 type Sdk = typeof import("@modelcontextprotocol/server");
 
@@ -386,23 +387,12 @@ function localChannel(): McpCancellations {
   };
 }
 
-function jsonRpcError(
-  status: number,
-  code: number,
-  message: string,
-  headers: Record<string, string> = {},
-): Response {
-  return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, {
-    status,
-    headers,
-  });
-}
-
 /** No server-initiated messages here: the GET stream is not offered (the spec's 405). */
-const noStream = () => jsonRpcError(405, -32000, "Method not allowed.", { allow: "POST, DELETE" });
+const noStream = () =>
+  jsonRpcRefusal(405, -32000, "Method not allowed.", { allow: "POST, DELETE" });
 
-const notFound = () => jsonRpcError(404, -32001, "Session not found");
+const notFound = () => jsonRpcRefusal(404, -32001, "Session not found");
 
 /** Fail closed: no session is served, or begun, without its record. */
 const storeDown = () =>
-  jsonRpcError(503, -32000, "Session store unavailable", { "retry-after": "1" });
+  jsonRpcRefusal(503, -32000, "Session store unavailable", { "retry-after": "1" });

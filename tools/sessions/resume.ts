@@ -14,6 +14,7 @@
 import type { EventStore, JSONRPCMessage } from "@modelcontextprotocol/server";
 import type { McpEventStore, McpResumability } from "./store.ts";
 import { memoryEvents } from "./_memory_events.ts";
+import { jsonRpcRefusal } from "./refusal.ts";
 
 /** A session's store for one request's transport; `forget` drops the streams it began. */
 export interface SessionEvents extends EventStore {
@@ -85,18 +86,10 @@ export function resumableStreams(
         );
       } catch (error) {
         onError(error);
-        return Response.json({
-          jsonrpc: "2.0",
-          error: { code: -32000, message: "Event store unavailable" },
-          id: null,
-        }, { status: 503, headers: { "retry-after": "1" } });
+        return jsonRpcRefusal(503, -32000, "Event store unavailable", { "retry-after": "1" });
       }
       if (events === undefined) {
-        return Response.json({
-          jsonrpc: "2.0",
-          error: { code: -32000, message: "Unknown or expired event ID" },
-          id: null,
-        }, { status: 400 });
+        return jsonRpcRefusal(400, -32000, "Unknown or expired event ID");
       }
       const iterator = events[Symbol.asyncIterator]();
       const body = new ReadableStream<Uint8Array>({
