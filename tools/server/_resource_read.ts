@@ -58,20 +58,8 @@ export function registerResources(
   caller: Caller,
   pageSize: number,
 ): void {
-  const page = <T>(all: readonly T[], cursor: string | undefined) => {
-    const start = cursor === undefined ? 0 : Number(cursor);
-    if (!Number.isInteger(start) || start < 0 || start > all.length || cursor === "") {
-      throw new loaded.ProtocolError(
-        loaded.ProtocolErrorCode.InvalidParams,
-        `Invalid cursor: ${JSON.stringify(cursor)}`,
-      );
-    }
-    const end = start + pageSize;
-    return {
-      items: all.slice(start, end),
-      ...(end < all.length ? { nextCursor: String(end) } : {}),
-    };
-  };
+  const page = <T>(all: readonly T[], cursor: string | undefined) =>
+    pageOf(loaded, all, cursor, pageSize);
   server.setRequestHandler("resources/list", (request) => {
     const { items, ...next } = page(resources.listed, request.params?.cursor);
     return { resources: items.map((entry) => ({ uri: entry.uri, ...described(entry) })), ...next };
@@ -94,6 +82,27 @@ export function registerResources(
       throw protocolErrorOf(loaded, failureOf(error, context), caller.onError);
     }
   });
+}
+
+/** The page of a list a cursor (the offset, as text) names; -32602 for any other cursor. */
+export function pageOf<T>(
+  loaded: Sdk,
+  all: readonly T[],
+  cursor: string | undefined,
+  pageSize: number,
+): { items: T[]; nextCursor?: string } {
+  const start = cursor === undefined ? 0 : Number(cursor);
+  if (!Number.isInteger(start) || start < 0 || start > all.length || cursor === "") {
+    throw new loaded.ProtocolError(
+      loaded.ProtocolErrorCode.InvalidParams,
+      `Invalid cursor: ${JSON.stringify(cursor)}`,
+    );
+  }
+  const end = start + pageSize;
+  return {
+    items: all.slice(start, end),
+    ...(end < all.length ? { nextCursor: String(end) } : {}),
+  };
 }
 
 function described(entry: ResourceEntry) {

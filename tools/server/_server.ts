@@ -34,6 +34,7 @@ import {
 } from "./_resource_side.ts";
 import { collectTools, type ToolEntry } from "../projection/tools.ts";
 import { runTool, type StreamStep, type ToolResult } from "./_result.ts";
+import { pageOf } from "./_resource_read.ts";
 import type { McpOptions } from "./options.ts";
 import { MAX_INPUT_DEPTH } from "../../tree/plain_data.ts";
 import { logFault } from "../../tree/outage.ts";
@@ -108,20 +109,10 @@ export function serverMaker(
   };
   const maxDepth = opts.maxInputDepth ?? MAX_INPUT_DEPTH;
   const listTools = (request: ListToolsRequest): ListToolsResult => {
-    const cursor = request.params?.cursor;
-    const start = cursor === undefined ? 0 : Number(cursor);
-    if (!Number.isInteger(start) || start < 0 || start > tools.length || cursor === "") {
-      throw new loaded.ProtocolError(
-        loaded.ProtocolErrorCode.InvalidParams,
-        `Invalid cursor: ${JSON.stringify(cursor)}`,
-      );
-    }
-    const end = start + pageSize;
+    const { items, ...next } = pageOf(loaded, tools, request.params?.cursor, pageSize);
     return {
-      tools: tools.slice(start, end).map(({ descriptor }) =>
-        descriptor as ListToolsResult["tools"][number]
-      ),
-      ...(end < tools.length ? { nextCursor: String(end) } : {}),
+      tools: items.map(({ descriptor }) => descriptor as ListToolsResult["tools"][number]),
+      ...next,
     };
   };
   return (declared) => {
