@@ -119,7 +119,7 @@ Deno.test("cli tasks: --detach writes the handle; status and cancel read it, in 
 });
 
 Deno.test("cli tasks: --url waits through the client's handle; --detach, status and cancel by id", async () => {
-  await withServer(createFetch(tree, { onError: () => {} }), async (base) => {
+  await withServer(createFetch(tree, { onError: () => {}, tasks: createTasks() }), async (base) => {
     const local = await run(["reindex", "--shelves", "6", "--json"]);
     const remote = await run(["--url", base, "reindex", "--shelves", "6", "--json"]);
     assert.deepEqual([remote.code, remote.out], [0, local.out]);

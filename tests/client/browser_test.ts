@@ -18,8 +18,8 @@ import { createGraphQLClientFromManifest, httpTransport } from "@ramify/api/grap
 import { chromiumMissing, withPage } from "../support/chromium.ts";
 import { bundle } from "../support/bundle.ts";
 
-const ENTRY = new URL("../../../examples/browser_client.ts", import.meta.url).pathname;
-const GRAPHQL_ENTRY = new URL("../../../examples/browser_graphql_client.ts", import.meta.url)
+const ENTRY = new URL("../../examples/browser_client.ts", import.meta.url).pathname;
+const GRAPHQL_ENTRY = new URL("../../examples/browser_graphql_client.ts", import.meta.url)
   .pathname;
 const BUDGET_GZIP = 8 * 1024;
 
@@ -60,7 +60,7 @@ Deno.test("browser client: the bundle holds no server code and fits its budget; 
   const code = await bundle(ENTRY);
   const server = (await Promise.all(
     ["bookstore.ts", "bookstore_store.ts"].map((file) =>
-      Deno.readTextFile(new URL(`../../../examples/${file}`, import.meta.url))
+      Deno.readTextFile(new URL(`../../examples/${file}`, import.meta.url))
     ),
   )).join("\n");
   // Strings only the server side holds: handler messages, descriptions, the dev token, seeds.
@@ -79,7 +79,7 @@ Deno.test("browser client: the bundle holds no server code and fits its budget; 
 
   const withRetry = await Deno.makeTempFile({
     suffix: ".ts",
-    dir: new URL("../../../examples/", import.meta.url).pathname,
+    dir: new URL("../../examples/", import.meta.url).pathname,
   });
   try {
     await Deno.writeTextFile(

@@ -5,6 +5,7 @@ import { httpProjection } from "@ramify/api/http/dx";
 import { ClientError, createClient, createClientFromRoute, createFetch } from "@ramify/api/http";
 import { HttpError } from "@ramify/api/tree";
 import { z } from "zod";
+import { createTasks } from "@ramify/api/tasks";
 import { bookstore, MemoryBookStore } from "../../examples/bookstore.ts";
 
 /** Serves a handler on a real port for the test body, then shuts it down. */
@@ -25,6 +26,9 @@ async function withServer(
 }
 
 const store = () => new MemoryBookStore([{ title: "Dune", author: "Frank Herbert" }]);
+/** The bookstore served as REST; its long-running reindex runs in a task runtime of its own. */
+const bookstoreFetch = (tree: ReturnType<typeof bookstore>) =>
+  createFetch(tree, { tasks: createTasks() });
 
 Deno.test("ClientError: at @ramify/api/http beside createClient, the one class both clients throw", async () => {
   const [root, face, runtime] = await Promise.all([
@@ -55,7 +59,7 @@ Deno.test("ClientError: at @ramify/api/http beside createClient, the one class b
 
 Deno.test("client: branches are objects, leaves calls, fallbacks functions of the capture", async () => {
   const tree = bookstore(store());
-  await withServer(createFetch(tree), async (baseUrl) => {
+  await withServer(bookstoreFetch(tree), async (baseUrl) => {
     const client = createClient(tree, { baseUrl });
     assert.equal(typeof client.books, "object");
     assert.equal(typeof client.books.list, "function");
@@ -124,7 +128,7 @@ Deno.test("client: GET, HEAD and DELETE send the input as query; arrays repeat, 
 
 Deno.test("client: other verbs send JSON; captures are not repeated in the body", async () => {
   const tree = bookstore(store());
-  await withServer(createFetch(tree), async (baseUrl, seen) => {
+  await withServer(bookstoreFetch(tree), async (baseUrl, seen) => {
     const client = createClient(tree, { baseUrl });
     await client.books.bookId("1").replace({ title: "T", author: "A" });
     assert.equal(seen[0].method, "PUT");
@@ -212,7 +216,7 @@ Deno.test("client: a streaming leaf gives an AsyncIterable of its events", async
 
 Deno.test("client: ClientError for every non-OK response, with the problem body", async () => {
   const tree = bookstore(store());
-  await withServer(createFetch(tree), async (baseUrl) => {
+  await withServer(bookstoreFetch(tree), async (baseUrl) => {
     const client = createClient(tree, { baseUrl });
     const rejected = await client.books.add({ title: "", author: "x" }).catch((e) => e);
     assert.ok(rejected instanceof ClientError);

@@ -5,12 +5,13 @@ import { http } from "@ramify/api/http/verbs";
 import { crud } from "@ramify/api/http/dx";
 import { createClient, createFetch } from "@ramify/api/http";
 import type { Client } from "@ramify/api/client";
+import { createTasks } from "@ramify/api/tasks";
 import { z } from "zod";
 import { bookstore } from "../../examples/bookstore.ts";
 import { assertType, type Equal } from "../support/types.ts";
 
 const tree = bookstore();
-const client = createClient(tree, { fetch: createFetch(tree) });
+const client = createClient(tree, { fetch: createFetch(tree, { tasks: createTasks() }) });
 type Book = { id: string; title: string; author: string; year?: number | undefined };
 
 Deno.test("types: leaf inputs and outputs come from the schemas", () => {
