@@ -30,12 +30,7 @@ export interface Params {
 
 /** `GET` parameters from the URL query (WHATWG form encoding); each at most once. */
 export function fromSearch(search: string, maxQueryLength: number, maxDepth: number): Params {
-  let query: string | undefined;
-  let variables: string | undefined;
-  let operationName: string | undefined;
-  let extensions: string | undefined;
-  let documentId: string | undefined;
-  const seen = new Set<string>();
+  const given = new Map<string, string>();
   for (const part of search === "" ? [] : search.split("&")) {
     const eq = part.indexOf("=");
     // Decoded as REST decodes a query: percent-encoding that does not spell
@@ -45,47 +40,51 @@ export function fromSearch(search: string, maxQueryLength: number, maxDepth: num
     if (key === undefined || value === undefined) {
       throw badRequest("The query holds malformed percent-encoding");
     }
-    if (
-      key !== "query" && key !== "variables" && key !== "operationName" &&
-      key !== "extensions" && key !== "documentId"
-    ) {
-      continue;
-    }
-    if (seen.has(key)) throw badRequest(`The ${key} parameter is given more than once`);
-    seen.add(key);
-    if (key === "query") query = value;
-    else if (key === "variables") variables = value;
-    else if (key === "operationName") operationName = value;
-    else if (key === "documentId") documentId = value;
-    else extensions = value;
+    if (!SEARCH_PARAMETERS.has(key)) continue;
+    if (given.has(key)) throw badRequest(`The ${key} parameter is given more than once`);
+    given.set(key, value);
   }
-  const extensionValues = extensions === undefined
-    ? undefined
-    : mapOf(parseJsonParameter("extensions", extensions), "extensions");
-  const named = idOf(documentId, extensionValues);
+  // A map parameter, JSON-encoded.
+  const json = (name: string) => {
+    const text = given.get(name);
+    return text === undefined ? undefined : mapOf(parseJsonParameter(name, text), name);
+  };
+  let query = given.get("query");
+  const named = idOf(given.get("documentId"), json("extensions"));
   if (query === undefined && named === undefined) {
     throw badRequest(
       "A GET request needs a query parameter holding the document (or a documentId)",
     );
   }
   query ??= "";
-  if (query.length > maxQueryLength) {
-    throw new Refusal(
-      414,
-      `The document is longer than ${maxQueryLength} characters`,
-      "PAYLOAD_TOO_LARGE",
-    );
-  }
-  const variableValues = variables === undefined
-    ? undefined
-    : mapOf(parseJsonParameter("variables", variables), "variables");
-  if (variableValues !== undefined) checkDepth(variableValues, maxDepth, "variables");
+  if (query.length > maxQueryLength) throw tooLong(414, maxQueryLength);
+  const variables = json("variables");
+  if (variables !== undefined) checkDepth(variables, maxDepth, "variables");
+  const operationName = given.get("operationName");
   return {
     query,
     ...(named === undefined ? {} : { documentId: named }),
-    variables: variableValues,
+    variables,
     operationName: operationName === "" ? undefined : operationName,
   };
+}
+
+/** The parameters a GET reads from its query; any other is ignored. */
+const SEARCH_PARAMETERS = new Set([
+  "query",
+  "variables",
+  "operationName",
+  "extensions",
+  "documentId",
+]);
+
+/** A document over the length limit: `414` in a GET's URL, `413` in a body. */
+function tooLong(status: 413 | 414, maxQueryLength: number): Refusal {
+  return new Refusal(
+    status,
+    `The document is longer than ${maxQueryLength} characters`,
+    "PAYLOAD_TOO_LARGE",
+  );
 }
 
 function parseJsonParameter(name: string, text: string): unknown {
@@ -102,15 +101,10 @@ export function fromJson(body: unknown, maxQueryLength: number, maxDepth: number
     throw badRequest("The body must be a JSON object: { query, variables?, operationName? }");
   }
   const fields = body as Record<string, unknown>;
-  const extensions = mapOf(
-    Object.hasOwn(fields, "extensions") ? fields.extensions : undefined,
-    "extensions",
-  );
-  const named = idOf(
-    Object.hasOwn(fields, "documentId") ? fields.documentId : undefined,
-    extensions,
-  );
-  const given = Object.hasOwn(fields, "query") ? fields.query : undefined;
+  const own = (key: string) => Object.hasOwn(fields, key) ? fields[key] : undefined;
+  const extensions = mapOf(own("extensions"), "extensions");
+  const named = idOf(own("documentId"), extensions);
+  const given = own("query");
   const query = named !== undefined && (given === undefined || given === null) ? "" : given;
   if (typeof query !== "string") {
     throw badRequest(
@@ -119,21 +113,12 @@ export function fromJson(body: unknown, maxQueryLength: number, maxDepth: number
         : "The query must be a string holding the document",
     );
   }
-  if (query.length > maxQueryLength) {
-    throw new Refusal(
-      413,
-      `The document is longer than ${maxQueryLength} characters`,
-      "PAYLOAD_TOO_LARGE",
-    );
-  }
-  const operationName = Object.hasOwn(fields, "operationName") ? fields.operationName : undefined;
+  if (query.length > maxQueryLength) throw tooLong(413, maxQueryLength);
+  const operationName = own("operationName");
   if (operationName !== undefined && operationName !== null && typeof operationName !== "string") {
     throw badRequest("The operationName must be a string");
   }
-  const variables = mapOf(
-    Object.hasOwn(fields, "variables") ? fields.variables : undefined,
-    "variables",
-  );
+  const variables = mapOf(own("variables"), "variables");
   if (variables !== undefined) checkDepth(variables, maxDepth, "variables");
   if (extensions !== undefined) checkDepth(extensions, maxDepth, "extensions");
   return {
