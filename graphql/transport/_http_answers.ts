@@ -7,7 +7,6 @@ import {
   type ExecutionResult,
   getOperationAST,
   type GraphQLError,
-  type OperationDefinitionNode,
   parse,
 } from "graphql";
 import { type Media, mediaResponse } from "./_http_media.ts";
@@ -99,9 +98,5 @@ export function isMutation(params: Params, maxTokens: number): boolean {
   } catch {
     return false;
   }
-  const operation: OperationDefinitionNode | null | undefined = getOperationAST(
-    document,
-    params.operationName,
-  );
-  return operation?.operation === "mutation";
+  return getOperationAST(document, params.operationName)?.operation === "mutation";
 }

@@ -175,7 +175,8 @@ export function httpTransport(
       );
     }
 
-    const context = requestContext(request);
+    // `{ request, signal }`; `signal` is read only when asked (Deno warns on every read).
+    const context = new RequestContext(request, "graphql");
     if (makeContext !== undefined) return withContext(request, media, params, prepared, context);
     return execute(media, params, prepared.document, context);
   };
@@ -318,13 +319,6 @@ export function httpTransport(
     if (!atPath(request.url, path)) return Promise.resolve(problem(404));
     return respond(request);
   };
-}
-
-// ---------------------------------------------------------------- context
-
-/** `{ request, signal }`; `signal` is read only when asked (Deno warns on every read). */
-function requestContext(request: Request): HandlerContext {
-  return new RequestContext(request, "graphql");
 }
 
 /**
