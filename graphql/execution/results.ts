@@ -17,13 +17,22 @@ function withoutSuggestion(message: string): string {
 export function hideSuggestions(errors: readonly GraphQLError[]): GraphQLError[] {
   return errors.map((error) => {
     const message = withoutSuggestion(error.message);
-    return message === error.message ? error : new GraphQLError(message, {
-      nodes: error.nodes,
-      source: error.source,
-      positions: error.positions,
-      path: error.path,
-      extensions: error.extensions,
-    });
+    return message === error.message ? error : remade(error, message, error.extensions);
+  });
+}
+
+/** An error with another message or extensions: where it points (nodes, source, path) kept. */
+export function remade(
+  error: GraphQLError,
+  message: string,
+  extensions: GraphQLError["extensions"],
+): GraphQLError {
+  return new GraphQLError(message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    extensions,
   });
 }
 
@@ -58,11 +67,5 @@ export function maskExecution(
 
 function badUserInput(error: GraphQLError): GraphQLError {
   if (error.extensions?.code !== undefined) return error;
-  return new GraphQLError(error.message, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    path: error.path,
-    extensions: { ...error.extensions, code: "BAD_USER_INPUT" },
-  });
+  return remade(error, error.message, { ...error.extensions, code: "BAD_USER_INPUT" });
 }

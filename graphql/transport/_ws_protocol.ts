@@ -28,7 +28,7 @@ import { utf8Text } from "../../tree/utf8.ts";
 import { observer } from "../schema/errors.ts";
 import type { GraphQLServer } from "../execution/server.ts";
 import type { WsHandlerOptions } from "./ws_options.ts";
-import { maskExecution } from "../execution/results.ts";
+import { maskExecution, remade } from "../execution/results.ts";
 import { namedText, requestedId } from "../execution/trusted.ts";
 import { subscriptionsOf } from "../execution/direct.ts";
 
@@ -336,12 +336,8 @@ function documentError(error: GraphQLError): GraphQLError {
   const code = error.message.startsWith("Syntax Error")
     ? "GRAPHQL_PARSE_FAILED"
     : "GRAPHQL_VALIDATION_FAILED";
-  return new GraphQLError(error.message, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    extensions: { ...error.extensions, code },
-  });
+  // A parse or validation error has no path.
+  return remade(error, error.message, { ...error.extensions, code });
 }
 
 /**
