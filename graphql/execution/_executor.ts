@@ -54,19 +54,19 @@ export interface ExecutorBase {
 
 /** graphql-js's `execute` and `subscribe`, each operation counted as `fallback`. */
 export function graphqlJsExecutor({ schemaOf, cancelled, counts }: ExecutorBase): Executor {
+  const args = (document: DocumentNode, request: ExecutionParts, context: HandlerContext) => ({
+    schema: schemaOf(),
+    document,
+    variableValues: request.variables ?? undefined,
+    operationName: request.operationName ?? undefined,
+    contextValue: context,
+  });
   return {
     async execute(document, request, context) {
       counts.fallback++;
       try {
-        return await execute({
-          schema: schemaOf(),
-          document,
-          variableValues: request.variables ?? undefined,
-          operationName: request.operationName ?? undefined,
-          contextValue: context,
-          // The caller's signal: graphql 17 stops executing when it aborts (graphql 16 ignores it).
-          abortSignal: context.signal,
-        });
+        // The caller's signal: graphql 17 stops executing when it aborts (graphql 16 ignores it).
+        return await execute({ ...args(document, request, context), abortSignal: context.signal });
       } catch (error) {
         // Stopped because the caller went away: nobody waits for an answer, nothing crashed.
         if (context.signal?.aborted !== true) throw error;
@@ -74,13 +74,7 @@ export function graphqlJsExecutor({ schemaOf, cancelled, counts }: ExecutorBase)
       }
     },
     async subscribe(document, request, context) {
-      return await subscribe({
-        schema: schemaOf(),
-        document,
-        variableValues: request.variables ?? undefined,
-        operationName: request.operationName ?? undefined,
-        contextValue: context,
-      });
+      return await subscribe(args(document, request, context));
     },
   };
 }
