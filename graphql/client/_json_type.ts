@@ -27,7 +27,8 @@ function typeOf(schema: unknown, root: JsonSchema, refs: Set<string>): string {
   if (!isPlainObject(schema)) return "unknown";
   const ref = schema.$ref;
   if (typeof ref === "string") {
-    const target = resolve(ref, root);
+    // A local reference's target (`#`, `#/$defs/Name`, any JSON pointer into the root).
+    const target = resolveRef(ref, root)?.schema;
     // A type that holds itself would be infinite as one expression.
     if (target === undefined || refs.has(ref)) return "unknown";
     refs.add(ref);
@@ -90,9 +91,4 @@ function objectType(schema: JsonSchema, inner: (sub: unknown) => string): string
     return `Record<string, ${isPlainObject(rest) ? inner(rest) : "unknown"}>`;
   }
   return `{ ${fields.join("; ")} }`;
-}
-
-/** A local reference's target (`#`, `#/$defs/Name`, any JSON pointer into the root). */
-function resolve(ref: string, root: JsonSchema): unknown {
-  return resolveRef(ref, root)?.schema;
 }

@@ -12,12 +12,9 @@ export function multipartBody(operation: GraphQLOperation): FormData | undefined
   if (paths.size === 0) return undefined;
   const form = new FormData();
   form.set("operations", JSON.stringify({ ...operation, variables }));
-  const map: Record<string, string[]> = {};
-  let part = 0;
-  for (const list of paths.values()) map[String(part++)] = list;
-  form.set("map", JSON.stringify(map));
-  part = 0;
-  for (const file of paths.keys()) form.set(String(part++), file);
+  // Part `i` is the `i`th file: the map names it by its paths, then it follows.
+  form.set("map", JSON.stringify(Object.fromEntries([...paths.values()].entries())));
+  [...paths.keys()].forEach((file, part) => form.set(String(part), file));
   return form;
 }
 
@@ -30,9 +27,7 @@ export function holdsBlob(value: unknown): boolean {
 
 function withoutFiles(value: unknown, path: string, paths: Map<Blob, string[]>): unknown {
   if (value instanceof Blob) {
-    const list = paths.get(value) ?? [];
-    list.push(path);
-    paths.set(value, list);
+    paths.set(value, [...paths.get(value) ?? [], path]);
     return null;
   }
   if (Array.isArray(value)) {
