@@ -259,7 +259,11 @@ export function projectGraphQL(
   // Namespaces: each query field's branch path, outermost first, once each.
   for (const field of fields) {
     if (field.kind !== "query" || field.parent === "Query") continue;
-    const names = childNames(field.steps).slice(0, -1);
+    // The GraphQL names of the child steps: a name that is a path segment but no
+    // GraphQL name is converted as properties are (`list-all` is `listAll`).
+    const names = field.steps.filter((step) => step.kind === "child").map((step) =>
+      fieldName(step.name)
+    ).slice(0, -1);
     // Each level's type extends its parent's name: `Books` then `BooksCheckout`.
     let parent = "Query";
     let path = "";
@@ -368,7 +372,8 @@ function prepare(entry: CatalogueEntry, readNames: readonly string[]): PreparedL
     ? (kind === "mutation" ? "Mutation" : "Subscription")
     : names.length <= 1
     ? "Query"
-    : namespaceType(names.slice(0, -1));
+    // The namespace type of a branch path: `books.checkout` is `BooksCheckoutQuery`.
+    : `${pascal(names.slice(0, -1))}Query`;
   const hint = names.length === 0 ? "Root" : pascal(names);
   const open = readsOpenInput(node);
   if (open && captures.includes(OPEN_ARGUMENT)) {
@@ -464,19 +469,6 @@ function checkName(name: string, entry: CatalogueEntry) {
       `projectGraphQL: "${name}" in ${entry.label} is not a GraphQL name (letters, digits and _, not starting with a digit)`,
     );
   }
-}
-
-/**
- * The GraphQL names of the child steps: a name that is a path segment but no
- * GraphQL name is converted as properties are (`list-all` is `listAll`).
- */
-function childNames(steps: readonly TreeStep[]): string[] {
-  return steps.filter((step) => step.kind === "child").map((step) => fieldName(step.name));
-}
-
-/** The namespace type of a branch path: `books.checkout` is `BooksCheckoutQuery`. */
-function namespaceType(names: readonly string[]): string {
-  return `${pascal(names)}Query`;
 }
 
 function pascal(names: readonly string[]): string {
