@@ -10,10 +10,10 @@
  *
  * @example
  * ```ts
- * import { mediaTypeEssence, sameMediaType } from "./media_type.ts";
+ * import { mediaTypeEssence } from "./media_type.ts";
  *
  * console.log(mediaTypeEssence("Text/Plain; charset=UTF-8")); // "text/plain"
- * console.log(sameMediaType("text/plain;charset=utf-8", "TEXT/plain")); // true
+ * console.log(mediaTypeEssence("text/plain;charset=utf-8") === mediaTypeEssence("TEXT/plain")); // true
  * ```
  *
  * @module
@@ -41,18 +41,3 @@ export function mediaTypeEssence(type: string | null | undefined): string {
 
 /** Already an essence: lower case, no parameters, no spaces. */
 const ESSENCE = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/;
-
-/**
- * Whether two media types are the same by essence.
- *
- * @example
- * ```ts
- * import { sameMediaType } from "./media_type.ts";
- *
- * console.log(sameMediaType("image/PNG", "image/png")); // true
- * console.log(sameMediaType("image/png", "image/jpeg")); // false
- * ```
- */
-export function sameMediaType(a: string, b: string): boolean {
-  return mediaTypeEssence(a) === mediaTypeEssence(b);
-}
