@@ -5,7 +5,7 @@
 // `resources/subscribe` and `resources/unsubscribe` for each era.
 
 import { untilDelivered } from "../sessions/delivered.ts";
-import type { McpHttpHandler, Server, ServerOptions } from "@modelcontextprotocol/server";
+import type { Server, ServerOptions } from "@modelcontextprotocol/server";
 import type { Node } from "../../tree/node.ts";
 import { collectResources, type Resources } from "../projection/resources.ts";
 import {
@@ -47,7 +47,10 @@ export function resourceSide(
 ): ResourceSide | undefined {
   const resources = collectResources(tree, caller, opts.resourceScheme ?? "ramify");
   if (resources.listed.length === 0 && resources.templates.length === 0) return undefined;
-  const feeds = new Feeds(opts, onErrorOf(opts));
+  const feeds = new Feeds(
+    opts,
+    opts.onError ?? ((error: unknown) => logFault("ramify: MCP resource crashed:", error)),
+  );
   return {
     resources,
     feeds,
@@ -56,12 +59,6 @@ export function resourceSide(
       entry.updates !== undefined
     ),
   };
-}
-
-/** The default fault observer, as the tools' one. */
-function onErrorOf(opts: ResourceOptions): (error: unknown) => void {
-  return opts.onError ??
-    ((error: unknown) => logFault("ramify: MCP resource crashed:", error));
 }
 
 /**
@@ -259,21 +256,6 @@ function withUris(message: Listened["message"], uris: string[]): Listened["messa
       notifications: { ...message.params.notifications, resourceSubscriptions: uris },
     },
   };
-}
-
-const modernSinks = new WeakMap<McpHttpHandler, Sink>();
-
-/**
- * The 2026-07-28 handler's one sink: its event bus. One per handler, so that
- * a URI followed for several listen streams is published once per change.
- */
-export function modernSink(handler: McpHttpHandler): Sink {
-  let sink = modernSinks.get(handler);
-  if (sink === undefined) {
-    sink = { deliver: (uri) => handler.notify.resourceUpdated(uri) };
-    modernSinks.set(handler, sink);
-  }
-  return sink;
 }
 
 /** The 2025 sessions' hooks: their GET stream, and their end. */

@@ -42,7 +42,8 @@ import {
 import { checkOptions } from "../../tree/options.ts";
 import { type McpSurface, mcpSurface, reusedServers, type Sdk, serverMaker } from "./_server.ts";
 import type { McpTasks } from "./_tasks.ts";
-import { modernSink, sessionHooks, withListen } from "./_resource_side.ts";
+import { sessionHooks, withListen } from "./_resource_side.ts";
+import type { Sink } from "./_subscriptions.ts";
 import { type LegacySessions, legacySessions } from "../sessions/legacy.ts";
 import { resumeOf } from "../sessions/resume.ts";
 import { identities } from "./_session_owner.ts";
@@ -131,6 +132,8 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
   const authorization = authorizationGate(tree, surface);
   let served: {
     modern: McpHttpHandler;
+    /** Its event bus: one sink, so that a URI several listen streams follow is published once a change. */
+    sink: Sink;
     legacy: LegacySessions;
     tasks?: McpTasks;
   } | undefined;
@@ -169,6 +172,7 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
           onerror: sdkErrors(loaded, onSdkError),
           ...sdkLimit,
         }),
+        sink: { deliver: (uri) => served!.modern.notify.resourceUpdated(uri) },
         legacy: legacySessions(loaded, makeServer, {
           store: sessions,
           identify,
@@ -189,7 +193,7 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
     const caller = await identify(request);
     if (!caller.ok) return caller.response;
     const authInfo = callerInfo(caller.owner);
-    const modern = served.modern;
+    const { modern, sink } = served;
     // The SDK checks this header against the body, so it refuses a false one. A call running
     // on is a stream begun (streamedIfLate): what lets Deno see a client gone before a write.
     if (request.headers.get("mcp-method") === "tools/call") {
@@ -201,7 +205,7 @@ export function createMcpHandler(tree: Node, opts: McpHandlerOptions = {}): McpF
     const listen = (request: Request, parsed: unknown) =>
       side === undefined
         ? fetchModern(request, parsed)
-        : withListen(side, request, parsed, modernSink(modern), fetchModern);
+        : withListen(side, request, parsed, sink, fetchModern);
     // A listen naming tasks: their notifications go around the SDK's stream (it knows none).
     return await (served.tasks?.listen(request, parsed, listen) ?? listen(request, parsed));
   };
