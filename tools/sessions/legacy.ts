@@ -186,7 +186,7 @@ export function legacySessions(
       headers.set("mcp-session-id", id);
       return new Response(text, { status: response.status, headers });
     } finally {
-      await transport.close().catch(() => {});
+      // Closing the server closes its transport.
       await server.close().catch(() => {});
     }
   };
@@ -253,7 +253,6 @@ export function legacySessions(
       for (const [key, own] of mine) if (running.get(key) === own) running.delete(key);
       // Delivered (or abandoned) on its own stream: nothing to resume. A parked call's answer waits.
       if (!parked) events?.forget();
-      void transport.close().catch(() => {});
       void server.close().catch(() => {});
     };
     const end = () => parked && answered !== undefined ? void answered.then(finish) : finish();
