@@ -17,6 +17,7 @@ import { setOwn } from "../../tree/plain_data.ts";
 import { failureOf } from "../../tree/run.ts";
 import type { JsonSchema } from "../../tree/schema.ts";
 import type { PromptEntry } from "../projection/prompts.ts";
+import { observe } from "./_result.ts";
 
 /** The SDK's module, loaded on the first request. */
 type Sdk = typeof import("@modelcontextprotocol/server");
@@ -117,12 +118,4 @@ function choicesOf(field: JsonSchema): unknown[] {
   if (Array.isArray(field.enum)) return field.enum;
   const titled = Array.isArray(field.oneOf) ? field.oneOf : field.anyOf;
   return Array.isArray(titled) ? titled.map((choice) => choice?.const) : [];
-}
-
-function observe(onError: (error: unknown) => void, error: unknown): void {
-  try {
-    onError(error);
-  } catch {
-    // An observer that throws must not change the answer.
-  }
 }

@@ -20,6 +20,7 @@ import { bytesOf, responseBytes } from "../../tree/bytes.ts";
 import { resultKindOf } from "../../tree/result_kind.ts";
 import { HttpError } from "../../tree/http_error.ts";
 import { readAll } from "./_bytes.ts";
+import { observe } from "./_result.ts";
 import { resourceBlock } from "../../tree/content.ts";
 import type { ResourceEntry, Resources } from "../projection/resources.ts";
 import { bind, splitUri, UriRefused } from "../projection/uri_template.ts";
@@ -192,13 +193,7 @@ export function protocolErrorOf(
   failure: ReturnType<typeof failureOf>,
   onError: (error: unknown) => void,
 ): Error {
-  if (failure.kind === "fault") {
-    try {
-      onError(failure.error);
-    } catch {
-      // An observer that throws must not change what the client sees.
-    }
-  }
+  if (failure.kind === "fault") observe(onError, failure.error);
   const line = failureLine(failure);
   const data = {
     status: failure.status,

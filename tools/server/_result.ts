@@ -179,14 +179,17 @@ async function fromResponse(
 
 /** The failure's one line, and a declared error's data as JSON below it; a fault is observed first. */
 function failed(failure: Failure, onError: (error: unknown) => void): ToolResult {
-  if (failure.kind === "fault") {
-    try {
-      onError(failure.error);
-    } catch {
-      // An observer that throws must not change what the client sees.
-    }
-  }
+  if (failure.kind === "fault") observe(onError, failure.error);
   return failureResult(failure);
+}
+
+/** Tells `onError` of a fault: an observer that throws must not change what the client sees. */
+export function observe(onError: (error: unknown) => void, error: unknown): void {
+  try {
+    onError(error);
+  } catch {
+    // Nothing more to tell.
+  }
 }
 
 /** A failure as the tool's `isError` result: its one line, and a declared error's data below. */

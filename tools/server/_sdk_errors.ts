@@ -7,6 +7,7 @@
 
 import type { ErrorObserver } from "../../tree/options.ts";
 import type { Sdk } from "./_server.ts";
+import { observe } from "./_result.ts";
 
 /** The SDK's own lines for a request it refused (a 4xx, or its listen streams' limit). */
 const REFUSED = /^(?:Rejected |Unsupported Media Type|subscriptions\/listen refused)/;
@@ -29,12 +30,7 @@ const REFUSED = /^(?:Rejected |Unsupported Media Type|subscriptions\/listen refu
  */
 export function sdkErrors(loaded: Sdk, onError: ErrorObserver): (error: Error) => void {
   return (error) => {
-    if (refusal(loaded, error)) return;
-    try {
-      onError(error);
-    } catch {
-      // An observer that throws changes nothing the client sees.
-    }
+    if (!refusal(loaded, error)) observe(onError, error);
   };
 }
 
