@@ -125,11 +125,7 @@ export class Feeds {
 
   /** Who a subscriber is: the principal the stream leaf's guards establish for it. */
   async #ownerOf(leaf: Node, carried: Request | undefined): Promise<string | undefined> {
-    const base: HandlerContext = {
-      surface: "mcp",
-      ...(carried === undefined ? {} : { request: carried }),
-    };
-    const context = await contextOf(base, this.#opts.context);
+    const context = await contextOf(feedContext(carried), this.#opts.context);
     return principalOf(await admit(leaf, context));
   }
 
@@ -192,11 +188,7 @@ export class Feeds {
     carried: Request | undefined,
   ): Promise<void> {
     const abort = new AbortController();
-    const context: HandlerContext = {
-      signal: abort.signal,
-      surface: "mcp",
-      ...(carried === undefined ? {} : { request: carried }),
-    };
+    const context = feedContext(carried, abort.signal);
     try {
       const stream = await runWith(call, input, context, carried, { context: this.#opts.context });
       if (isAsyncIterable(stream)) await stream[Symbol.asyncIterator]().return?.();
@@ -224,11 +216,7 @@ export class Feeds {
     carried: Request | undefined,
   ): Feed {
     const abort = new AbortController();
-    const context: HandlerContext = {
-      signal: abort.signal,
-      surface: "mcp",
-      ...(carried === undefined ? {} : { request: carried }),
-    };
+    const context = feedContext(carried, abort.signal);
     const begun = (async () => {
       const stream = await runWith(call, input, context, carried, { context: this.#opts.context });
       if (!isAsyncIterable(stream)) throw new TypeError(`The updates of ${uri} are not a stream`);
@@ -262,6 +250,15 @@ export class Feeds {
       if (this.#feeds.get(key) === feed) this.#feeds.delete(key);
     }
   }
+}
+
+/** The context of a feed's call, made on behalf of `carried` (none: over stdio, the process). */
+function feedContext(carried: Request | undefined, signal?: AbortSignal): HandlerContext {
+  return {
+    ...(signal === undefined ? {} : { signal }),
+    surface: "mcp",
+    ...(carried === undefined ? {} : { request: carried }),
+  };
 }
 
 interface Session {
