@@ -37,11 +37,5 @@ export async function readAll(
     if (signal?.aborted === true) throw new Cancelled(signal.reason);
     chunks.push(chunk);
   }
-  const all = new Uint8Array(chunks.reduce((size, chunk) => size + chunk.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.length;
-  }
-  return all;
+  return new Uint8Array(await new Blob(chunks as Uint8Array<ArrayBuffer>[]).arrayBuffer());
 }

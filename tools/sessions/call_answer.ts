@@ -129,7 +129,9 @@ function statusOf(json: string): number {
  */
 function answerOf(chunks: readonly Uint8Array[]): string | undefined {
   if (chunks.length === 0 || chunks.length > 2) return undefined;
-  const frames = decoder.decode(chunks.length === 1 ? chunks[0] : concat(chunks)).split("\n\n");
+  // Decoded as one text: a character split between the two chunks is whole again.
+  const text = chunks.map((chunk, at) => decoder.decode(chunk, { stream: at < chunks.length - 1 }));
+  const frames = text.join("").split("\n\n");
   // Each frame ends with a blank line: the text ends with one, which split leaves as "".
   if (frames.pop() !== "") return undefined;
   if (frames.length === 2 && !isPriming(frames[0])) return undefined;
@@ -153,16 +155,6 @@ function messageOf(frame: string): string | undefined {
     else if (!line.startsWith("id: ")) return undefined;
   }
   return message ? data : undefined;
-}
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  const all = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return all;
 }
 
 /** The stream as the SDK began it: what was read, the read under way, then the rest. */
