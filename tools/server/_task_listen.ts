@@ -20,8 +20,8 @@ import type { HandlerContext } from "../../tree/node.ts";
 import type { TaskCaller } from "../../tasks/owner.ts";
 import { isPlainObject } from "../../tree/plain_data.ts";
 
-/** What the caller's identity is read from (_tasks.ts's TaskRequest, which imports this module). */
-interface TaskRequest {
+/** What a call or a task request brings: its context made as a call's, and its capabilities. */
+export interface TaskRequest {
   readonly context: HandlerContext;
   readonly source: ContextSource;
   readonly capabilities: ClientCapabilities | undefined;

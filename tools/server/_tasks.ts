@@ -20,7 +20,6 @@ import { principalOf } from "../../tree/principal.ts";
 import type { ClientCapabilities, Server, ServerContext } from "@modelcontextprotocol/server";
 import { createTasks, type TaskRuntime } from "../../tasks/runtime.ts";
 import type { TaskRecord } from "../../tasks/store.ts";
-import type { ContextSource } from "../../tree/context.ts";
 import { extended } from "../../tree/context.ts";
 import { contextOf } from "../../engine/engine.ts";
 import { type Failure, failureLine } from "../../tree/failure.ts";
@@ -34,12 +33,11 @@ import {
   withInteraction,
 } from "../../tree/interaction.ts";
 import type { LeafCall } from "../../tree/call.ts";
-import type { HandlerContext } from "../../tree/node.ts";
 import { isPlainObject, MAX_INPUT_DEPTH } from "../../tree/plain_data.ts";
 import type { ToolEntry } from "../projection/tools.ts";
 import { failureResult, inputOf, success } from "./_result.ts";
 import type { McpOptions } from "./options.ts";
-import { listenForTasks } from "./_task_listen.ts";
+import { listenForTasks, type TaskRequest } from "./_task_listen.ts";
 
 /** The SDK's module, loaded on the first request. */
 type Sdk = typeof import("@modelcontextprotocol/server");
@@ -51,13 +49,6 @@ const POLL_INTERVAL_MS = 500;
 /** JSON-RPC's internal error: a task whose handler crashed. */
 const INTERNAL_ERROR = -32603;
 const ACTIONS: ReadonlySet<unknown> = new Set(["accept", "decline", "cancel"]);
-
-/** What a call or a task request brings: its context made as a call's, and its capabilities. */
-export interface TaskRequest {
-  readonly context: HandlerContext;
-  readonly source: ContextSource;
-  readonly capabilities: ClientCapabilities | undefined;
-}
 
 /** The tasks of one MCP handler. */
 export interface McpTasks {
