@@ -109,34 +109,18 @@ export function completeList(
       `Expected Iterable, but did not find one for field "${field.parent.name}.${field.name}".`,
     );
   }
-  const results: unknown[] = [];
-  let pending = false;
-  let index = 0;
   if (Array.isArray(value)) {
     const runner = objectRunner(completion.of);
     if (runner !== undefined) {
       return completeObjects(run, field, completion, path, value, runner, completer);
     }
-    for (; index < value.length; index++) {
-      if (
-        completeItem(
-          run,
-          field,
-          completion,
-          { prev: path, key: index },
-          value[index],
-          results,
-          completer,
-        )
-      ) {
-        pending = true;
-      }
-    }
-  } else {
-    for (const item of value as Iterable<unknown>) {
-      const itemPath: Path = { prev: path, key: index++ };
-      if (completeItem(run, field, completion, itemPath, item, results, completer)) pending = true;
-    }
+  }
+  const results: unknown[] = [];
+  let pending = false;
+  let index = 0;
+  for (const item of value as Iterable<unknown>) {
+    const itemPath: Path = { prev: path, key: index++ };
+    if (completeItem(run, field, completion, itemPath, item, results, completer)) pending = true;
   }
   return pending ? Promise.all(results) : results;
 }
@@ -193,17 +177,8 @@ async function completeAsyncList(
       throw locatedError(error, field.nodes, pathToArray(path));
     }
     if (step.done) break;
-    if (
-      completeItem(
-        run,
-        field,
-        completion,
-        { prev: path, key: index },
-        step.value,
-        results,
-        completer,
-      )
-    ) {
+    const itemPath: Path = { prev: path, key: index };
+    if (completeItem(run, field, completion, itemPath, step.value, results, completer)) {
       pending = true;
     }
   }
