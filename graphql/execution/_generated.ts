@@ -75,35 +75,25 @@ return function fields(run, source, path) {
   return pending ? settle(KEYS, [${list}]) : { ${values.join(", ")} };
 };`;
   try {
-    const make = new Function(
-      "F",
-      "KEYS",
-      "R",
-      "field",
-      "property",
-      "fallback",
-      "settle",
-      "failed",
-      "caught",
-      body,
-    );
-    return make(
-      fields,
-      fields.map((field) => field.key),
-      fields.map(objectOf),
-      executeField,
-      completeProperty,
-      executeFields,
-      settleFields,
-      failed,
-      caught,
-    ) as ObjectRunner;
+    const make = new Function("F", "KEYS", "R", ...Object.keys(HELPERS), body);
+    const keys = fields.map((field) => field.key);
+    return make(fields, keys, fields.map(objectOf), ...Object.values(HELPERS)) as ObjectRunner;
   } catch {
     // Code generation is forbidden here: the interpreter it is, for every plan.
     generating = false;
     return undefined;
   }
 }
+
+/** What the generated code calls, by the names it calls them. */
+const HELPERS = {
+  field: executeField,
+  property: completeProperty,
+  fallback: executeFields,
+  settle: settleFields,
+  failed,
+  caught,
+};
 
 /** The in-place check of a built-in scalar field's value, nullable or not. */
 function scalarCheck(field: FieldPlan): ((v: string) => string) | undefined {
