@@ -146,14 +146,12 @@ export function graphqlErrors(mapping: Readonly<Record<string, ErrorMapping>>): 
 
 function keysOf(error: unknown): string[] {
   if (typeof error !== "object" || error === null) return [];
-  const keys: string[] = [];
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === "string") keys.push(code);
-  const name = (error as { name?: unknown }).name;
-  if (typeof name === "string") keys.push(name);
-  const constructorName = (error as { constructor?: { name?: unknown } }).constructor?.name;
-  if (typeof constructorName === "string") keys.push(constructorName);
-  return keys;
+  const { code, name, constructor } = error as {
+    code?: unknown;
+    name?: unknown;
+    constructor?: { name?: unknown };
+  };
+  return [code, name, constructor?.name].filter((key): key is string => typeof key === "string");
 }
 
 function apply(rule: ErrorMapping, error: unknown): GraphQLError | undefined {
