@@ -33,8 +33,7 @@ export type DirectExecute = (request: DirectRequest) => ExecutionResult | Promis
 /** Starts a subscription on a validated document: the executor's results, unmasked. */
 export type DirectSubscribe = Executor["subscribe"];
 
-const directs = new WeakMap<object, DirectExecute>();
-const subscriptions = new WeakMap<object, DirectSubscribe>();
+const directs = new WeakMap<object, { execute: DirectExecute; subscribe: DirectSubscribe }>();
 
 /** Registers the direct execution and the subscriptions of a server (`createGraphQLServer` does). */
 export function setDirect(
@@ -42,18 +41,17 @@ export function setDirect(
   execute: DirectExecute,
   subscribe: DirectSubscribe,
 ): void {
-  directs.set(server, execute);
-  subscriptions.set(server, subscribe);
+  directs.set(server, { execute, subscribe });
 }
 
 /** The direct execution of a server, else its `execute`. */
 export function directOf(
   server: { execute(request: DirectRequest): Promise<ExecutionResult> },
 ): DirectExecute {
-  return directs.get(server) ?? ((request) => server.execute(request));
+  return directs.get(server)?.execute ?? ((request) => server.execute(request));
 }
 
 /** The subscriptions of a server `createGraphQLServer` built; `undefined` for any other. */
 export function subscriptionsOf(server: object): DirectSubscribe | undefined {
-  return subscriptions.get(server);
+  return directs.get(server)?.subscribe;
 }

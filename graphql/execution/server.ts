@@ -358,10 +358,8 @@ export function serveProjection(
         return cache.chars * BYTES_PER_CHAR;
       },
     },
-    execute(request) {
-      const result = direct(request);
-      return result instanceof Promise ? result : Promise.resolve(result);
-    },
+    // A promise `direct` gives is given as it is.
+    execute: (request) => Promise.resolve(direct(request)),
     async subscribe(request) {
       const prepared = documentOf(request);
       if ("errors" in prepared) return { errors: prepared.errors };
