@@ -17,7 +17,7 @@ import type { GraphQLLeafField } from "./projection.ts";
 import type { ArgumentDefinition, NamedTypeDefinition } from "./types.ts";
 import { type ClientError, observer, type ResolveOptions } from "./errors.ts";
 
-type Resolver = (
+export type Resolver = (
   parent: unknown,
   args: Record<string, unknown>,
   context: unknown,

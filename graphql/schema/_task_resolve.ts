@@ -19,10 +19,8 @@ import { answerTask, type TaskQuestion, taskQuestions } from "../../tasks/answer
 import type { TaskRuntime } from "../../tasks/runtime.ts";
 import { isTerminal, type TaskRecord } from "../../tasks/store.ts";
 import type { GraphQLLeafField } from "./projection.ts";
-import { handlerContext, inputOf, type InputTypes } from "./_resolve.ts";
+import { handlerContext, inputOf, type InputTypes, type Resolver } from "./_resolve.ts";
 import { type ClientError, observer, type ResolveOptions } from "./errors.ts";
-
-type Resolver = (parent: unknown, args: Record<string, unknown>, context: unknown) => unknown;
 
 /** A task as the `Task` type gives it. */
 interface TaskObject {
