@@ -355,12 +355,11 @@ function callOf(
   const sent = `{ query: documents.${name}, operationName: ${
     JSON.stringify(name)
   }, variables: ${variables} }`;
-  const target = [
-    JSON.stringify(document.path),
-    field.voidResult,
-    JSON.stringify(field.type),
-    JSON.stringify(Object.keys(field.node.meta?.errors ?? {})),
-  ].join(", ");
+  // The runtime's arguments after the operation: where the result sits, whether it is void, its
+  // type (not for a task, whose result is JSON) and the codes the leaf declares.
+  const path = `${JSON.stringify(document.path)}, ${field.voidResult}`;
+  const codes = JSON.stringify(Object.keys(field.node.meta?.errors ?? {}));
+  const target = `${path}, ${JSON.stringify(field.type)}, ${codes}`;
   if (field.kind === "subscription") {
     return `(${param}): AsyncIterable<${result}> =>\n${indent}  stream<${result}>(transport, ${sent}, ${target})`;
   }
@@ -373,12 +372,7 @@ function callOf(
       : param.endsWith(" = {}")
       ? `[variables?: ${name}Variables]`
       : `[${param}]`;
-    const where = [
-      JSON.stringify(document.path),
-      field.voidResult,
-      JSON.stringify(Object.keys(field.node.meta?.errors ?? {})),
-    ].join(", ");
-    return `((${head}options?: TaskCallOptions) =>\n${indent}  task<${types}>(transport, ${sent}, ${where}, options)) as TaskCall<${parameters}, ${types}>`;
+    return `((${head}options?: TaskCallOptions) =>\n${indent}  task<${types}>(transport, ${sent}, ${path}, ${codes}, options)) as TaskCall<${parameters}, ${types}>`;
   }
   return `(${param}): GraphQLCall<${types}> =>\n${indent}  call<${types}>(transport, ${sent}, ${target})`;
 }
