@@ -16,8 +16,6 @@ export interface Failed {
   readonly exitCode: number;
   /** A fault: the thrown value goes to `onError`, the line says no more than `500 Internal Server Error`. */
   readonly fault: boolean;
-  /** The thrown value. */
-  readonly error: unknown;
 }
 
 /** 128 + SIGINT: what a shell reports for a command Ctrl-C stopped. */
@@ -30,7 +28,6 @@ export function failedCall(error: unknown, context: HandlerContext): Failed {
     line: failureLine(failure),
     exitCode: failure.kind === "cancelled" ? CANCELLED_EXIT : 1,
     fault: failure.kind === "fault",
-    error: failure.error,
   };
 }
 
@@ -55,7 +52,6 @@ export function failedRemoteCall(error: unknown, context: HandlerContext): Faile
       ),
       exitCode: 1,
       fault: false,
-      error,
     };
   }
   // fetch rejects with a TypeError when no connection could be made.
@@ -64,7 +60,6 @@ export function failedRemoteCall(error: unknown, context: HandlerContext): Faile
       line: `the server could not be reached: ${error.message}`,
       exitCode: 1,
       fault: false,
-      error,
     };
   }
   return failedCall(error, context);

@@ -267,6 +267,7 @@ export async function runCli(
     });
     return 0;
   } catch (error) {
+    const fault = opts.onError ?? ((thrown) => io.err(`  ${textOf(thrown)}\n`));
     if (error instanceof UsageError) {
       io.err(`error: ${error.message}\n`);
       return 2;
@@ -277,13 +278,12 @@ export async function runCli(
     }
     if (error instanceof TaskFailed) {
       io.err(`error: ${taskFailureLine(error)}\n`);
-      const fault = opts.onError ?? ((fault) => io.err(`  ${textOf(fault)}\n`));
       if (taskFault !== undefined) observe(fault, taskFault.error);
       return error.failure.kind === "cancelled" ? CANCELLED_EXIT : 1;
     }
     const failed = remote ? failedRemoteCall(error, caller) : failedCall(error, caller);
     io.err(`error: ${failed.line}\n`);
-    if (failed.fault) observe(opts.onError ?? ((fault) => io.err(`  ${textOf(fault)}\n`)), error);
+    if (failed.fault) observe(fault, error);
     return failed.exitCode;
   }
 }
