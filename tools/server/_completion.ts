@@ -90,7 +90,11 @@ export function registerCompletion(
 
 /** The candidates starting with the typed prefix: at most MAX_VALUES, with the total. */
 function completionOf(candidates: readonly string[], prefix: string): Completion {
-  const matching = [...new Set(candidates)].filter((value) => value.startsWith(prefix));
+  return firstValues([...new Set(candidates)].filter((value) => value.startsWith(prefix)));
+}
+
+/** What a completion answers of the values that match: at most MAX_VALUES, with the total. */
+export function firstValues(matching: readonly string[]): Required<Completion> {
   return {
     values: matching.slice(0, MAX_VALUES),
     total: matching.length,

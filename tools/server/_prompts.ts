@@ -18,6 +18,7 @@ import { failureOf } from "../../tree/run.ts";
 import type { JsonSchema } from "../../tree/schema.ts";
 import type { PromptEntry } from "../projection/prompts.ts";
 import { observe } from "./_result.ts";
+import { firstValues } from "./_completion.ts";
 
 /** The SDK's module, loaded on the first request. */
 type Sdk = typeof import("@modelcontextprotocol/server");
@@ -76,9 +77,6 @@ export function registerPrompts(
   });
 }
 
-/** At most this many values in one completion, as MCP allows. */
-const MAX_VALUES = 100;
-
 /**
  * The completions of a prompt's argument from what was typed (`value`):
  * the argument's `enum` (or titled `oneOf`/`anyOf` consts) starting with it,
@@ -104,14 +102,11 @@ export async function completePromptArgument(
   if (!Array.isArray(candidates)) {
     throw new TypeError(`the completer of "${argument}" of "${name}" did not return a list`);
   }
-  const matching = candidates.filter((candidate): candidate is string =>
-    typeof candidate === "string" && candidate.startsWith(value)
+  return firstValues(
+    candidates.filter((candidate): candidate is string =>
+      typeof candidate === "string" && candidate.startsWith(value)
+    ),
   );
-  return {
-    values: matching.slice(0, MAX_VALUES),
-    total: matching.length,
-    hasMore: matching.length > MAX_VALUES,
-  };
 }
 
 function choicesOf(field: JsonSchema): unknown[] {
