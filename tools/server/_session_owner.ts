@@ -119,12 +119,8 @@ function credentialsOf(tree: Node): (request: Request) => string | undefined {
 function verifiedPrincipal(
   tree: Node,
 ): ((request: Request) => Promise<string | undefined>) | undefined {
-  const verifiers = catalogueOf(tree).entries.flatMap(({ leaf }) =>
-    securityOf(leaf).flatMap((security) =>
-      security.authenticate === undefined ? [] : [security.authenticate]
-    )
-  );
-  const authenticate = verifiers[0];
+  const authenticate = catalogueOf(tree).entries.flatMap(({ leaf }) => securityOf(leaf))
+    .find((security) => security.authenticate !== undefined)?.authenticate;
   if (authenticate === undefined) return undefined;
   return async (request) => {
     if (!/^bearer\s/i.test(request.headers.get("authorization") ?? "")) return undefined;
