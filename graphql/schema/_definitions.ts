@@ -238,10 +238,14 @@ function optionalText(value: unknown, what: string): { description?: string } {
   return value === undefined ? {} : { description: checkText(value, what) };
 }
 
-function uniqueNames(names: readonly string[], what: string): void {
+/** Refuses a list of names that is empty or holds one twice: `noun` says what they are. */
+function uniqueNames(names: readonly string[], where: string, noun: string): void {
+  if (names.length === 0) throw new Error(`GraphQLTypeRegistry.define: ${where} has no ${noun}s`);
   const seen = new Set<string>();
   for (const name of names) {
-    if (seen.has(name)) throw new Error(`GraphQLTypeRegistry.define: ${what} "${name}" twice`);
+    if (seen.has(name)) {
+      throw new Error(`GraphQLTypeRegistry.define: ${where} has the ${noun} "${name}" twice`);
+    }
     seen.add(name);
   }
 }
@@ -273,18 +277,12 @@ export function copyDefinition(definition: NamedTypeDefinition): NamedTypeDefini
         }
         return value;
       });
-      if (values.length === 0) {
-        throw new Error(`GraphQLTypeRegistry.define: ${where} has no values`);
-      }
-      uniqueNames(values, `${where} has the value`);
+      uniqueNames(values, where, "value");
       return { kind: "enum", name, values, ...description };
     }
     case "union": {
       const members = [...definition.members].map((member) => checkName(member, "the member"));
-      if (members.length === 0) {
-        throw new Error(`GraphQLTypeRegistry.define: ${where} has no members`);
-      }
-      uniqueNames(members, `${where} has the member`);
+      uniqueNames(members, where, "member");
       return { kind: "union", name, members, ...description };
     }
     case "object":
@@ -292,10 +290,7 @@ export function copyDefinition(definition: NamedTypeDefinition): NamedTypeDefini
       const fields = [...definition.fields].map((field) =>
         copyField(field, where, definition.kind)
       );
-      if (fields.length === 0) {
-        throw new Error(`GraphQLTypeRegistry.define: ${where} has no fields`);
-      }
-      uniqueNames(fields.map((field) => field.name), `${where} has the field`);
+      uniqueNames(fields.map((field) => field.name), where, "field");
       return { kind: definition.kind, name, fields, ...description };
     }
     default:
@@ -337,7 +332,8 @@ function copyField(field: FieldDefinition, where: string, kind: "object" | "inpu
       if (arg.defaultValue !== undefined) copied.defaultValue = arg.defaultValue;
       return copied;
     });
-    if (args.length > 1) uniqueNames(args.map((arg) => arg.name), `${at} has the argument`);
+    // Not empty: `field.args` has one at least.
+    if (args.length > 1) uniqueNames(args.map((arg) => arg.name), at, "argument");
     copy.args = args;
   }
   return copy;
