@@ -177,7 +177,7 @@ export function inputOf(
   const input: Record<string, unknown> = {};
   for (const arg of field.args) {
     if (!Object.hasOwn(args, arg.name) || field.captures.includes(arg.name)) continue;
-    if (arg.spread === true) spreadInto(input, args[arg.name]);
+    if (arg.spread === true) spreadInto(input, args[arg.name], inputs);
     else setOwn(input, arg.key ?? arg.name, withKeys(args[arg.name], arg, inputs));
   }
   for (const capture of field.captures) setOwn(input, capture, args[capture]);
@@ -185,10 +185,13 @@ export function inputOf(
 }
 
 /** The free-form input of a leaf without an input schema: its own keys are the input's. */
-function spreadInto(input: Record<string, unknown>, value: unknown): void {
+function spreadInto(input: Record<string, unknown>, value: unknown, inputs: InputTypes): void {
   const named = openInput(value);
-  for (const key of Object.keys(named)) setOwn(input, key, plain(named[key]));
+  for (const key of Object.keys(named)) setOwn(input, key, withKeys(named[key], UNTYPED, inputs));
 }
+
+/** No input type: a value of it is any JSON, copied with ordinary objects throughout. */
+const UNTYPED = { type: "" };
 
 /**
  * An argument value as the handler expects it: ordinary objects (graphql-js
@@ -207,21 +210,8 @@ function withKeys(
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     const field = fields.find((f) => f.name === key);
-    setOwn(
-      copy,
-      field?.key ?? key,
-      field === undefined ? plain(value[key]) : withKeys(value[key], field, inputs),
-    );
+    setOwn(copy, field?.key ?? key, withKeys(value[key], field ?? UNTYPED, inputs));
   }
-  return copy;
-}
-
-/** A JSON value with ordinary objects throughout. */
-function plain(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(plain);
-  if (!isPlainObject(value)) return value;
-  const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) setOwn(copy, key, plain(value[key]));
   return copy;
 }
 
