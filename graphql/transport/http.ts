@@ -167,17 +167,14 @@ export function createHttpGraphQLServer(
   }
   // Every check of the tree and the options runs now; the transport, graphql-js
   // and the schema load on the first request (_http_transport.ts).
-  let served: Served;
-  if (server) {
-    served = { server: treeOrServer as GraphQLServer };
-  } else {
+  if (!server) {
     assertImplemented(treeOrServer, "createGraphQLServer");
     checkExecutor(opts.executor, "createHttpGraphQLServer");
-    served = {
-      projection: projectGraphQL(treeOrServer, opts),
-      trusted: trustedDocumentsOf(opts, "createHttpGraphQLServer"),
-    };
   }
+  const served: Served = server ? { server: treeOrServer as GraphQLServer } : {
+    projection: projectGraphQL(treeOrServer, opts),
+    trusted: trustedDocumentsOf(opts, "createHttpGraphQLServer"),
+  };
   const checked = { path, forms: formGuard(opts.trustedOrigins) };
   let serve: ((request: Request) => Promise<Response>) | undefined;
   let loading: Promise<(request: Request) => Promise<Response>> | undefined;
