@@ -197,7 +197,7 @@ export function mcpTasks(loaded: Sdk, tools: readonly ToolEntry[], opts: McpOpti
           );
         }
         // Answers to questions no longer pending (or never asked) are dropped, as the extension says.
-        for (const key of Object.keys(pendingOf(record))) {
+        for (const key of Object.keys(record.questions ?? {})) {
           if (Object.hasOwn(responses, key)) {
             await runtime().answer(record.id, owner, answerOf(responses[key]), key);
           }
@@ -286,17 +286,10 @@ function detailed(record: TaskRecord, entry: ToolEntry | undefined): Record<stri
   }
 }
 
-/** The questions a task waits on, by key. */
-function pendingOf(
-  record: TaskRecord,
-): Readonly<Record<string, NonNullable<TaskRecord["question"]>>> {
-  return record.questions ?? {};
-}
-
 /** Each pending question as the form elicitation the client shows. */
 function inputRequestsOf(record: TaskRecord): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(pendingOf(record)).map(([key, { message, schema }]) => [
+    Object.entries(record.questions ?? {}).map(([key, { message, schema }]) => [
       key,
       { method: "elicitation/create", params: { mode: "form", message, requestedSchema: schema } },
     ]),
