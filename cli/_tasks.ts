@@ -13,7 +13,6 @@ import type { TaskCaller } from "../tasks/owner.ts";
 import type { HandlerContext } from "../tree/node.ts";
 import { principalOf } from "../tree/principal.ts";
 import type { Failure } from "../tree/failure.ts";
-import { failureLine } from "../tree/failure.ts";
 import type { TaskHandle, TaskState } from "../client/client_types.ts";
 import { ClientError } from "../client/client_error.ts";
 import { answerTask, taskQuestions } from "../tasks/answer.ts";
@@ -293,11 +292,6 @@ function failureOfRecord(record: TaskRecord | undefined): Failure {
     headers: new Headers(failure.headers?.map(([k, v]) => [k, v])),
     error: null,
   };
-}
-
-/** The line a failed task writes, as any failed command's. */
-export function taskFailureLine(error: TaskFailed): string {
-  return failureLine(error.failure);
 }
 
 /**

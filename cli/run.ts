@@ -61,6 +61,7 @@ import { BinaryToTerminal, writeResult } from "./_output.ts";
 import type { TaskRuntime } from "../tasks/runtime.ts";
 import { taskCaller } from "../tasks/owner.ts";
 import { catalogueOf } from "../tree/catalogue.ts";
+import { failureLine } from "../tree/failure.ts";
 import type { TaskHandle } from "../client/client_types.ts";
 import {
   localTask,
@@ -70,7 +71,6 @@ import {
   type TaskAnswer,
   type TaskCommand,
   TaskFailed,
-  taskFailureLine,
   type TaskVerb,
 } from "./_tasks.ts";
 
@@ -277,7 +277,7 @@ export async function runCli(
       return 1;
     }
     if (error instanceof TaskFailed) {
-      io.err(`error: ${taskFailureLine(error)}\n`);
+      io.err(`error: ${failureLine(error.failure)}\n`);
       if (taskFault !== undefined) observe(fault, taskFault.error);
       return error.failure.kind === "cancelled" ? CANCELLED_EXIT : 1;
     }
