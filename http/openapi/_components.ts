@@ -197,10 +197,7 @@ export class ComponentRegistry {
     const defs = {
       ...(isPlainObject(definitions) ? definitions : {}),
       ...(isPlainObject($defs) ? $defs : {}),
-    } as Record<
-      string,
-      JsonSchema
-    >;
+    } as Record<string, JsonSchema>;
     const defNames = this.#placeDefs(defs, derivedDefNames(root, defs, naming.owner), naming);
     const rewrite = (schema: JsonSchema): JsonSchema => this.#extract(schema, defNames, naming);
     const inlined = mapSubschemas(rewriteRef(root, defNames), rewrite);

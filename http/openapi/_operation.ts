@@ -121,7 +121,7 @@ export function describeOperation(
   const deprecated = overrides.deprecated ??
     (operation.tags.deprecated === true ? true : undefined);
   const tags = overrides.tags ?? groupOf(operation.path);
-  const summary = overrides.summary ?? firstLine(meta.description) ?? summaryOf(operation);
+  const summary = overrides.summary ?? meta.description?.split("\n")[0] ?? summaryOf(operation);
   const description = overrides.description ?? meta.description;
   const guards = securityOf(operation.node);
   const security = guards.length === 0 ? undefined : [
@@ -304,9 +304,11 @@ function addDeclaredErrors(
   hint: string,
 ): void {
   for (const [code, declaration] of Object.entries(errors)) {
-    const data = declaration.data === undefined
+    const declared = declaration.data;
+    const data = declared === undefined
       ? undefined
-      : jsonSchemaOfError(operation, code, declaration.data);
+      : schemaForm(operation, `data schema of error ${code}`, () =>
+        toJsonSchema(declared, "output") ?? {});
     const schema = {
       allOf: [PROBLEM_REF, {
         type: "object",
@@ -327,23 +329,6 @@ function addDeclaredErrors(
   }
 }
 
-function jsonSchemaOfError(
-  operation: HttpOperation,
-  code: string,
-  schema: StandardSchemaV1,
-): JsonSchema {
-  try {
-    return toJsonSchema(schema, "output") ?? {};
-  } catch (error) {
-    throw new Error(
-      `toOpenApi: the data schema of error ${code} of ${operation.method} ${operation.path} has no JSON Schema form: ${
-        error instanceof Error ? error.message : String(error)
-      }`,
-      { cause: error },
-    );
-  }
-}
-
 /** A readable default summary from the tree path: `books.{bookId}.checkout.start` is "Books checkout start". */
 function summaryOf(operation: HttpOperation): string {
   let words = "";
@@ -351,10 +336,6 @@ function summaryOf(operation: HttpOperation): string {
     if (step.kind === "child") words = words === "" ? step.name : `${words} ${step.name}`;
   }
   return words === "" ? "Root" : capitalize(words);
-}
-
-function firstLine(text: string | undefined): string | undefined {
-  return text?.split("\n")[0];
 }
 
 /**
@@ -366,14 +347,21 @@ function jsonSchemaOf(
   side: "input" | "output",
   schema: StandardSchemaV1 | undefined,
 ): JsonSchema | undefined {
-  if (schema === undefined || (side === "output" && isVoidSchema(schema))) {
-    return undefined;
-  }
+  if (schema === undefined || (side === "output" && isVoidSchema(schema))) return undefined;
+  return schemaForm(
+    operation,
+    `${side} schema`,
+    () => side === "input" ? operation.entry.inputSchema : operation.entry.outputSchema,
+  );
+}
+
+/** What `read` gives, or an error naming the schema (`what`) that has no JSON Schema form. */
+function schemaForm<T>(operation: HttpOperation, what: string, read: () => T): T {
   try {
-    return side === "input" ? operation.entry.inputSchema : operation.entry.outputSchema;
+    return read();
   } catch (error) {
     throw new Error(
-      `toOpenApi: the ${side} schema of ${operation.method} ${operation.path} has no JSON Schema form: ${
+      `toOpenApi: the ${what} of ${operation.method} ${operation.path} has no JSON Schema form: ${
         error instanceof Error ? error.message : String(error)
       }`,
       { cause: error },

@@ -75,14 +75,10 @@ export function bodyOf(
 
 /** Whether a top-level property (or its items) is binary: a file (`z.file()`). */
 function carriesFiles(input: JsonSchema | undefined): boolean {
-  const properties = input?.properties;
-  if (typeof properties !== "object" || properties === null) return false;
   const binary = (schema: unknown) =>
-    typeof schema === "object" && schema !== null &&
-    (schema as JsonSchema).format === "binary";
-  return Object.values(properties).some((property) =>
-    binary(property) ||
-    (typeof property === "object" && property !== null && binary((property as JsonSchema).items))
+    (schema as JsonSchema | null | undefined)?.format === "binary";
+  return Object.values(propertiesOf(input)).some((property) =>
+    binary(property) || binary((property as JsonSchema | null)?.items)
   );
 }
 
