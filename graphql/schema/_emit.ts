@@ -49,11 +49,11 @@ export function emit(shape: Shape, emission: Emission): string {
       return `[${shape.item.nullable ? item : `${item}!`}]`;
     }
     case "object":
-      return emitObject(shape, emission);
+      return emission.names.get(shape) ?? emitObject(shape, emission);
     case "enum":
-      return emitEnum(shape, emission);
+      return emission.names.get(shape) ?? emitEnum(shape, emission);
     case "union":
-      return emitUnion(shape, emission);
+      return emission.names.get(shape) ?? emitUnion(shape, emission);
   }
 }
 
@@ -79,25 +79,31 @@ function baseName(shape: ObjectShape | EnumShape | UnionShape, key: string, stat
   return shape.title ?? (state.planned.get(key) ?? shape.hint).name;
 }
 
+/** The type an equal shape was given, now this shape's too. */
+function given(shape: Shape, key: string, emission: Emission): string | undefined {
+  const name = emission.state.byKey.get(key);
+  if (name !== undefined) emission.names.set(shape, name);
+  return name;
+}
+
+/** Registers a shape's new type under its key, and as this shape's. */
+function define(shape: Shape, key: string, emission: Emission, definition: NamedTypeDefinition) {
+  register(emission.state, definition);
+  emission.state.byKey.set(key, definition.name);
+  emission.names.set(shape, definition.name);
+}
+
 function emitObject(shape: ObjectShape, emission: Emission): string {
-  const known = emission.names.get(shape);
-  if (known !== undefined) return known;
   const kind = emission.direction === "input" ? "input" : "object";
   const key = keyOf(shape, emission.direction, emission.fingerprints);
-  const { state } = emission;
-  const existing = state.byKey.get(key);
-  if (existing !== undefined) {
-    emission.names.set(shape, existing);
-    return existing;
-  }
-  let base = baseName(shape, key, state);
+  const existing = given(shape, key, emission);
+  if (existing !== undefined) return existing;
+  let base = baseName(shape, key, emission.state);
   if (kind === "input" && !base.endsWith("Input")) base += "Input";
-  const name = allocate(state, base);
+  const name = allocate(emission.state, base);
   const fields: FieldDefinition[] = [];
   const definition: NamedTypeDefinition = { kind, name, fields, ...described(shape.description) };
-  register(state, definition);
-  state.byKey.set(key, name);
-  emission.names.set(shape, name);
+  define(shape, key, emission, definition);
   emission.building.add(name);
   for (const field of shape.fields) {
     const type = emit(field.type.shape, emission);
@@ -119,43 +125,29 @@ function emitObject(shape: ObjectShape, emission: Emission): string {
 }
 
 function emitEnum(shape: EnumShape, emission: Emission): string {
-  const known = emission.names.get(shape);
-  if (known !== undefined) return known;
-  const { state } = emission;
   const key = keyOf(shape, emission.direction, emission.fingerprints);
-  let name = state.byKey.get(key);
-  if (name === undefined) {
-    name = allocate(state, baseName(shape, key, state));
-    register(
-      state,
-      freezeDefinition({
-        kind: "enum",
-        name,
-        values: [...shape.values],
-        ...described(shape.description),
-      }),
-    );
-    state.byKey.set(key, name);
-  }
-  emission.names.set(shape, name);
+  const existing = given(shape, key, emission);
+  if (existing !== undefined) return existing;
+  const name = allocate(emission.state, baseName(shape, key, emission.state));
+  const values = [...shape.values];
+  define(
+    shape,
+    key,
+    emission,
+    freezeDefinition({ kind: "enum", name, values, ...described(shape.description) }),
+  );
   return name;
 }
 
 function emitUnion(shape: UnionShape, emission: Emission): string {
-  const known = emission.names.get(shape);
-  if (known !== undefined) return known;
   const distinct = new Set(
     shape.members.map((member) => fingerprint(member, emission.fingerprints)),
   );
-  if (distinct.size === 1) return emitObject(shape.members[0], emission);
-  const { state } = emission;
+  if (distinct.size === 1) return emit(shape.members[0], emission);
   const key = keyOf(shape, emission.direction, emission.fingerprints);
-  const existing = state.byKey.get(key);
-  if (existing !== undefined) {
-    emission.names.set(shape, existing);
-    return existing;
-  }
-  const name = allocate(state, baseName(shape, key, state));
+  const existing = given(shape, key, emission);
+  if (existing !== undefined) return existing;
+  const name = allocate(emission.state, baseName(shape, key, emission.state));
   const members: string[] = [];
   const definition: NamedTypeDefinition = {
     kind: "union",
@@ -163,17 +155,15 @@ function emitUnion(shape: UnionShape, emission: Emission): string {
     members,
     ...described(shape.description),
   };
-  register(state, definition);
-  state.byKey.set(key, name);
-  emission.names.set(shape, name);
+  define(shape, key, emission, definition);
   const resolution: UnionMember[] = [];
   for (const member of shape.members) {
-    const memberName = emitObject(member, emission);
+    const memberName = emit(member, emission);
     if (members.includes(memberName)) continue;
     members.push(memberName);
     resolution.push({ name: memberName, required: member.required, consts: member.consts });
   }
-  state.unions.set(name, resolution);
+  emission.state.unions.set(name, resolution);
   freezeDefinition(definition);
   return name;
 }
