@@ -335,10 +335,9 @@ function formOf(values: readonly [string, unknown][]): FormData {
     else if (value === null) return;
     else form.append(key, typeof value === "object" ? JSON.stringify(value) : String(value));
   };
+  // An array holding files is one field each; any other array is JSON.
   for (const [key, value] of values) {
-    if (Array.isArray(value) && value.some((v) => v instanceof Blob)) {
-      for (const item of value) add(key, item);
-    } else add(key, value);
+    for (const item of Array.isArray(value) && holdsBlob(value) ? value : [value]) add(key, item);
   }
   return form;
 }
