@@ -295,21 +295,22 @@ export async function createHandler(tree: Node, opts: HandlerOptions = {}): Prom
         if (deno !== undefined) return await deno(request);
       }
       if (
-        graphiql && request.method === "GET" && wantsHtml(request) && !splitUrl(request.url).query
+        graphiql && request.method === "GET" &&
+        request.headers.get("accept")?.includes("text/html") && !splitUrl(request.url).query
       ) {
         return html(graphiqlPage("GraphiQL", assets));
       }
       return await http(request);
     }, graphqlEdge);
+    paths.graphql = path;
     if (graphiql) {
       claim(
         assets,
         "GraphiQL assets",
         (request) => serveAsset(request, assets, { "graphiql-init.js": () => graphiqlInit(path) }),
       );
+      paths.graphiql = path;
     }
-    paths.graphql = path;
-    if (graphiql) paths.graphiql = path;
     if (bun !== undefined) paths.subscriptions = path;
   }
 
@@ -434,11 +435,6 @@ function isBunServer(
   value: unknown,
 ): value is { upgrade(request: Request, opts?: unknown): boolean } {
   return typeof (value as { upgrade?: unknown } | undefined)?.upgrade === "function";
-}
-
-function wantsHtml(request: Request): boolean {
-  const accept = request.headers.get("accept") ?? "";
-  return accept.includes("text/html");
 }
 
 function html(text: string): Response {
