@@ -13,14 +13,7 @@
  * @module
  */
 
-import {
-  type ConstValueNode,
-  GraphQLError,
-  GraphQLScalarType,
-  Kind,
-  print,
-  type ValueNode,
-} from "graphql";
+import { GraphQLError, GraphQLScalarType, Kind, print, type ValueNode } from "graphql";
 import { isDateTime } from "../../tree/dates.ts";
 import { DATE_TIME_SCALAR, FILE_SCALAR, JSON_SCALAR, SCALAR_DEFINITIONS } from "./_definitions.ts";
 
@@ -62,7 +55,7 @@ function show(value: unknown): string {
   }
 }
 
-function jsonLiteral(node: ValueNode, variables: Readonly<Record<string, unknown>> | undefined) {
+function jsonLiteral(node: ValueNode, variables?: Readonly<Record<string, unknown>> | null) {
   const read = (value: ValueNode): unknown => {
     switch (value.kind) {
       case Kind.STRING:
@@ -104,16 +97,8 @@ function jsonLiteral(node: ValueNode, variables: Readonly<Record<string, unknown
 
 function jsonScalar(): GraphQLScalarType {
   const identity = (value: unknown) => value;
-  return new GraphQLScalarType({
-    name: JSON_SCALAR,
-    description: (SCALAR_DEFINITIONS[JSON_SCALAR] as { description: string }).description,
-    serialize: identity,
-    parseValue: identity,
-    parseLiteral: (node, variables) => jsonLiteral(node, variables ?? undefined),
-    coerceOutputValue: identity,
-    coerceInputValue: identity,
-    coerceInputLiteral: (node: ConstValueNode) => jsonLiteral(node, undefined),
-  });
+  // graphql 17 gives coerceInputLiteral a literal with its variables replaced: none to read.
+  return specifiedScalar(JSON_SCALAR, { output: identity, input: identity, literal: jsonLiteral });
 }
 
 function dateTimeScalar(): GraphQLScalarType {
@@ -162,16 +147,16 @@ function fileScalar(): GraphQLScalarType {
   return specifiedScalar(FILE_SCALAR, { output, input, literal });
 }
 
-/** A scalar with a specification, coercing the same way under graphql 16's and 17's names. */
+/** A scalar coercing the same way under graphql 16's and 17's names; its specification, if any. */
 function specifiedScalar(
   name: string,
   coerce: {
     output: (value: unknown) => unknown;
     input: (value: unknown) => unknown;
-    literal: (node: ValueNode) => unknown;
+    literal: (node: ValueNode, variables?: Readonly<Record<string, unknown>> | null) => unknown;
   },
 ): GraphQLScalarType {
-  const definition = SCALAR_DEFINITIONS[name] as { description: string; specifiedByURL: string };
+  const definition = SCALAR_DEFINITIONS[name] as { description: string; specifiedByURL?: string };
   return new GraphQLScalarType({
     name,
     description: definition.description,
