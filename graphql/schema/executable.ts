@@ -41,6 +41,16 @@ import type { ResolveOptions } from "./errors.ts";
  */
 export interface ToSchemaOptions extends ResolveOptions {}
 
+// A scalar's coercions: graphql 17 coerces through the last three, graphql 16 has no such fields.
+const SCALAR_BEHAVIOUR = [
+  "serialize",
+  "parseValue",
+  "parseLiteral",
+  "coerceOutputValue",
+  "coerceInputValue",
+  "coerceInputLiteral",
+] as const;
+
 /**
  * The executable schema of a projection.
  *
@@ -63,16 +73,7 @@ export function toSchema(
     const type = schema.getType(typeName);
     if (type instanceof GraphQLScalarType && implementation instanceof GraphQLScalarType) {
       // buildSchema gives identity scalars; take the implementation's behaviour.
-      Object.assign(type, {
-        serialize: implementation.serialize,
-        parseValue: implementation.parseValue,
-        parseLiteral: implementation.parseLiteral,
-        // graphql 17 coerces through these; graphql 16 has no such fields.
-        coerceOutputValue: (implementation as unknown as Record<string, unknown>).coerceOutputValue,
-        coerceInputValue: (implementation as unknown as Record<string, unknown>).coerceInputValue,
-        coerceInputLiteral:
-          (implementation as unknown as Record<string, unknown>).coerceInputLiteral,
-      });
+      for (const key of SCALAR_BEHAVIOUR) Reflect.set(type, key, Reflect.get(implementation, key));
     } else if (type instanceof GraphQLUnionType) {
       Object.assign(type, {
         resolveType: (implementation as Record<string, unknown>).__resolveType,
