@@ -90,25 +90,16 @@ function place(variables: Record<string, unknown>, path: unknown, file: Blob): v
   let holder: unknown = variables;
   for (let at = 1; at < steps.length; at++) {
     const step = steps[at];
-    const last = at === steps.length - 1;
-    if (Array.isArray(holder)) {
-      const index = /^(0|[1-9]\d*)$/.test(step) ? Number(step) : -1;
-      if (index < 0 || index >= holder.length) throw refuse();
-      if (last) {
-        if (holder[index] !== null) throw refuse();
-        holder[index] = file;
-        return;
-      }
-      holder = holder[index];
-    } else if (isPlainObject(holder) && Object.hasOwn(holder, step)) {
-      if (last) {
-        if (holder[step] !== null) throw refuse();
-        setOwn(holder, step, file);
-        return;
-      }
-      holder = holder[step];
-    } else {
+    const slots = holder as Record<string, unknown>;
+    // An array's slots by their index as JSON writes it, a plain object's by their key.
+    const held = Array.isArray(holder) ? /^(0|[1-9]\d*)$/.test(step) : isPlainObject(holder);
+    if (!held || !Object.hasOwn(slots, step)) throw refuse();
+    if (at < steps.length - 1) {
+      holder = slots[step];
+    } else if (slots[step] !== null) {
       throw refuse();
+    } else {
+      setOwn(slots, step, file);
     }
   }
 }
