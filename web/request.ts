@@ -244,9 +244,7 @@ const holdsReplacement = (text: string) => text.includes("\uFFFD");
 
 /** Bounds nesting depth, so hostile bodies cannot exhaust the stack later. */
 export function checkDepth(root: unknown, maxDepth: number): void {
-  if (nestsDeeper(root, maxDepth)) {
-    throw new HttpError(400, `The input nests deeper than ${maxDepth} levels`);
-  }
+  if (nestsDeeper(root, maxDepth)) throw tooDeep(maxDepth);
 }
 
 async function parseMultipart(
