@@ -326,9 +326,11 @@ export function oauth(
     }
   };
 
-  const check = (user: OAuthUser, needed: readonly string[]): void => {
+  // The identity a token names, holding every scope `needed`.
+  const authorized = async (context: CallSource, needed: readonly string[]) => {
+    const user = await identify(context, needed);
     const missing = needed.filter((scope) => !user.scope.includes(scope));
-    if (missing.length === 0) return;
+    if (missing.length === 0) return user;
     throw refusal(
       resource,
       403,
@@ -337,16 +339,10 @@ export function oauth(
       "insufficient_scope",
     );
   };
-
   const guard = async (
     call: MiddlewareCall,
     next: (added: { readonly user: OAuthUser }) => Promise<unknown>,
-  ): Promise<unknown> => {
-    const needed = scopesFor(call.leaf);
-    const user = await identify(call.context, needed);
-    check(user, needed);
-    return next({ user });
-  };
+  ): Promise<unknown> => next({ user: await authorized(call.context, scopesFor(call.leaf)) });
   const security: OAuthSecurity = {
     name: options.name ?? "oauth2",
     scheme: options.scheme ?? {
@@ -356,12 +352,8 @@ export function oauth(
     scopes: [],
     scopesFor,
     resource,
-    authenticate: async (request, leaf) => {
-      const needed = leaf === undefined ? [] : scopesFor(leaf);
-      const user = await identify({ request }, needed);
-      check(user, needed);
-      return user;
-    },
+    authenticate: async (request, leaf) =>
+      await authorized({ request }, leaf === undefined ? [] : scopesFor(leaf)),
   };
   return Object.assign(guard, { security });
 }
