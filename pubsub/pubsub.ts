@@ -259,20 +259,21 @@ export function createPubSub<
     readonly stop: Promise<() => Promise<void>>;
   }
 
+  // A message that is not JSON is skipped: `undefined`, which JSON never gives.
   const payloadOf = (topic: Topic, message: string): unknown => {
-    const payload = JSON.parse(message);
-    return topic.dates.length > 0 ? reviveDates(payload, topic.dates) : payload;
+    try {
+      const payload = JSON.parse(message);
+      return topic.dates.length > 0 ? reviveDates(payload, topic.dates) : payload;
+    } catch {
+      return undefined;
+    }
   };
 
   const deliver = (name: string) => (message: string, id?: string) => {
     const topic = topics.get(name);
     if (topic === undefined) return;
-    let payload: unknown;
-    try {
-      payload = payloadOf(topic, message);
-    } catch {
-      return;
-    }
+    const payload = payloadOf(topic, message);
+    if (payload === undefined) return;
     for (const sink of [...topic.local]) sink.push(payload, id);
   };
 
@@ -323,13 +324,8 @@ export function createPubSub<
           const page = await bus.replay(topic.name, after, REPLAY_PAGE);
           if (page.gap) catching.gap(lastEventId);
           for (const { id, message } of page.events) {
-            let payload: unknown;
-            try {
-              payload = payloadOf(topic, message);
-            } catch {
-              continue;
-            }
-            catching.replayed(payload, id);
+            const payload = payloadOf(topic, message);
+            if (payload !== undefined) catching.replayed(payload, id);
           }
           if (page.events.length < REPLAY_PAGE) break;
           after = page.events.at(-1)!.id;
