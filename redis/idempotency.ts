@@ -153,11 +153,8 @@ export function redisIdempotency(
 }
 
 function answerOf(kept: Kept): StoredAnswer {
-  return { status: kept.s, headers: kept.h, body: fromBase64(kept.b) };
-}
-
-function fromBase64(text: string): Uint8Array {
-  return Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
+  const body = Uint8Array.from(atob(kept.b), (char) => char.charCodeAt(0));
+  return { status: kept.s, headers: kept.h, body };
 }
 
 function positive(name: string, value: number): number {

@@ -128,7 +128,9 @@ export function redisStreams(redis: Redis, retention: Retention = {}): PubSubBus
     const [last, first, trimmed, entries] = await redis.script<
       [string, string, string, Entry[]]
     >(READ, keysOf(topic), [from, String(count)]);
-    return { last, first, trimmed, events: entries.map(eventOf) };
+    // An entry's one field is the message.
+    const events = entries.map(([id, fields]): BusEvent => ({ id, message: fields[1] ?? "" }));
+    return { last, first, trimmed, events };
   };
 
   return {
@@ -231,9 +233,4 @@ function lostAfter(id: string, page: Page): boolean {
 /** Whether the stream was trimmed past `id`. */
 function trimmedPast(id: string, page: Page): boolean {
   return compareEventIds(id, page.trimmed) < 0;
-}
-
-/** An entry as a bus event: its id and its one field, the message. */
-function eventOf([id, fields]: Entry): BusEvent {
-  return { id, message: fields[1] ?? "" };
 }
