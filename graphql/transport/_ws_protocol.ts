@@ -55,9 +55,6 @@ export interface ProtocolConnection {
 /** Opens a connection on a socket whose handshake came with `request`. */
 export type Connect = (socket: ProtocolSocket, request: Request) => ProtocolConnection;
 
-/** The subprotocol spoken. */
-export const GRAPHQL_TRANSPORT_WS = "graphql-transport-ws";
-
 /**
  * The close code when a connection asks for more operations at once than
  * allowed. graphql-ws's list has no code for this; 4429 mirrors HTTP's 429 Too
