@@ -33,11 +33,7 @@ export interface TaskDocument {
  * const { query, operationName } = TASK_DOCUMENTS.read; // "query Task($id: ID!) { … }", "Task"
  * ```
  */
-export const TASK_DOCUMENTS: {
-  readonly read: TaskDocument;
-  readonly cancel: TaskDocument;
-  readonly answer: TaskDocument;
-} = {
+export const TASK_DOCUMENTS: Readonly<Record<"read" | "cancel" | "answer", TaskDocument>> = {
   read: {
     query: `query Task($id: ID!) { task(id: $id) { ${TASK_SELECTION} } }`,
     operationName: "Task",
@@ -105,14 +101,10 @@ export async function taskAnswer(
     status: async () => stateOf(await read()),
     result: () => settled(read, io, undefined),
     cancel: async () => stateOf(await io.send(TASK_DOCUMENTS.cancel, { id })),
-    answer: async (answer, key) =>
-      stateOf(
-        await io.send(TASK_DOCUMENTS.answer, {
-          id,
-          answer,
-          ...(key === undefined ? {} : { key }),
-        }),
-      ),
+    answer: async (answer, key) => {
+      const variables = key === undefined ? { id, answer } : { id, answer, key };
+      return stateOf(await io.send(TASK_DOCUMENTS.answer, variables));
+    },
   };
   if (options.async === true) return handle;
   const signal = options.signal;
