@@ -271,12 +271,7 @@ async function started(
         null,
         field.errors,
       ),
-    revive: (value) =>
-      field.voidResult
-        ? undefined
-        : field.dates.length === 0
-        ? value
-        : reviveDates(value, field.dates),
+    revive: (value) => revived(field, value),
   });
 }
 
@@ -330,11 +325,15 @@ function resultOf(
   field: GraphQLManifestOperation,
   context: Context,
 ): unknown {
-  const value = valueOf(response, field);
+  const value = renamed(valueOf(response, field), field.type, context.types, "fromGraphQL");
+  return revived(field, value);
+}
+
+/** A result as the call gives it: none for a void leaf, else with its dates revived. */
+function revived(field: GraphQLManifestOperation, value: unknown): unknown {
   if (field.voidResult) return undefined;
-  const result = renamed(value, field.type, context.types, "fromGraphQL");
   // Dates travel as date-time strings; the output schema promises `Date`s.
-  return field.dates.length === 0 ? result : reviveDates(result, field.dates);
+  return field.dates.length === 0 ? value : reviveDates(value, field.dates);
 }
 
 /**
