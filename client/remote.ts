@@ -35,12 +35,11 @@ import type {
 import { encodeSegment } from "../route/path.ts";
 import { readEvents } from "./_sse.ts";
 import type { GapNotice } from "../tree/stream_events.ts";
-import type { Client } from "./client_types.ts";
+import type { Client, TaskState } from "./client_types.ts";
 import { type Captures, materialize, shapeOf } from "./shape.ts";
 import { checkedManifest, type ClientManifest, type ManifestOperation } from "./manifest.ts";
 import { bytesOfResponse } from "./_file_name.ts";
 import { taskAnswer, type TaskIo } from "./_tasks.ts";
-import type { TaskState } from "./client_types.ts";
 
 /**
  * Any fetch-compatible function: the global `fetch`, or a server's own handler

@@ -17,8 +17,7 @@
 import type { Node } from "../tree/node.ts";
 import { httpProjection, type HttpProjectionOptions } from "../route/projection.ts";
 import { type HttpRoute, listOperations } from "../route/route.ts";
-import type { Invalidates } from "../tree/invalidation.ts";
-import { type IdempotencyKeyMode, idempotencyKeyOf } from "../route/idempotency.ts";
+import { idempotencyKeyOf } from "../route/idempotency.ts";
 import type { ClientManifest } from "./manifest.ts";
 
 /**
@@ -52,18 +51,16 @@ export function manifestOfRoute(route: HttpRoute): ClientManifest {
       ...(operation.response === "bytes" ? { bytes: true } : {}),
       dates: operation.entry.dates,
       errors: Object.keys(operation.entry.errors),
-      ...keyed(idempotencyKeyOf(operation)),
-      ...invalidating(operation.entry.invalidates),
+      ...only("idempotencyKey", idempotencyKeyOf(operation)),
+      ...only("invalidates", operation.entry.invalidates),
     })),
   };
 }
 
-/** Only when the leaf says, so that manifests of other trees stay as they were. */
-function invalidating(invalidates: Invalidates | undefined): { invalidates?: Invalidates } {
-  return invalidates === undefined ? {} : { invalidates };
-}
-
-/** Only when it takes one, so that manifests of other trees stay as they were. */
-function keyed(mode: IdempotencyKeyMode | undefined): { idempotencyKey?: IdempotencyKeyMode } {
-  return mode === undefined ? {} : { idempotencyKey: mode };
+/**
+ * `{ [key]: value }` only when the leaf has a value (an idempotency key, what
+ * it invalidates), so that manifests of other trees stay as they were.
+ */
+function only<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : { [key]: value } as Record<K, V>;
 }

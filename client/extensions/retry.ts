@@ -153,7 +153,8 @@ export function retry(options: RetryOptions = {}): ClientExtension {
         const last = attempt === attempts;
         let delay: number;
         try {
-          const response = await next(copyOf(request));
+          // Each attempt sends headers of its own, which an inner extension may change.
+          const response = await next({ ...request, headers: new Headers(request.headers) });
           if (last || aborted(request) || !retried(response, keyed)) return response;
           delay = retryAfter(response.headers.get("retry-after"), now()) ??
             backoff(attempt);
@@ -206,10 +207,6 @@ function signalOf(request: ClientRequest): AbortSignal | undefined {
 function throwIfAborted(request: ClientRequest): void {
   request.options.signal?.throwIfAborted();
   request.signal?.throwIfAborted();
-}
-
-function copyOf(request: ClientRequest): ClientRequest {
-  return { ...request, headers: new Headers(request.headers) };
 }
 
 /** A network failure, or an attempt cut short by an inner timeout. */
