@@ -16,8 +16,7 @@
  * @module
  */
 
-import type { Policy } from "./edge.ts";
-import { withHeaders } from "./edge.ts";
+import { type Policy, withHeaders } from "./edge.ts";
 
 /**
  * CORS as a request policy, for any surface: every answer to an origin it

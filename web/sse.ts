@@ -81,7 +81,7 @@ export async function eventStream(
           step = await (step ?? iterator.next());
         }
         if (step.done) event = undefined;
-        else if (step.value instanceof StreamGap) event = gapEvent(step.value);
+        else if (step.value instanceof StreamGap) event = namedEvent("gap", step.value.notice());
         else if (step.value instanceof StreamEvent) {
           event = dataEvent(step.value.value, step.value.id);
         } else event = dataEvent(step.value, String(id++));
@@ -89,7 +89,7 @@ export async function eventStream(
         failed = true;
         const failure = failureOf(error, opts.context);
         if (failure.kind === "fault") opts.onError(error);
-        event = errorEvent(problemOf(failure));
+        event = namedEvent("error", problemOf(failure));
       } finally {
         clearInterval(heartbeat);
       }
@@ -147,10 +147,7 @@ function dataEvent(value: unknown, id: string): Uint8Array {
   return encoder.encode(`id: ${id}\ndata: ${toJson(value ?? null)}\n\n`);
 }
 
-function gapEvent(gap: StreamGap): Uint8Array {
-  return encoder.encode(`event: gap\ndata: ${toJson(gap.notice())}\n\n`);
-}
-
-function errorEvent(problem: unknown): Uint8Array {
-  return encoder.encode(`event: error\ndata: ${toJson(problem)}\n\n`);
+/** A `gap` or `error` event, its value as JSON. */
+function namedEvent(name: "gap" | "error", value: unknown): Uint8Array {
+  return encoder.encode(`event: ${name}\ndata: ${toJson(value)}\n\n`);
 }
