@@ -5,8 +5,7 @@
 // turned terminal elsewhere (cancelled from another instance, failed as
 // lapsed): the handler's signal is aborted then too.
 
-import type { Failure } from "../tree/failure.ts";
-import { Cancelled } from "../tree/failure.ts";
+import { Cancelled, type Failure } from "../tree/failure.ts";
 import { delay } from "../tree/deadline.ts";
 import type { AskResult, FormSchema, LogLevel } from "../tree/interaction.ts";
 import type { TaskFailure, TaskRecord, TaskStatus, TaskStore } from "./store.ts";
