@@ -1,5 +1,6 @@
 // A Redis reply awaited no longer than a store's `timeoutMs`: a frozen Redis
 // (connections open, nothing answering) is treated as a Redis that is down.
+// And the stores' one check of their numeric options.
 
 import { StoreUnreachable } from "../tree/outage.ts";
 
@@ -19,4 +20,13 @@ export async function answered<T>(reply: Promise<T>, timeoutMs: number): Promise
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** `value` when it is a positive number (`integer`: a positive integer); a `RangeError` naming `caller` else. */
+export function positive(caller: string, name: string, value: number, integer = false): number {
+  if (integer ? !Number.isInteger(value) || value < 1 : !(value > 0) || !Number.isFinite(value)) {
+    const kind = integer ? "integer" : "number";
+    throw new RangeError(`${caller}: ${name} must be a positive ${kind}, got ${value}`);
+  }
+  return value;
 }

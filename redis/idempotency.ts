@@ -40,7 +40,7 @@ import {
   type StoredAnswer,
 } from "../web/idempotency.ts";
 import type { Redis } from "./connection.ts";
-import { answered } from "./_answered.ts";
+import { answered, positive } from "./_answered.ts";
 import { base64 } from "../tree/content.ts";
 
 /**
@@ -115,9 +115,9 @@ export function redisIdempotency(
   redis: Redis,
   opts: RedisIdempotencyOptions = {},
 ): IdempotencyStore {
-  const ttlMs = positive("ttlMs", opts.ttlMs ?? DEFAULT_TTL_MS);
-  const lockMs = positive("lockMs", opts.lockMs ?? DEFAULT_LOCK_MS);
-  const timeoutMs = positive("timeoutMs", opts.timeoutMs ?? 1000);
+  const ttlMs = positive("redisIdempotency", "ttlMs", opts.ttlMs ?? DEFAULT_TTL_MS);
+  const lockMs = positive("redisIdempotency", "lockMs", opts.lockMs ?? DEFAULT_LOCK_MS);
+  const timeoutMs = positive("redisIdempotency", "timeoutMs", opts.timeoutMs ?? 1000);
   const keyOf = (key: string) => `${redis.prefix}idem:${key}`;
   const ask = <T>(asking: Promise<T>): Promise<T> => answered(asking, timeoutMs);
   const finish = (key: string, token: string, answer: string) =>
@@ -155,11 +155,4 @@ export function redisIdempotency(
 function answerOf(kept: Kept): StoredAnswer {
   const body = Uint8Array.from(atob(kept.b), (char) => char.charCodeAt(0));
   return { status: kept.s, headers: kept.h, body };
-}
-
-function positive(name: string, value: number): number {
-  if (!(value > 0) || !Number.isFinite(value)) {
-    throw new RangeError(`redisIdempotency: ${name} must be a positive number, got ${value}`);
-  }
-  return value;
 }

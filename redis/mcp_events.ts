@@ -41,7 +41,7 @@
 
 import type { McpEventStore, McpStreamEvent } from "../tools/sessions/store.ts";
 import type { Redis } from "./connection.ts";
-import { answered } from "./_answered.ts";
+import { answered, positive } from "./_answered.ts";
 
 // One round trip: number the event after the newest one (a later event of a
 // stream gone is not kept: its numbers would start again), add it, bound the
@@ -120,10 +120,10 @@ export interface RedisMcpEventsOptions {
  * @throws {RangeError} for an option that is not a positive integer.
  */
 export function redisMcpEvents(redis: Redis, opts: RedisMcpEventsOptions = {}): McpEventStore {
-  const maxEvents = positive("maxEvents", opts.maxEvents ?? 1000);
-  const keepMs = positive("keepMs", opts.keepMs ?? 5 * 60_000);
-  const idleMs = positive("idleMs", opts.idleMs ?? 60 * 60_000);
-  const timeoutMs = positive("timeoutMs", opts.timeoutMs ?? 1000);
+  const maxEvents = positive("redisMcpEvents", "maxEvents", opts.maxEvents ?? 1000, true);
+  const keepMs = positive("redisMcpEvents", "keepMs", opts.keepMs ?? 5 * 60_000, true);
+  const idleMs = positive("redisMcpEvents", "idleMs", opts.idleMs ?? 60 * 60_000, true);
+  const timeoutMs = positive("redisMcpEvents", "timeoutMs", opts.timeoutMs ?? 1000, true);
   const keyOf = (stream: string) => `${redis.prefix}mcp:events:${stream}`;
   const ask = <T>(args: string[]) => answered(redis.command<T>(args), timeoutMs);
   return {
@@ -198,11 +198,4 @@ export function redisMcpEvents(redis: Redis, opts: RedisMcpEventsOptions = {}): 
 function fieldOf([, fields]: Entry, name: string): string | undefined {
   for (let i = 0; i < fields.length - 1; i += 2) if (fields[i] === name) return fields[i + 1];
   return undefined;
-}
-
-function positive(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new RangeError(`redisMcpEvents: ${name} must be a positive integer, got ${value}`);
-  }
-  return value;
 }

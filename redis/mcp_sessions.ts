@@ -30,7 +30,7 @@
  */
 
 import type { Redis } from "./connection.ts";
-import { answered } from "./_answered.ts";
+import { answered, positive } from "./_answered.ts";
 import { StoreUnreachable } from "../tree/outage.ts";
 import type {
   McpCancellations,
@@ -76,10 +76,7 @@ export function redisMcpSessions(
   redis: Redis,
   opts: RedisMcpSessionsOptions = {},
 ): McpSessionStore {
-  const idleMs = opts.idleMs ?? 30 * 60_000;
-  if (!Number.isInteger(idleMs) || idleMs < 1) {
-    throw new RangeError(`redisMcpSessions: idleMs must be a positive integer, got ${idleMs}`);
-  }
+  const idleMs = positive("redisMcpSessions", "idleMs", opts.idleMs ?? 30 * 60_000, true);
   const timeoutMs = opts.timeoutMs ?? 1000;
   if (!(timeoutMs > 0)) throw new RangeError("redisMcpSessions: timeoutMs must be above 0");
   const ttl = String(idleMs);

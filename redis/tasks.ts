@@ -38,7 +38,7 @@
 
 import type { TaskRecord, TaskSignal, TaskStore } from "../tasks/store.ts";
 import type { Redis } from "./connection.ts";
-import { answered } from "./_answered.ts";
+import { answered, positive } from "./_answered.ts";
 
 /**
  * Options of {@linkcode redisTasks}.
@@ -88,10 +88,7 @@ interface Message {
  * @throws {RangeError} when `timeoutMs` is not a positive number.
  */
 export function redisTasks(redis: Redis, opts: RedisTasksOptions = {}): TaskStore {
-  const timeoutMs = opts.timeoutMs ?? 1000;
-  if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) {
-    throw new RangeError(`redisTasks: timeoutMs must be a positive number, got ${timeoutMs}`);
-  }
+  const timeoutMs = positive("redisTasks", "timeoutMs", opts.timeoutMs ?? 1000);
   const keyOf = (id: string) => `${redis.prefix}task:${id}`;
   const channel = `${redis.prefix}tasks`;
   const ask = <T>(asking: Promise<T>): Promise<T> => answered(asking, timeoutMs);
