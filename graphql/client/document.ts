@@ -129,16 +129,13 @@ function selectionOf(
   seen: readonly string[],
 ): string {
   const definition = types.get(typeRef.replace(/[[\]!]/g, ""));
-  if (definition === undefined || definition.kind === "scalar" || definition.kind === "enum") {
-    return "";
-  }
-  if (definition.kind === "union") {
+  if (definition?.kind === "union") {
     const members = definition.members.map((member) =>
       `... on ${member}${selectionOf(member, types, depthLeft, seen) || " { __typename }"}`
     );
     return ` { __typename ${members.join(" ")} }`;
   }
-  if (definition.kind !== "object") return "";
+  if (definition?.kind !== "object") return "";
   const cut = depthLeft <= 1 || seen.includes(definition.name);
   const fields: string[] = [];
   for (const field of definition.fields) {
