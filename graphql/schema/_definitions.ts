@@ -342,10 +342,8 @@ function copyField(field: FieldDefinition, where: string, kind: "object" | "inpu
 export function freezeDefinition<T extends NamedTypeDefinition>(definition: T): T {
   if (definition.kind === "object" || definition.kind === "input") {
     for (const field of definition.fields) {
-      if (field.args !== undefined) {
-        for (const arg of field.args) Object.freeze(arg);
-        Object.freeze(field.args);
-      }
+      for (const arg of field.args ?? []) Object.freeze(arg);
+      if (field.args !== undefined) Object.freeze(field.args);
       Object.freeze(field);
     }
     Object.freeze(definition.fields);
