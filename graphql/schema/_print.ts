@@ -36,7 +36,7 @@ function descriptionText(text: string): string {
     const read = parseValue(block);
     exact = read.kind === Kind.STRING && read.value === value;
   } catch {
-    exact = false;
+    // No block string at all: quoted.
   }
   return remember(
     descriptions,
