@@ -207,20 +207,6 @@ export function projectGraphQL(
   const dispatch = new Map<string, GraphQLLeafField>();
   const namespaceFields = new Map<string, FieldDefinition[]>();
 
-  const add = (field: GraphQLLeafField) => {
-    const key = `${field.parent}.${field.name}`;
-    const existing = dispatch.get(key);
-    if (existing !== undefined) {
-      throw new Error(
-        `projectGraphQL: ${labelOf(existing.steps)} and ${
-          labelOf(field.steps)
-        } both project to ${key}; rename one or tag it differently`,
-      );
-    }
-    dispatch.set(key, field);
-    fields.push(field);
-  };
-
   // `meta.graphql: false` keeps a leaf out, as `meta.tools: false` does on the tool surface.
   const leaves: PreparedLeaf[] = [];
   const conversions: SchemaConversion[] = [];
@@ -253,7 +239,18 @@ export function projectGraphQL(
       : leaf.voidResult
       ? "Boolean!"
       : converted[at++] as string;
-    add(leafField(leaf, args, resultType));
+    const field = leafField(leaf, args, resultType);
+    const key = `${field.parent}.${field.name}`;
+    const existing = dispatch.get(key);
+    if (existing !== undefined) {
+      throw new Error(
+        `projectGraphQL: ${labelOf(existing.steps)} and ${
+          labelOf(field.steps)
+        } both project to ${key}; rename one or tag it differently`,
+      );
+    }
+    dispatch.set(key, field);
+    fields.push(field);
   }
 
   // Namespaces: each query field's branch path, outermost first, once each.
