@@ -25,10 +25,6 @@ export function upperFirst(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function lowerFirst(text: string): string {
-  return text.charAt(0).toLowerCase() + text.slice(1);
-}
-
 /**
  * A field or argument name: a valid name is kept; otherwise the camelCase of
  * its ASCII letter-and-digit runs, prefixed with `_` when that still is no name
@@ -36,8 +32,9 @@ function lowerFirst(text: string): string {
  */
 export function fieldName(raw: string): string {
   if (isGraphQLName(raw)) return raw;
-  const camel = parts(raw).map((part, index) => index === 0 ? lowerFirst(part) : upperFirst(part))
-    .join("");
+  // The runs are ASCII: a letter upper-cased, then lowered, is that letter lowered.
+  const pascal = parts(raw).map(upperFirst).join("");
+  const camel = pascal.charAt(0).toLowerCase() + pascal.slice(1);
   return isGraphQLName(camel) ? camel : `_${camel}`;
 }
 
