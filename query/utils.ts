@@ -87,18 +87,13 @@ export function createQueryUtils<C, K extends ClientKind = "http">(
   return utilsOf(client, [options.prefix ?? "ramify"], undefined) as QueryUtils<C, K>;
 }
 
-function positionOf(node: unknown): Position {
+function utilsOf(node: unknown, key: Key, collection: Collection | undefined): unknown {
   const position = (typeof node === "function" || (typeof node === "object" && node !== null))
     ? (node as { [POSITION]?: Position })[POSITION]
     : undefined;
   if (position === undefined) {
     throw new TypeError("createQueryUtils: not a client made by @ramify/api");
   }
-  return position;
-}
-
-function utilsOf(node: unknown, key: Key, collection: Collection | undefined): unknown {
-  const position = positionOf(node);
   const source = node as Record<string, unknown>;
   const target: Record<string, unknown> = position.tags === undefined
     ? {}
