@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { childEnv } from "./support/child_env.ts";
 import { HttpError } from "@ramify/api";
 import { connectRedis } from "@ramify/api/redis";
 import { runCli } from "@ramify/api/cli";
@@ -164,7 +165,7 @@ Deno.test("example: the bookstore's tools over MCP at /mcp and over stdio", asyn
           new URL("../examples/bookstore.ts", import.meta.url).pathname,
           "--mcp-stdio",
         ],
-        env: { ...getDefaultEnvironment(), NO_COLOR: "1" },
+        env: childEnv(),
       }),
     );
     for (const client of [overHttp, overStdio]) {

@@ -11,7 +11,8 @@ import {
   ClientCredentialsProvider,
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { childEnv } from "../support/child_env.ts";
 import { OIDC_CLIENTS, type OidcProvider, withOidcProvider } from "../support/oidc_provider.ts";
 import { withInstances } from "../support/instances.ts";
 
@@ -167,13 +168,11 @@ Deno.test("example with AUTH_ISSUER over stdio: the process presents BOOKSTORE_T
             new URL("../../examples/bookstore.ts", import.meta.url).pathname,
             "--mcp-stdio",
           ],
-          env: {
-            ...getDefaultEnvironment(),
-            NO_COLOR: "1",
+          env: childEnv({
             AUTH_ISSUER: provider.issuer,
             AUTH_AUDIENCE: audience,
             BOOKSTORE_TOKEN: token,
-          },
+          }),
         }),
       );
       return client;

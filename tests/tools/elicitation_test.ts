@@ -8,7 +8,8 @@
 import { DEFAULTS } from "./conformance_tree.ts";
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { childEnv } from "../support/child_env.ts";
 import { z } from "zod";
 import { api, op } from "@ramify/api/tree";
 import { createMcpHandler, type McpHandlerOptions, memoryMcpSessions } from "@ramify/api/tools";
@@ -277,7 +278,7 @@ Deno.test("elicitation over stdio: asked, logged, and a destructive call confirm
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
     args: ["run", "-A", "--quiet", new URL("./interaction_stdio.ts", import.meta.url).pathname],
-    env: { ...getDefaultEnvironment(), NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" },
+    env: childEnv(),
   });
   const client = new Client({ name: "test", version: "1.0.0" }, {
     capabilities: { elicitation: { form: {} } },

@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { INITIALIZE } from "../support/mcp_wire.ts";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { childEnv } from "../support/child_env.ts";
 import { HttpError } from "@ramify/api/tree";
 import { createMcpHandler, type McpHandlerOptions } from "@ramify/api/tools";
 import { cancelled, context, tree } from "../support/mcp_tree.ts";
@@ -257,7 +258,7 @@ Deno.test("MCP over stdio, against a spawned process", async (t) => {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
     args: ["run", "-A", "--quiet", new URL("../support/mcp_stdio.ts", import.meta.url).pathname],
-    env: { ...getDefaultEnvironment(), NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" },
+    env: childEnv(),
     stderr: "pipe",
   });
   const lines: string[] = [];

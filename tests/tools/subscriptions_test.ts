@@ -8,7 +8,8 @@
 import { refused } from "../support/mcp_wire.ts";
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { childEnv } from "../support/child_env.ts";
 import { createMcpHandler } from "@ramify/api/tools";
 import { changed, context, following, tree } from "./resources_tree.ts";
 import { INITIALIZE, mcpPost } from "../support/mcp_wire.ts";
@@ -257,7 +258,7 @@ Deno.test("MCP subscriptions: over stdio, the connection's own", async () => {
     new StdioClientTransport({
       command: Deno.execPath(),
       args: ["run", "-A", new URL("./resources_stdio.ts", import.meta.url).pathname],
-      env: getDefaultEnvironment(),
+      env: childEnv(),
       stderr: "inherit",
     }),
   );
